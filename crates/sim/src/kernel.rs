@@ -1,0 +1,344 @@
+//! The kernel: owns simulated time, the event queue, the network and its randomness, the trace
+//! hash, the log and the metric store. Models act through it.
+
+use crate::fault::{Fault, LinkChange};
+use crate::log::{EventLog, Level, LogEntry};
+use crate::metrics::MetricStore;
+use crate::model::Model;
+use crate::network::{Network, NodeId, NodeState};
+use crate::queue::EventQueue;
+use crate::rng::SimRng;
+use crate::time::{SimDuration, SimTime};
+use crate::trace::{TraceEncode, TraceHasher};
+
+/// Most log entries kept in memory.
+pub const LOG_CAPACITY: usize = 20_000;
+
+/// A pending event.
+#[derive(Clone)]
+pub enum Event<M: Model> {
+    /// A message arrives.
+    Deliver {
+        /// Sender.
+        from: NodeId,
+        /// Receiver.
+        to: NodeId,
+        /// Payload.
+        msg: M::Msg,
+    },
+    /// A timer fires.
+    Timer {
+        /// Owner of the timer.
+        node: NodeId,
+        /// The owner's incarnation when armed; a restart makes older timers stale.
+        incarnation: u32,
+        /// Payload.
+        timer: M::Timer,
+    },
+    /// A scheduled fault.
+    Fault(Fault),
+    /// Take a metrics sample.
+    Sample,
+}
+
+/// What one processed event was, for step-by-step UIs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StepKind {
+    /// A message was handled by `to`.
+    Message {
+        /// Sender.
+        from: NodeId,
+        /// Receiver.
+        to: NodeId,
+    },
+    /// A timer of `node` fired.
+    Timer {
+        /// Owner.
+        node: NodeId,
+    },
+    /// A fault was applied.
+    Fault(Fault),
+    /// Metrics were sampled.
+    Sample,
+    /// The event was dropped (crashed receiver, cut link, stale timer) or held (paused node).
+    Skipped,
+}
+
+/// Kernel state. `Clone` gives a snapshot for rewind.
+#[derive(Clone)]
+pub struct Kernel<M: Model> {
+    now: SimTime,
+    queue: EventQueue<Event<M>>,
+    /// Nodes and links.
+    pub net: Network,
+    net_rng: SimRng,
+    seed: u64,
+    hasher: TraceHasher,
+    processed: u64,
+    /// Notable events in the systems' own wording.
+    pub log: EventLog,
+    /// Sampled metrics.
+    pub metrics: MetricStore,
+    sample_every: SimDuration,
+    held: Vec<Event<M>>,
+}
+
+impl<M: Model> Kernel<M> {
+    /// A kernel at time zero.
+    pub fn new(seed: u64, net: Network, sample_every: SimDuration) -> Self {
+        Kernel {
+            now: SimTime::ZERO,
+            queue: EventQueue::default(),
+            net,
+            net_rng: SimRng::stream(seed, "network"),
+            seed,
+            hasher: TraceHasher::default(),
+            processed: 0,
+            log: EventLog::new(LOG_CAPACITY),
+            metrics: MetricStore::default(),
+            sample_every: if sample_every.0 == 0 {
+                SimDuration::from_secs(1)
+            } else {
+                sample_every
+            },
+            held: Vec::new(),
+        }
+    }
+
+    /// Current simulated time.
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+
+    /// The run's seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// A fresh RNG stream for a component, derived from the run's seed.
+    pub fn rng_stream(&self, component: &str) -> SimRng {
+        SimRng::stream(self.seed, component)
+    }
+
+    /// Events processed so far.
+    pub fn processed(&self) -> u64 {
+        self.processed
+    }
+
+    /// The trace hash so far.
+    pub fn trace_hash(&self) -> u64 {
+        self.hasher.finish()
+    }
+
+    /// Pending events.
+    pub fn pending(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// Time of the next pending event.
+    pub fn next_event_time(&self) -> Option<SimTime> {
+        self.queue.peek_time()
+    }
+
+    /// True if `from` can currently send to `to`: both up (or paused) and the link not cut.
+    /// Models use it to emulate a connection failing.
+    pub fn reachable(&self, from: NodeId, to: NodeId) -> bool {
+        self.net.node(to).state != NodeState::Crashed
+            && self.net.node(from).state != NodeState::Crashed
+            && self.net.link(from, to).up
+    }
+
+    /// Sends `msg` over the network: it may be lost or delayed by the link's state.
+    pub fn send(&mut self, from: NodeId, to: NodeId, msg: M::Msg) {
+        let link = self.net.link(from, to);
+        if link.loss_ppm > 0 && self.net_rng.chance(link.loss_ppm as u64, 1_000_000) {
+            return;
+        }
+        let (lo, hi) = self.net.base_delay;
+        let delay = SimDuration(self.net_rng.range(lo.0, hi.0.max(lo.0 + 1))).0 + link.extra_delay.0;
+        let at = self.now.plus(SimDuration(delay));
+        self.queue.push(at, Event::Deliver { from, to, msg });
+    }
+
+    /// Arms a timer for `node` after `after`.
+    pub fn set_timer(&mut self, node: NodeId, after: SimDuration, timer: M::Timer) {
+        let incarnation = self.net.node(node).incarnation;
+        self.queue.push(
+            self.now.plus(after),
+            Event::Timer {
+                node,
+                incarnation,
+                timer,
+            },
+        );
+    }
+
+    /// Schedules a fault at an absolute time (not before now).
+    pub fn schedule_fault(&mut self, at: SimTime, fault: Fault) {
+        self.queue.push(at.max(self.now), Event::Fault(fault));
+    }
+
+    /// Writes a log entry.
+    pub fn log(&mut self, node: Option<NodeId>, level: Level, message: &'static str, detail: String) {
+        self.log.push(LogEntry {
+            at: self.now,
+            node,
+            level,
+            message,
+            detail,
+        });
+    }
+
+    pub(crate) fn init_metrics(&mut self, names: Vec<String>) {
+        self.metrics = MetricStore::new(names);
+        self.queue.push(self.now, Event::Sample);
+    }
+
+    pub(crate) fn pop(&mut self) -> Option<(SimTime, u64, Event<M>)> {
+        let (at, seq, ev) = self.queue.pop()?;
+        self.now = at;
+        self.processed += 1;
+        Some((at, seq, ev))
+    }
+
+    pub(crate) fn advance_to(&mut self, t: SimTime) {
+        if t > self.now {
+            self.now = t;
+        }
+    }
+
+    pub(crate) fn fold(&mut self, tag: u64, a: u64, b: u64, payload: &dyn Fn(&mut TraceHasher)) {
+        self.hasher.word(self.now.0);
+        self.hasher.word(tag);
+        self.hasher.word(a);
+        self.hasher.word(b);
+        payload(&mut self.hasher);
+    }
+
+    pub(crate) fn hold(&mut self, ev: Event<M>) {
+        self.held.push(ev);
+    }
+
+    pub(crate) fn schedule_sample(&mut self) {
+        let at = self.now.plus(self.sample_every);
+        self.queue.push(at, Event::Sample);
+    }
+
+    /// Applies a fault to node or link state; returns the nodes whose state changed.
+    pub(crate) fn apply_fault(&mut self, fault: &Fault) -> Option<(NodeId, NodeState)> {
+        let detail = describe_fault(&self.net, fault);
+        self.log(None, Level::Warn, "fault injected", detail);
+        match fault {
+            Fault::Crash(n) => self.set_state(*n, NodeState::Crashed),
+            Fault::Restart(n) => self.set_state(*n, NodeState::Up),
+            Fault::Pause(n) => self.set_state(*n, NodeState::Paused),
+            Fault::Resume(n) => self.set_state(*n, NodeState::Up),
+            Fault::Links {
+                from,
+                to,
+                both_ways,
+                change,
+            } => {
+                for a in from {
+                    for b in to {
+                        if a == b {
+                            continue;
+                        }
+                        self.net.update_link(*a, *b, |l| apply_change(l, *change));
+                        if *both_ways {
+                            self.net.update_link(*b, *a, |l| apply_change(l, *change));
+                        }
+                    }
+                }
+                None
+            }
+        }
+    }
+
+    fn set_state(&mut self, n: NodeId, new: NodeState) -> Option<(NodeId, NodeState)> {
+        let old = self.net.node(n).state;
+        let legal = matches!(
+            (old, new),
+            (NodeState::Up, NodeState::Crashed)
+                | (NodeState::Paused, NodeState::Crashed)
+                | (NodeState::Crashed, NodeState::Up)
+                | (NodeState::Up, NodeState::Paused)
+                | (NodeState::Paused, NodeState::Up)
+        );
+        if !legal {
+            return None;
+        }
+        let info = self.net.node_mut(n);
+        info.state = new;
+        if new == NodeState::Crashed {
+            info.incarnation += 1;
+        }
+        if old == NodeState::Paused {
+            // Release what waited for this node, in arrival order, at the current instant.
+            let (mine, others): (Vec<_>, Vec<_>) = std::mem::take(&mut self.held)
+                .into_iter()
+                .partition(|ev| event_node(ev) == Some(n));
+            self.held = others;
+            if new == NodeState::Up {
+                for ev in mine {
+                    self.queue.push(self.now, ev);
+                }
+            }
+        }
+        Some((n, new))
+    }
+}
+
+/// The node an event is addressed to.
+pub(crate) fn event_node<M: Model>(ev: &Event<M>) -> Option<NodeId> {
+    match ev {
+        Event::Deliver { to, .. } => Some(*to),
+        Event::Timer { node, .. } => Some(*node),
+        _ => None,
+    }
+}
+
+fn apply_change(l: &mut crate::network::LinkState, change: LinkChange) {
+    match change {
+        LinkChange::Cut => l.up = false,
+        LinkChange::Restore => *l = crate::network::LinkState::HEALTHY,
+        LinkChange::LossPpm(p) => l.loss_ppm = p.min(1_000_000),
+        LinkChange::Delay(d) => l.extra_delay = d,
+    }
+}
+
+/// A one-line description of a fault using node names.
+pub fn describe_fault(net: &Network, fault: &Fault) -> String {
+    let name = |n: &NodeId| net.node(*n).name.clone();
+    let names = |v: &Vec<NodeId>| v.iter().map(name).collect::<Vec<_>>().join(",");
+    match fault {
+        Fault::Crash(n) | Fault::Restart(n) | Fault::Pause(n) | Fault::Resume(n) => {
+            format!("{} {}", fault.verb(), name(n))
+        }
+        Fault::Links {
+            from,
+            to,
+            both_ways,
+            change,
+        } => {
+            let arrow = if *both_ways { "<->" } else { "->" };
+            let what = match change {
+                LinkChange::LossPpm(p) => format!(" {}%", *p as f64 / 10_000.0),
+                LinkChange::Delay(d) => format!(" +{d}"),
+                _ => String::new(),
+            };
+            format!("{}{} [{}] {} [{}]", fault.verb(), what, names(from), arrow, names(to))
+        }
+    }
+}
+
+impl<M: Model> Event<M> {
+    pub(crate) fn encode_payload(&self, h: &mut TraceHasher) {
+        match self {
+            Event::Deliver { msg, .. } => msg.encode(h),
+            Event::Timer { timer, .. } => timer.encode(h),
+            Event::Fault(f) => f.encode(h),
+            Event::Sample => {}
+        }
+    }
+}
