@@ -1,0 +1,73 @@
+//! The download-size report: what a visitor fetches (wasm + JS), gzip-compressed, as the
+//! browser would receive it from a server that compresses.
+
+use crate::cmd::{err, Result};
+use std::fs;
+use std::path::Path;
+
+/// The playground's budget for wasm + JS after gzip (issue 5).
+const BUDGET_BYTES: u64 = 350 * 1024;
+/// gzip = deflate stream + 10-byte header + 8-byte trailer.
+const GZIP_FRAMING: u64 = 18;
+
+/// Prints each wasm and JS file in `dist` with raw and gzip sizes, and the total.
+pub fn report(dist: &Path) -> Result {
+    let mut files: Vec<(String, u64, u64)> = Vec::new();
+    let entries =
+        fs::read_dir(dist).map_err(|e| crate::cmd::Error(format!("{}: {e}", dist.display())))?;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        if ext != "wasm" && ext != "js" {
+            continue;
+        }
+        let bytes =
+            fs::read(&path).map_err(|e| crate::cmd::Error(format!("{}: {e}", path.display())))?;
+        let gz = gzip_len(&bytes);
+        let name = entry.file_name().to_string_lossy().into_owned();
+        files.push((name, bytes.len() as u64, gz));
+    }
+    if !files.iter().any(|(n, _, _)| n.ends_with(".wasm")) {
+        return err(format!(
+            "no .wasm file in {}; did the trunk build run?",
+            dist.display()
+        ));
+    }
+    files.sort();
+    let total: u64 = files.iter().map(|f| f.2).sum();
+    println!("download size (wasm + js):");
+    for (name, raw, gz) in &files {
+        println!("    {name:<48} {:>9} raw {:>9} gzip", kb(*raw), kb(*gz));
+    }
+    let verdict = if total <= BUDGET_BYTES {
+        "within"
+    } else {
+        "OVER"
+    };
+    println!(
+        "    total gzip: {} ({verdict} the {} budget)",
+        kb(total),
+        kb(BUDGET_BYTES)
+    );
+    Ok(())
+}
+
+/// Size of `bytes` gzip-compressed at the best level.
+fn gzip_len(bytes: &[u8]) -> u64 {
+    miniz_oxide::deflate::compress_to_vec(bytes, 10).len() as u64 + GZIP_FRAMING
+}
+
+fn kb(n: u64) -> String {
+    format!("{:.1} KB", n as f64 / 1024.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::gzip_len;
+
+    #[test]
+    fn repetitive_input_compresses() {
+        let data = vec![b'a'; 100_000];
+        assert!(gzip_len(&data) < 1_000);
+    }
+}

@@ -1,0 +1,73 @@
+//! `cargo xtask test`: every check, in order of cost, stopping at the first failure.
+
+use crate::cmd::{self, in_dir, Result};
+use crate::{paths, serve, size, tools};
+
+/// Runs all checks. `--skip-e2e` exists only for quick local loops; CI (`.ci/run`) never
+/// passes it.
+pub fn run(args: &[String]) -> Result {
+    let skip_e2e = args.iter().any(|a| a == "--skip-e2e");
+    let root = paths::root();
+
+    cmd::step("format check");
+    cmd::run(
+        "format check (run `cargo fmt --all` to fix)",
+        in_dir("cargo", &root).args(["fmt", "--all", "--", "--check"]),
+    )?;
+
+    cmd::step("clippy");
+    cmd::run(
+        "clippy",
+        in_dir("cargo", &root).args([
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ]),
+    )?;
+
+    cmd::step("unit and integration tests");
+    cmd::run(
+        "cargo test",
+        in_dir("cargo", &root).args(["test", "--workspace"]),
+    )?;
+
+    cmd::step("release wasm build");
+    serve::ensure_build_tools(true)?;
+    cmd::run(
+        "trunk build --release",
+        in_dir("trunk", &root).args(["build", "--release", "--offline"]),
+    )?;
+    size::report(&paths::dist())?;
+
+    if skip_e2e {
+        println!("\n(--skip-e2e: browser tests skipped)");
+        return Ok(());
+    }
+
+    cmd::step("browser tests");
+    // The determinism test compares the page with the native CLI, so build it first.
+    cmd::run(
+        "building the faultline CLI",
+        in_dir("cargo", &root).args(["build", "--package", "faultline-cli", "--bin", "faultline"]),
+    )?;
+    let chromium = tools::ensure_chromium()?;
+    let e2e = paths::e2e();
+    tools::ensure_npm_packages(&e2e, "the browser tests (playwright-core)")?;
+    cmd::run(
+        "browser tests",
+        in_dir("node", &e2e)
+            .args(["--test", "--test-concurrency=1", "--test-reporter=spec"])
+            .env("FAULTLINE_DIST", paths::dist())
+            .env("FAULTLINE_BIN", root.join("target/debug/faultline"))
+            .env("FAULTLINE_ROOT", &root)
+            .env("CHROMIUM", chromium),
+    )?;
+    println!(
+        "\nall checks passed; screenshots in {}",
+        e2e.join("artifacts").display()
+    );
+    Ok(())
+}
