@@ -155,7 +155,8 @@ impl<M: Model> Kernel<M> {
             return;
         }
         let (lo, hi) = self.net.base_delay;
-        let delay = SimDuration(self.net_rng.range(lo.0, hi.0.max(lo.0 + 1))).0 + link.extra_delay.0;
+        let delay =
+            SimDuration(self.net_rng.range(lo.0, hi.0.max(lo.0 + 1))).0 + link.extra_delay.0;
         let at = self.now.plus(SimDuration(delay));
         self.queue.push(at, Event::Deliver { from, to, msg });
     }
@@ -179,7 +180,13 @@ impl<M: Model> Kernel<M> {
     }
 
     /// Writes a log entry.
-    pub fn log(&mut self, node: Option<NodeId>, level: Level, message: &'static str, detail: String) {
+    pub fn log(
+        &mut self,
+        node: Option<NodeId>,
+        level: Level,
+        message: &'static str,
+        detail: String,
+    ) {
         self.log.push(LogEntry {
             at: self.now,
             node,
@@ -327,7 +334,14 @@ pub fn describe_fault(net: &Network, fault: &Fault) -> String {
                 LinkChange::Delay(d) => format!(" +{d}"),
                 _ => String::new(),
             };
-            format!("{}{} [{}] {} [{}]", fault.verb(), what, names(from), arrow, names(to))
+            format!(
+                "{}{} [{}] {} [{}]",
+                fault.verb(),
+                what,
+                names(from),
+                arrow,
+                names(to)
+            )
         }
     }
 }

@@ -72,17 +72,12 @@ impl fmt::Display for SimDuration {
         if us == 0 {
             return write!(f, "0s");
         }
-        if us % 1_000_000 != 0 {
-            if us % 1_000 == 0 && us < 1_000_000 {
-                return write!(f, "{}ms", us / 1_000);
-            }
-            if us < 1_000 {
-                return write!(f, "{us}us");
-            }
-            if us % 1_000 == 0 {
-                return write!(f, "{}ms", us / 1_000);
-            }
-            return write!(f, "{us}us");
+        if !us.is_multiple_of(1_000_000) {
+            return if us.is_multiple_of(1_000) {
+                write!(f, "{}ms", us / 1_000)
+            } else {
+                write!(f, "{us}us")
+            };
         }
         let mut s = us / 1_000_000;
         let h = s / 3600;
@@ -106,7 +101,12 @@ impl fmt::Display for SimTime {
     /// `mm:ss.mmm` (or `h:mm:ss.mmm`), the form the timeline shows.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let ms = self.0 / 1_000;
-        let (h, m, s, milli) = (ms / 3_600_000, (ms / 60_000) % 60, (ms / 1000) % 60, ms % 1000);
+        let (h, m, s, milli) = (
+            ms / 3_600_000,
+            (ms / 60_000) % 60,
+            (ms / 1000) % 60,
+            ms % 1000,
+        );
         if h > 0 {
             write!(f, "{h}:{m:02}:{s:02}.{milli:03}")
         } else {
@@ -132,7 +132,9 @@ impl std::error::Error for DurationParseError {}
 pub fn parse_duration(text: &str) -> Result<SimDuration, DurationParseError> {
     let t = text.trim();
     if t.is_empty() {
-        return Err(DurationParseError("empty duration; write e.g. `10s`, `500ms`, `5m`".into()));
+        return Err(DurationParseError(
+            "empty duration; write e.g. `10s`, `500ms`, `5m`".into(),
+        ));
     }
     let bad = || {
         DurationParseError(format!(
@@ -165,7 +167,9 @@ pub fn parse_duration(text: &str) -> Result<SimDuration, DurationParseError> {
         };
         total += scaled(num, unit_us).ok_or_else(bad)?;
         if total > u64::MAX as u128 / 2 {
-            return Err(DurationParseError(format!("`{text}` is too long a duration")));
+            return Err(DurationParseError(format!(
+                "`{text}` is too long a duration"
+            )));
         }
     }
     Ok(SimDuration(total as u64))
@@ -185,7 +189,7 @@ fn scaled(num: &str, unit_us: u128) -> Option<u128> {
     if !frac.is_empty() {
         let f: u128 = frac.parse().ok()?;
         let denom = 10u128.pow(frac.len() as u32);
-        if (f * unit_us) % denom != 0 {
+        if !(f * unit_us).is_multiple_of(denom) {
             return None;
         }
         value += f * unit_us / denom;
@@ -201,8 +205,14 @@ mod tests {
     fn parses_and_prints_durations() {
         assert_eq!(parse_duration("90s").unwrap(), SimDuration::from_secs(90));
         assert_eq!(parse_duration("1m30s").unwrap(), SimDuration::from_secs(90));
-        assert_eq!(parse_duration("500ms").unwrap(), SimDuration::from_millis(500));
-        assert_eq!(parse_duration("1.5s").unwrap(), SimDuration::from_millis(1500));
+        assert_eq!(
+            parse_duration("500ms").unwrap(),
+            SimDuration::from_millis(500)
+        );
+        assert_eq!(
+            parse_duration("1.5s").unwrap(),
+            SimDuration::from_millis(1500)
+        );
         assert_eq!(SimDuration::from_secs(90).to_string(), "1m30s");
         assert_eq!(SimDuration::from_millis(250).to_string(), "250ms");
         for bad in ["", "10", "s", "10x", "1..5s", "-3s"] {

@@ -1,0 +1,388 @@
+//! Scenario format v1: the serde types behind a scenario TOML file.
+//!
+//! Every field has a default taken from TiKV 7.x (MODEL.md), so a file only states what
+//! differs. `docs/scenario-format.md` documents the format for users; keep the two in step.
+//! Field order here is the canonical order of the binary form used in share links: append new
+//! fields at the end of a struct and bump the link version when changing existing ones.
+
+use serde::{Deserialize, Serialize};
+
+use crate::dur::Dur;
+
+/// A complete, shareable scenario.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Title shown in the gallery.
+    pub name: String,
+    /// What happens and what to watch; the first line is the one-line story.
+    #[serde(default)]
+    pub description: String,
+    /// Upstream issue this scenario reproduces, e.g. `tikv/tikv#14547`.
+    #[serde(default)]
+    pub issue: Option<String>,
+    /// Seed of every random stream of the run.
+    #[serde(default)]
+    pub seed: u64,
+    /// How long the run lasts in simulated time.
+    pub duration: Dur,
+    /// Nodes.
+    #[serde(default)]
+    pub topology: Topology,
+    /// raftstore timing.
+    #[serde(default)]
+    pub raft: RaftParams,
+    /// Hibernate regions.
+    #[serde(default)]
+    pub hibernate: HibernateParams,
+    /// PD.
+    #[serde(default)]
+    pub pd: PdParams,
+    /// Base network latency.
+    #[serde(default)]
+    pub network: NetworkParams,
+    /// Each bug's buggy/fixed switch.
+    #[serde(default)]
+    pub toggles: Toggles,
+    /// Upstream writes.
+    #[serde(default)]
+    pub workload: Workload,
+    /// The fault script.
+    #[serde(default)]
+    pub faults: Vec<FaultSpec>,
+    /// Checks over metrics and the log.
+    #[serde(default)]
+    pub expect: Vec<Expectation>,
+    /// Narrated captions for guided playback.
+    #[serde(default)]
+    pub guide: Vec<GuideStep>,
+}
+
+/// Which nodes exist. PD is always `pd-1`; stores are `tikv-1..tikv-N`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Topology {
+    /// TiKV stores.
+    pub stores: u32,
+    /// Regions in the key space.
+    pub regions: u32,
+    /// Peers per region.
+    pub replicas: u32,
+}
+
+impl Default for Topology {
+    fn default() -> Self {
+        Topology {
+            stores: 3,
+            regions: 16,
+            replicas: 3,
+        }
+    }
+}
+
+/// raftstore timing (TiKV defaults).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RaftParams {
+    /// `raft-base-tick-interval`.
+    pub base_tick: Dur,
+    /// `raft-heartbeat-ticks`.
+    pub heartbeat_ticks: u32,
+    /// `raft-election-timeout-ticks` (randomised in [n, 2n)).
+    pub election_ticks: u32,
+    /// Pre-vote.
+    pub prevote: bool,
+    /// Check-quorum.
+    pub check_quorum: bool,
+    /// `raft-store-max-leader-lease`.
+    pub leader_lease: Dur,
+}
+
+impl Default for RaftParams {
+    fn default() -> Self {
+        RaftParams {
+            base_tick: Dur::secs(1),
+            heartbeat_ticks: 2,
+            election_ticks: 10,
+            prevote: true,
+            check_quorum: true,
+            leader_lease: Dur::secs(9),
+        }
+    }
+}
+
+/// Hibernate regions (TiKV defaults).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HibernateParams {
+    /// `hibernate-regions`.
+    pub enabled: bool,
+    /// `peer-stale-state-check-interval`.
+    pub peer_stale_state_check_interval: Dur,
+    /// `abnormal-leader-missing-duration`.
+    pub abnormal_leader_missing_duration: Dur,
+    /// `max-leader-missing-duration`.
+    pub max_leader_missing_duration: Dur,
+    /// Backoff between StoreUnreachable broadcasts.
+    pub unreachable_backoff: Dur,
+}
+
+impl Default for HibernateParams {
+    fn default() -> Self {
+        HibernateParams {
+            enabled: true,
+            peer_stale_state_check_interval: Dur::secs(300),
+            abnormal_leader_missing_duration: Dur::secs(600),
+            max_leader_missing_duration: Dur::secs(7200),
+            unreachable_backoff: Dur::secs(10),
+        }
+    }
+}
+
+/// PD (defaults).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PdParams {
+    /// Store heartbeat interval.
+    pub store_heartbeat: Dur,
+    /// Region heartbeat interval.
+    pub region_heartbeat: Dur,
+    /// A store silent this long is Down and its replicas are rebuilt.
+    pub max_peer_down_duration: Dur,
+    /// Balance leaders across stores.
+    pub leader_balance: bool,
+}
+
+impl Default for PdParams {
+    fn default() -> Self {
+        PdParams {
+            store_heartbeat: Dur::secs(10),
+            region_heartbeat: Dur::secs(60),
+            max_peer_down_duration: Dur::secs(600),
+            leader_balance: true,
+        }
+    }
+}
+
+/// One-way latency of every message: uniform in `[delay_min, delay_max)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct NetworkParams {
+    /// Shortest one-way delay.
+    pub delay_min: Dur,
+    /// Longest one-way delay (exclusive).
+    pub delay_max: Dur,
+}
+
+impl Default for NetworkParams {
+    fn default() -> Self {
+        NetworkParams {
+            delay_min: Dur(500),
+            delay_max: Dur(2_000),
+        }
+    }
+}
+
+/// Behaviour toggles: each modelled bug's buggy and fixed behaviour.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Toggles {
+    /// tikv#14547.
+    #[serde(rename = "tikv.unreachable_broadcast")]
+    pub tikv_unreachable_broadcast: UnreachableBroadcast,
+}
+
+/// tikv#14547: how StoreUnreachable is broadcast.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnreachableBroadcast {
+    /// Buggy: once per disconnect.
+    #[default]
+    OncePerDisconnect,
+    /// Fixed (tikv#14574): again after the backoff if the store's messages kept arriving.
+    RepeatIfNewMessages,
+}
+
+/// Upstream writes.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Workload {
+    /// Writes per simulated second, spread over regions (0 = idle cluster).
+    pub writes_per_sec: u32,
+}
+
+/// One step of the fault script.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FaultSpec {
+    /// When, from the start of the run.
+    pub at: Dur,
+    /// What.
+    pub action: FaultAction,
+    /// Node name, comma-separated names, or a prefix glob such as `tikv-*`.
+    pub target: String,
+    /// For `partition`, `loss`, `delay`: the other side (default: every other node).
+    #[serde(default)]
+    pub peers: Option<String>,
+    /// For `partition`, `loss`, `delay`: only from target to peers, not back.
+    #[serde(default)]
+    pub one_way: bool,
+    /// For `loss`: percent of packets dropped (1..=100).
+    #[serde(default)]
+    pub loss_percent: Option<u32>,
+    /// For `delay`: added one-way latency.
+    #[serde(default)]
+    pub delay: Option<Dur>,
+    /// Undo the fault after this long (restart, resume or heal).
+    #[serde(default)]
+    pub duration: Option<Dur>,
+}
+
+/// Fault verbs, named as Chaos Mesh users know them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FaultAction {
+    /// Kill the process (pod-kill).
+    Kill,
+    /// Start a killed process.
+    Restart,
+    /// Stall the process (pod-failure).
+    Pause,
+    /// Un-stall.
+    Resume,
+    /// Cut the network (network-partition).
+    Partition,
+    /// Restore links to healthy.
+    Heal,
+    /// Drop packets (network-loss).
+    Loss,
+    /// Add latency (network-delay).
+    Delay,
+}
+
+impl FaultAction {
+    /// Every action, for error messages and the UI palette.
+    pub const ALL: [FaultAction; 8] = [
+        FaultAction::Kill,
+        FaultAction::Restart,
+        FaultAction::Pause,
+        FaultAction::Resume,
+        FaultAction::Partition,
+        FaultAction::Heal,
+        FaultAction::Loss,
+        FaultAction::Delay,
+    ];
+
+    /// The name used in scenario files.
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultAction::Kill => "kill",
+            FaultAction::Restart => "restart",
+            FaultAction::Pause => "pause",
+            FaultAction::Resume => "resume",
+            FaultAction::Partition => "partition",
+            FaultAction::Heal => "heal",
+            FaultAction::Loss => "loss",
+            FaultAction::Delay => "delay",
+        }
+    }
+}
+
+/// A check over a metric or the log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expectation {
+    /// What this checks, in words.
+    #[serde(default)]
+    pub name: String,
+    /// A metric series name (see docs/scenario-format.md for the list).
+    #[serde(default)]
+    pub metric: Option<String>,
+    /// Instead of a metric: count log lines containing this text.
+    #[serde(default)]
+    pub log: Option<String>,
+    /// How to combine samples in the window.
+    #[serde(default)]
+    pub agg: Agg,
+    /// Start of the window (default: the start of the run).
+    #[serde(default)]
+    pub from: Option<Dur>,
+    /// End of the window, or the instant for `agg = "last"` (default: the end of the run).
+    #[serde(default)]
+    pub to: Option<Dur>,
+    /// Comparison.
+    pub op: Cmp,
+    /// Threshold.
+    pub value: f64,
+}
+
+/// How samples in an expectation's window are combined.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Agg {
+    /// The sample at `to`.
+    #[default]
+    Last,
+    /// The largest sample.
+    Max,
+    /// The smallest sample.
+    Min,
+    /// Every sample must satisfy the comparison (the worst is reported).
+    All,
+    /// Some sample must satisfy it (the best is reported).
+    Any,
+}
+
+/// Comparison operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Cmp {
+    /// Greater than.
+    #[serde(rename = ">")]
+    Gt,
+    /// At least.
+    #[serde(rename = ">=")]
+    Ge,
+    /// Less than.
+    #[serde(rename = "<")]
+    Lt,
+    /// At most.
+    #[serde(rename = "<=")]
+    Le,
+    /// Equal.
+    #[serde(rename = "==")]
+    Eq,
+}
+
+impl Cmp {
+    /// True when `observed <op> threshold`.
+    pub fn holds(self, observed: f64, threshold: f64) -> bool {
+        match self {
+            Cmp::Gt => observed > threshold,
+            Cmp::Ge => observed >= threshold,
+            Cmp::Lt => observed < threshold,
+            Cmp::Le => observed <= threshold,
+            Cmp::Eq => observed == threshold,
+        }
+    }
+
+    /// The operator as written in files.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Cmp::Gt => ">",
+            Cmp::Ge => ">=",
+            Cmp::Lt => "<",
+            Cmp::Le => "<=",
+            Cmp::Eq => "==",
+        }
+    }
+}
+
+/// A narrated caption for guided playback.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GuideStep {
+    /// When the caption applies.
+    pub at: Dur,
+    /// What to watch.
+    pub caption: String,
+}

@@ -1,0 +1,52 @@
+//! The scenarios shipped in `scenarios/`, compiled in so the CLI and the browser share them.
+
+use crate::format::Scenario;
+use crate::parse::parse_scenario;
+
+/// A shipped scenario.
+#[derive(Clone, Debug)]
+pub struct GalleryEntry {
+    /// File name under `scenarios/`.
+    pub file: &'static str,
+    /// Its TOML text.
+    pub text: &'static str,
+    /// Parsed.
+    pub scenario: Scenario,
+}
+
+macro_rules! shipped {
+    ($($file:literal),* $(,)?) => {
+        &[$(($file, include_str!(concat!("../../../scenarios/", $file)))),*]
+    };
+}
+
+/// Every shipped scenario file, in gallery order.
+pub const SHIPPED: &[(&str, &str)] = shipped!["raft-basics-kill-a-store.toml",];
+
+/// The scenario the app opens when the URL has none.
+pub const DEFAULT_SCENARIO_FILE: &str = "raft-basics-kill-a-store.toml";
+
+/// The shipped scenarios, parsed. A file that fails to parse is a build bug, caught by tests.
+pub fn gallery() -> Vec<GalleryEntry> {
+    SHIPPED
+        .iter()
+        .filter_map(|(file, text)| {
+            parse_scenario(file, text)
+                .ok()
+                .map(|scenario| GalleryEntry {
+                    file,
+                    text,
+                    scenario,
+                })
+        })
+        .collect()
+}
+
+/// The default scenario.
+pub fn default_scenario() -> Scenario {
+    let (file, text) = SHIPPED
+        .iter()
+        .find(|(f, _)| *f == DEFAULT_SCENARIO_FILE)
+        .expect("the default scenario is shipped");
+    parse_scenario(file, text).expect("the default scenario is valid (tested)")
+}

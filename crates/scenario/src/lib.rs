@@ -1,0 +1,27 @@
+//! Faultline scenarios: the TOML format (v1), validation with messages that name the field and
+//! the limit, `[[expect]]` checks, share links, and the builder that turns a scenario into a
+//! runnable world.
+
+pub mod build;
+pub mod dur;
+pub mod error;
+pub mod expect;
+pub mod format;
+pub mod gallery;
+pub mod limits;
+pub mod link;
+pub mod nodes;
+pub mod overrides;
+pub mod parse;
+pub mod run;
+pub mod validate;
+
+pub use build::{build_world, SimWorld};
+pub use dur::{parse_duration_arg, Dur};
+pub use error::{Problem, ScenarioError};
+pub use expect::{evaluate, ExpectResult, Verdict};
+pub use format::*;
+pub use gallery::{default_scenario, gallery, GalleryEntry, DEFAULT_SCENARIO_FILE, SHIPPED};
+pub use link::{decode_link, encode_link, share_url, LinkError};
+pub use parse::{override_scenario, parse_scenario, parse_with_overrides, to_toml};
+pub use run::Run;

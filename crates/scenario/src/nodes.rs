@@ -1,0 +1,87 @@
+//! Node names of a scenario and fault target selectors.
+
+use crate::format::Scenario;
+
+/// Every node name the scenario creates, in creation order: `pd-1`, then `tikv-1..tikv-N`.
+pub fn node_names(s: &Scenario) -> Vec<String> {
+    let mut names = vec!["pd-1".to_string()];
+    names.extend((1..=s.topology.stores).map(|i| format!("tikv-{i}")));
+    names
+}
+
+/// A short human list of node names: `pd-1, tikv-1..tikv-3`.
+pub fn describe_names(names: &[String]) -> String {
+    let tikv: Vec<&String> = names.iter().filter(|n| n.starts_with("tikv-")).collect();
+    let mut parts: Vec<String> = names
+        .iter()
+        .filter(|n| !n.starts_with("tikv-"))
+        .cloned()
+        .collect();
+    match tikv.len() {
+        0 => {}
+        1 => parts.push(tikv[0].clone()),
+        n => parts.push(format!("tikv-1..tikv-{n}")),
+    }
+    parts.join(", ")
+}
+
+/// Resolves a selector (`tikv-1`, `tikv-1,tikv-2`, `tikv-*`, `*`) to node names, in the
+/// nodes' creation order. Errors say which part matched nothing.
+pub fn resolve(selector: &str, names: &[String]) -> Result<Vec<String>, String> {
+    let mut picked = vec![false; names.len()];
+    for part in selector.split(',').map(str::trim) {
+        if part.is_empty() {
+            return Err("empty node name; write e.g. `tikv-1` or `tikv-1,tikv-2`".into());
+        }
+        let mut any = false;
+        for (i, n) in names.iter().enumerate() {
+            let hit = match part.strip_suffix('*') {
+                Some(prefix) => n.starts_with(prefix),
+                None => n == part,
+            };
+            if hit {
+                picked[i] = true;
+                any = true;
+            }
+        }
+        if !any {
+            return Err(format!(
+                "no node named `{part}`; nodes are {}",
+                describe_names(names)
+            ));
+        }
+    }
+    Ok(names
+        .iter()
+        .zip(picked)
+        .filter(|(_, p)| *p)
+        .map(|(n, _)| n.clone())
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names() -> Vec<String> {
+        ["pd-1", "tikv-1", "tikv-2", "tikv-3"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn resolves_names_lists_and_globs() {
+        assert_eq!(resolve("tikv-2", &names()).unwrap(), ["tikv-2"]);
+        assert_eq!(
+            resolve("tikv-3, pd-1", &names()).unwrap(),
+            ["pd-1", "tikv-3"]
+        );
+        assert_eq!(resolve("tikv-*", &names()).unwrap().len(), 3);
+        let err = resolve("tikv-9", &names()).unwrap_err();
+        assert_eq!(
+            err,
+            "no node named `tikv-9`; nodes are pd-1, tikv-1..tikv-3"
+        );
+    }
+}

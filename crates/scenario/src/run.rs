@@ -1,0 +1,88 @@
+//! A scenario being run: its world, its end, its expectations.
+
+use faultline_sim::{Model, SimTime};
+
+use crate::build::{build_world, SimWorld};
+use crate::error::{Problems, ScenarioError};
+use crate::expect::{evaluate, ExpectResult};
+use crate::format::Scenario;
+
+/// One run of a scenario.
+#[derive(Clone)]
+pub struct Run {
+    /// The scenario as given.
+    pub scenario: Scenario,
+    /// The simulated world.
+    pub world: SimWorld,
+}
+
+impl Run {
+    /// Builds the world. Fails if an expectation names a metric the model does not have.
+    pub fn new(scenario: &Scenario) -> Result<Run, ScenarioError> {
+        let world = build_world(scenario);
+        check_metric_names(scenario, &world)?;
+        Ok(Run {
+            scenario: scenario.clone(),
+            world,
+        })
+    }
+
+    /// When the run ends.
+    pub fn end(&self) -> SimTime {
+        self.scenario.duration.to_time()
+    }
+
+    /// Current simulated time.
+    pub fn now(&self) -> SimTime {
+        self.world.now()
+    }
+
+    /// True once the run reached its end.
+    pub fn finished(&self) -> bool {
+        self.now() >= self.end()
+    }
+
+    /// Runs at most `max_events` events towards `until` (capped at the end); true when reached.
+    pub fn run_slice(&mut self, until: SimTime, max_events: u64) -> bool {
+        let until = until.min(self.end());
+        self.world.run_slice(until, max_events)
+    }
+
+    /// Runs to `until` (capped at the end).
+    pub fn run_until(&mut self, until: SimTime) {
+        let until = until.min(self.end());
+        self.world.run_until(until);
+    }
+
+    /// Runs to the end.
+    pub fn run_to_end(&mut self) {
+        let end = self.end();
+        self.world.run_until(end);
+    }
+
+    /// The trace hash so far.
+    pub fn trace_hash(&self) -> u64 {
+        self.world.trace_hash()
+    }
+
+    /// The expectations, evaluated at the current time.
+    pub fn evaluate(&self) -> Vec<ExpectResult> {
+        evaluate(&self.scenario, &self.world)
+    }
+}
+
+fn check_metric_names(s: &Scenario, world: &SimWorld) -> Result<(), ScenarioError> {
+    let names = world.model.metric_names();
+    let mut p = Problems::default();
+    for (i, e) in s.expect.iter().enumerate() {
+        if let Some(m) = &e.metric {
+            if !names.iter().any(|n| n == m) {
+                p.add(
+                    format!("expect[{i}].metric"),
+                    format!("no metric named `{m}`; metrics are {}", names.join(", ")),
+                );
+            }
+        }
+    }
+    p.into_result("scenario")
+}

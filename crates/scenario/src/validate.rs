@@ -1,0 +1,317 @@
+//! Rules a parsed scenario must follow. Every problem names its field and what is allowed.
+
+use crate::dur::Dur;
+use crate::error::{Problems, ScenarioError};
+use crate::format::{FaultAction, Scenario};
+use crate::limits::*;
+use crate::nodes::{node_names, resolve};
+
+/// Checks a scenario; returns every problem found, not only the first.
+pub fn validate(source_name: &str, s: &Scenario) -> Result<(), ScenarioError> {
+    let mut p = Problems::default();
+    check_text(&mut p, s);
+    check_topology(&mut p, s);
+    check_timing(&mut p, s);
+    check_faults(&mut p, s);
+    check_expectations(&mut p, s);
+    p.into_result(source_name)
+}
+
+fn check_text(p: &mut Problems, s: &Scenario) {
+    if s.name.trim().is_empty() {
+        p.add("name", "must not be empty; give the scenario a title");
+    }
+    if s.name.chars().count() > MAX_NAME_CHARS {
+        p.add(
+            "name",
+            format!("longer than the limit of {MAX_NAME_CHARS} characters"),
+        );
+    }
+    if s.description.chars().count() > MAX_TEXT_CHARS {
+        p.add(
+            "description",
+            format!("longer than the limit of {MAX_TEXT_CHARS} characters"),
+        );
+    }
+    if s.guide.len() > MAX_GUIDE_STEPS {
+        p.add(
+            "guide",
+            format!("{} steps; the limit is {MAX_GUIDE_STEPS}", s.guide.len()),
+        );
+    }
+    for (i, g) in s.guide.iter().enumerate() {
+        if g.caption.chars().count() > MAX_TEXT_CHARS {
+            p.add(
+                format!("guide[{i}].caption"),
+                format!("longer than {MAX_TEXT_CHARS} characters"),
+            );
+        }
+        if g.at > s.duration {
+            p.add(
+                format!("guide[{i}].at"),
+                format!("{} is after the end of the run ({})", g.at, s.duration),
+            );
+        }
+    }
+}
+
+fn range_u32(p: &mut Problems, field: &str, v: u32, lo: u32, hi: u32) {
+    if v < lo || v > hi {
+        p.add(field, format!("{v} is out of range; allowed {lo}..={hi}"));
+    }
+}
+
+fn check_topology(p: &mut Problems, s: &Scenario) {
+    let t = &s.topology;
+    range_u32(p, "topology.stores", t.stores, 1, MAX_STORES);
+    range_u32(p, "topology.regions", t.regions, 1, MAX_REGIONS);
+    range_u32(p, "topology.replicas", t.replicas, 1, MAX_REPLICAS);
+    if t.replicas > t.stores && t.stores >= 1 {
+        p.add(
+            "topology.replicas",
+            format!(
+                "{} replicas need at least {} stores (peers of a region live on different stores); there are {}",
+                t.replicas, t.replicas, t.stores
+            ),
+        );
+    }
+    if s.workload.writes_per_sec > MAX_WRITES_PER_SEC {
+        p.add(
+            "workload.writes_per_sec",
+            format!(
+                "{} is above the limit of {MAX_WRITES_PER_SEC}",
+                s.workload.writes_per_sec
+            ),
+        );
+    }
+}
+
+fn dur_range(p: &mut Problems, field: &str, d: Dur, lo: Dur, hi: Dur) {
+    if d < lo || d > hi {
+        p.add(field, format!("{d} is out of range; allowed {lo}..={hi}"));
+    }
+}
+
+fn check_timing(p: &mut Problems, s: &Scenario) {
+    let max = Dur::secs(MAX_DURATION_SECS);
+    dur_range(p, "duration", s.duration, Dur::secs(1), max);
+    let r = &s.raft;
+    dur_range(
+        p,
+        "raft.base_tick",
+        r.base_tick,
+        Dur::millis(RAFT_TICK_MS.0),
+        Dur::millis(RAFT_TICK_MS.1),
+    );
+    range_u32(p, "raft.heartbeat_ticks", r.heartbeat_ticks, 1, MAX_TICKS);
+    range_u32(p, "raft.election_ticks", r.election_ticks, 2, MAX_TICKS);
+    if r.election_ticks <= r.heartbeat_ticks {
+        p.add(
+            "raft.election_ticks",
+            format!(
+                "must be greater than raft.heartbeat_ticks ({}), or followers time out between heartbeats",
+                r.heartbeat_ticks
+            ),
+        );
+    }
+    let election = Dur(r.base_tick.0.saturating_mul(r.election_ticks as u64));
+    if r.leader_lease > election {
+        p.add(
+            "raft.leader_lease",
+            format!(
+                "{} must not exceed the election timeout ({election}), as in TiKV",
+                r.leader_lease
+            ),
+        );
+    }
+    let h = &s.hibernate;
+    for (field, d) in [
+        (
+            "hibernate.peer_stale_state_check_interval",
+            h.peer_stale_state_check_interval,
+        ),
+        (
+            "hibernate.abnormal_leader_missing_duration",
+            h.abnormal_leader_missing_duration,
+        ),
+        (
+            "hibernate.max_leader_missing_duration",
+            h.max_leader_missing_duration,
+        ),
+        ("hibernate.unreachable_backoff", h.unreachable_backoff),
+        ("pd.store_heartbeat", s.pd.store_heartbeat),
+        ("pd.region_heartbeat", s.pd.region_heartbeat),
+        ("pd.max_peer_down_duration", s.pd.max_peer_down_duration),
+    ] {
+        dur_range(p, field, d, Dur::millis(10), max);
+    }
+    let n = &s.network;
+    dur_range(
+        p,
+        "network.delay_min",
+        n.delay_min,
+        Dur(0),
+        Dur::secs(MAX_DELAY_SECS),
+    );
+    dur_range(
+        p,
+        "network.delay_max",
+        n.delay_max,
+        Dur(1),
+        Dur::secs(MAX_DELAY_SECS),
+    );
+    if n.delay_max <= n.delay_min {
+        p.add(
+            "network.delay_max",
+            format!("must be greater than network.delay_min ({})", n.delay_min),
+        );
+    }
+}
+
+fn check_faults(p: &mut Problems, s: &Scenario) {
+    if s.faults.len() > MAX_FAULTS {
+        p.add(
+            "faults",
+            format!("{} faults; the limit is {MAX_FAULTS}", s.faults.len()),
+        );
+        return;
+    }
+    let names = node_names(s);
+    for (i, f) in s.faults.iter().enumerate() {
+        let field = |name: &str| format!("faults[{i}].{name}");
+        if f.at > s.duration {
+            p.add(
+                field("at"),
+                format!("{} is after the end of the run ({})", f.at, s.duration),
+            );
+        }
+        if let Err(e) = resolve(&f.target, &names) {
+            p.add(field("target"), e);
+        }
+        let link_fault = matches!(
+            f.action,
+            FaultAction::Partition | FaultAction::Heal | FaultAction::Loss | FaultAction::Delay
+        );
+        match (&f.peers, link_fault) {
+            (Some(peers), true) => {
+                if let Err(e) = resolve(peers, &names) {
+                    p.add(field("peers"), e);
+                }
+            }
+            (Some(_), false) => p.add(
+                field("peers"),
+                format!(
+                    "only partition, heal, loss and delay take peers, not {}",
+                    f.action.name()
+                ),
+            ),
+            _ => {}
+        }
+        if f.one_way && !link_fault {
+            p.add(
+                field("one_way"),
+                format!(
+                    "only partition, heal, loss and delay can be one-way, not {}",
+                    f.action.name()
+                ),
+            );
+        }
+        match (f.action, f.loss_percent) {
+            (FaultAction::Loss, None) => p.add(
+                field("loss_percent"),
+                "a loss fault needs loss_percent, 1..=100",
+            ),
+            (FaultAction::Loss, Some(v)) if !(1..=100).contains(&v) => p.add(
+                field("loss_percent"),
+                format!("{v} is out of range; allowed 1..=100"),
+            ),
+            (FaultAction::Loss, _) => {}
+            (a, Some(_)) => p.add(
+                field("loss_percent"),
+                format!("only loss takes loss_percent, not {}", a.name()),
+            ),
+            _ => {}
+        }
+        match (f.action, f.delay) {
+            (FaultAction::Delay, None) => {
+                p.add(field("delay"), "a delay fault needs delay, e.g. \"200ms\"")
+            }
+            (FaultAction::Delay, Some(d)) => {
+                dur_range(p, &field("delay"), d, Dur(1), Dur::secs(MAX_DELAY_SECS))
+            }
+            (a, Some(_)) => p.add(
+                field("delay"),
+                format!("only delay takes delay, not {}", a.name()),
+            ),
+            _ => {}
+        }
+        if let Some(d) = f.duration {
+            let undoable = matches!(
+                f.action,
+                FaultAction::Kill
+                    | FaultAction::Pause
+                    | FaultAction::Partition
+                    | FaultAction::Loss
+                    | FaultAction::Delay
+            );
+            if !undoable {
+                p.add(field("duration"), format!("{} cannot be undone after a duration; only kill, pause, partition, loss and delay can", f.action.name()));
+            }
+            dur_range(
+                p,
+                &field("duration"),
+                d,
+                Dur(1),
+                Dur::secs(MAX_DURATION_SECS),
+            );
+        }
+    }
+}
+
+fn check_expectations(p: &mut Problems, s: &Scenario) {
+    if s.expect.len() > MAX_EXPECTATIONS {
+        p.add(
+            "expect",
+            format!(
+                "{} expectations; the limit is {MAX_EXPECTATIONS}",
+                s.expect.len()
+            ),
+        );
+        return;
+    }
+    for (i, e) in s.expect.iter().enumerate() {
+        let field = |name: &str| format!("expect[{i}].{name}");
+        match (&e.metric, &e.log) {
+            (None, None) => p.add(
+                field("metric"),
+                "say what to check: `metric = \"...\"` or `log = \"...\"`",
+            ),
+            (Some(_), Some(_)) => p.add(field("log"), "give either metric or log, not both"),
+            _ => {}
+        }
+        if !e.value.is_finite() {
+            p.add(field("value"), "must be a finite number");
+        }
+        for (name, t) in [("from", e.from), ("to", e.to)] {
+            if let Some(t) = t {
+                if t > s.duration {
+                    p.add(
+                        field(name),
+                        format!("{t} is after the end of the run ({})", s.duration),
+                    );
+                }
+            }
+        }
+        if let (Some(a), Some(b)) = (e.from, e.to) {
+            if a > b {
+                p.add(field("from"), format!("{a} is after `to` ({b})"));
+            }
+        }
+        if e.name.chars().count() > MAX_TEXT_CHARS {
+            p.add(
+                field("name"),
+                format!("longer than {MAX_TEXT_CHARS} characters"),
+            );
+        }
+    }
+}

@@ -1,0 +1,45 @@
+//! Same scenario, same seed: same trace hash. Another seed: another hash.
+
+use faultline_scenario::*;
+
+fn hash(s: &Scenario) -> u64 {
+    let mut run = Run::new(s).unwrap();
+    run.run_to_end();
+    run.trace_hash()
+}
+
+#[test]
+fn same_seed_same_trace_different_seed_different_trace() {
+    for entry in gallery() {
+        let s = entry.scenario;
+        assert_eq!(hash(&s), hash(&s), "{} is not deterministic", entry.file);
+        let mut other = s.clone();
+        other.seed = s.seed.wrapping_add(1);
+        assert_ne!(
+            hash(&s),
+            hash(&other),
+            "{}: the seed changes nothing",
+            entry.file
+        );
+    }
+}
+
+#[test]
+fn a_snapshot_replays_to_the_same_hash() {
+    let s = default_scenario();
+    let mut run = Run::new(&s).unwrap();
+    run.run_until(faultline_sim::SimTime(run.end().0 / 2));
+    let snapshot = run.clone();
+    run.run_to_end();
+    let mut replay = snapshot;
+    replay.run_to_end();
+    assert_eq!(run.trace_hash(), replay.trace_hash());
+}
+
+#[test]
+fn slices_give_the_same_trace_as_one_run() {
+    let s = default_scenario();
+    let mut sliced = Run::new(&s).unwrap();
+    while !sliced.run_slice(sliced.end(), 37) {}
+    assert_eq!(sliced.trace_hash(), hash(&s));
+}

@@ -1,0 +1,143 @@
+//! Invalid scenarios give errors that name the file, the field and what is allowed.
+
+use faultline_scenario::*;
+
+const BASE: &str = r#"
+name = "t"
+seed = 1
+duration = "1m"
+[topology]
+stores = 3
+regions = 4
+"#;
+
+fn err(extra: &str) -> String {
+    let text = format!("{BASE}{extra}");
+    parse_scenario("bad.toml", &text).unwrap_err().to_string()
+}
+
+#[test]
+fn unknown_fault_target_lists_the_nodes() {
+    let e = err("[[faults]]\nat = \"10s\"\naction = \"kill\"\ntarget = \"tikv-1\"\n[[faults]]\nat = \"10s\"\naction = \"kill\"\ntarget = \"tikv-2\"\n[[faults]]\nat = \"20s\"\naction = \"kill\"\ntarget = \"tikv-9\"\n");
+    assert_eq!(
+        e,
+        "bad.toml: `faults[2].target`: no node named `tikv-9`; nodes are pd-1, tikv-1..tikv-3"
+    );
+}
+
+#[test]
+fn sizes_state_their_limit() {
+    let text = BASE.replace("regions = 4", "regions = 5000000");
+    let e = parse_scenario("big.toml", &text).unwrap_err().to_string();
+    assert!(
+        e.contains("big.toml: `topology.regions`: 5000000 is out of range; allowed 1..=300000"),
+        "{e}"
+    );
+    let e = err("[workload]\nwrites_per_sec = 999999999\n");
+    assert!(
+        e.contains("`workload.writes_per_sec`: 999999999 is above the limit of 100000"),
+        "{e}"
+    );
+    let long = BASE.replace("duration = \"1m\"", "duration = \"1000h\"");
+    let e = parse_scenario("long.toml", &long).unwrap_err().to_string();
+    assert!(
+        e.contains("`duration`: 1000h is out of range; allowed 1s..=24h"),
+        "{e}"
+    );
+    let huge = format!("{BASE}#{}", "x".repeat(limits::MAX_SOURCE_BYTES));
+    let e = parse_scenario("huge.toml", &huge).unwrap_err().to_string();
+    assert!(e.contains("the limit is 1048576 bytes"), "{e}");
+}
+
+#[test]
+fn syntax_and_type_errors_have_positions() {
+    let e = parse_scenario("syn.toml", "name = \"x\"\nduration = \n").unwrap_err();
+    assert!(matches!(e, ScenarioError::Syntax { line: 2, .. }), "{e:?}");
+    let e = parse_scenario("unit.toml", "name = \"x\"\nduration = 60\n")
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("unit.toml:2:"), "{e}");
+    assert!(e.contains("has no unit"), "{e}");
+    let e = err("[toggles]\n\"tikv.unreachable_broadcast\" = \"sometimes\"\n");
+    assert!(
+        e.contains("once_per_disconnect") && e.contains("repeat_if_new_messages"),
+        "{e}"
+    );
+    let e = err("[network]\ndelay_mn = \"1ms\"\n");
+    assert!(e.contains("delay_mn") && e.contains("delay_min"), "{e}");
+}
+
+#[test]
+fn fault_fields_must_fit_the_action() {
+    let e = err("[[faults]]\nat = \"10s\"\naction = \"loss\"\ntarget = \"tikv-1\"\n");
+    assert!(
+        e.contains("`faults[0].loss_percent`: a loss fault needs loss_percent, 1..=100"),
+        "{e}"
+    );
+    let e = err(
+        "[[faults]]\nat = \"10s\"\naction = \"restart\"\ntarget = \"tikv-1\"\nduration = \"5s\"\n",
+    );
+    assert!(
+        e.contains("`faults[0].duration`: restart cannot be undone"),
+        "{e}"
+    );
+    let e = err("[[faults]]\nat = \"2m\"\naction = \"kill\"\ntarget = \"tikv-1\"\n");
+    assert!(
+        e.contains("`faults[0].at`: 2m is after the end of the run (1m)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn every_problem_is_reported_at_once() {
+    let text = BASE
+        .replace("stores = 3", "stores = 0")
+        .replace("name = \"t\"", "name = \"\"");
+    let e = parse_scenario("two.toml", &text).unwrap_err();
+    let fields: Vec<&str> = e.problems().iter().map(|p| p.field.as_str()).collect();
+    assert!(
+        fields.contains(&"name") && fields.contains(&"topology.stores"),
+        "{fields:?}"
+    );
+}
+
+#[test]
+fn unknown_metric_in_expectation_is_named() {
+    let s = parse_scenario(
+        "m.toml",
+        &format!("{BASE}[[expect]]\nmetric = \"nope\"\nop = \">\"\nvalue = 1\n"),
+    )
+    .unwrap();
+    let e = Run::new(&s)
+        .err()
+        .expect("unknown metric must be rejected")
+        .to_string();
+    assert!(
+        e.contains("`expect[0].metric`: no metric named `nope`; metrics are"),
+        "{e}"
+    );
+}
+
+#[test]
+fn overrides_are_validated_too() {
+    let e = parse_with_overrides("o.toml", BASE, &["topology.stores=99".into()])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("`topology.stores`: 99 is out of range"), "{e}");
+    let s = parse_with_overrides("o.toml", BASE, &["seed=5".into()]).unwrap();
+    assert_eq!(s.seed, 5);
+}
+
+#[test]
+fn shipped_scenarios_all_parse() {
+    assert_eq!(
+        gallery().len(),
+        SHIPPED.len(),
+        "a shipped scenario failed to parse"
+    );
+    for (file, text) in SHIPPED {
+        let s = parse_scenario(file, text).unwrap_or_else(|e| panic!("{e}"));
+        Run::new(&s).unwrap_or_else(|e| panic!("{file}: {e}"));
+    }
+    default_scenario();
+}

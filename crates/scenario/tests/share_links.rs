@@ -1,0 +1,139 @@
+//! Share links: round trip, the pinned golden link, and a readable error for each kind of bad
+//! link.
+
+use faultline_scenario::*;
+
+const SMALL: &str = r#"
+name = "golden"
+description = "A pinned scenario whose link must keep decoding."
+seed = 7
+duration = "2m"
+[topology]
+stores = 3
+regions = 8
+[toggles]
+"tikv.unreachable_broadcast" = "repeat_if_new_messages"
+[[faults]]
+at = "30s"
+action = "kill"
+target = "tikv-2"
+duration = "20s"
+[[expect]]
+metric = "store_heartbeats"
+op = ">"
+value = 0
+"#;
+
+/// Pinned: if the binary form changes, this link stops decoding, which means old shared links
+/// break too. Bump `LINK_VERSION` instead of editing this string.
+const GOLDEN: &str = "v1.eNpVyC0OwjAYgOF-2zJ-BKAJoheAEBwCwUnI2L5szUa7rAVsBQHD3wEGjoDhDhMESdBIHJ4DsMzxJq95bF9EHvLukMaMc_SodJE7CRN0HgiJNGI8pJOpVDREjKmHrvAY9zukpNO0b5bNbDEwqgDZ5WSBvi93oNebo6H3h09TX99W8fbRKhS-5rMOBPTqXCO2YuGs3SN5oF-3Su4NqUSCowCdRI3RUZL89QO_Zjg0";
+
+fn small() -> Scenario {
+    parse_scenario("golden.toml", SMALL).expect("valid")
+}
+
+#[test]
+fn round_trip_gives_the_same_scenario() {
+    let s = small();
+    let link = encode_link(&s);
+    assert!(link.starts_with("v1."));
+    assert_eq!(decode_link(&link).unwrap(), s);
+    assert_eq!(decode_link(&format!("#{link}")).unwrap(), s);
+    assert_eq!(
+        decode_link(&share_url("http://127.0.0.1:8080/", &s)).unwrap(),
+        s
+    );
+    for entry in gallery() {
+        assert_eq!(
+            decode_link(&encode_link(&entry.scenario)).unwrap(),
+            entry.scenario,
+            "{}",
+            entry.file
+        );
+    }
+}
+
+#[test]
+fn golden_link_decodes() {
+    assert_eq!(
+        decode_link(GOLDEN).unwrap(),
+        small(),
+        "current encoding: {}",
+        encode_link(&small())
+    );
+}
+
+#[test]
+fn corrupted_link_is_rejected_readably() {
+    let link = encode_link(&small());
+    // Flip one payload character in the middle: the zlib checksum or the decoder catches it.
+    let mut chars: Vec<char> = link.chars().collect();
+    let mid = chars.len() / 2;
+    chars[mid] = if chars[mid] == 'A' { 'B' } else { 'A' };
+    let bad: String = chars.into_iter().collect();
+    let err = decode_link(&bad).unwrap_err();
+    assert!(
+        matches!(err, LinkError::Corrupted(_) | LinkError::BadScenario(_)),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("corrupted"), "{err}");
+}
+
+#[test]
+fn truncated_link_is_rejected_readably() {
+    let link = encode_link(&small());
+    let err = decode_link(&link[..link.len() - 12]).unwrap_err();
+    assert!(matches!(err, LinkError::Corrupted(_)), "{err:?}");
+    assert!(err.to_string().contains("truncated"), "{err}");
+}
+
+#[test]
+fn future_version_is_rejected_readably() {
+    let link = encode_link(&small()).replacen("v1.", "v2.", 1);
+    let err = decode_link(&link).unwrap_err();
+    assert_eq!(err, LinkError::FutureVersion(2));
+    assert!(err.to_string().contains("newer Faultline"), "{err}");
+}
+
+#[test]
+fn not_a_link_and_bad_characters_are_rejected() {
+    assert_eq!(decode_link("hello").unwrap_err(), LinkError::NotALink);
+    assert_eq!(decode_link("").unwrap_err(), LinkError::NotALink);
+    let err = decode_link("v1.abc$def").unwrap_err();
+    assert_eq!(
+        err,
+        LinkError::BadCharacter {
+            position: 4,
+            ch: '$'
+        }
+    );
+}
+
+#[test]
+fn decompression_bomb_is_capped() {
+    // 1 MiB of zeros compresses to about 1 KiB; the decoder must stop at the cap.
+    let bomb = miniz_oxide::deflate::compress_to_vec_zlib(&vec![0u8; 1 << 20], 9);
+    use base64::Engine;
+    let link = format!(
+        "v1.{}",
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bomb)
+    );
+    assert_eq!(decode_link(&link).unwrap_err(), LinkError::TooLarge);
+    let long = format!("v1.{}", "A".repeat(link::MAX_LINK_CHARS + 1));
+    assert!(matches!(
+        decode_link(&long).unwrap_err(),
+        LinkError::TooLong(_)
+    ));
+}
+
+#[test]
+fn link_with_invalid_scenario_names_the_field() {
+    let mut s = small();
+    s.topology.stores = 1000;
+    let err = decode_link(&encode_link(&s)).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("`topology.stores`: 1000 is out of range; allowed 1..=16"),
+        "{err}"
+    );
+}
