@@ -149,7 +149,11 @@ impl<M: Model> Kernel<M> {
     }
 
     /// Sends `msg` over the network: it may be lost or delayed by the link's state.
-    pub fn send(&mut self, from: NodeId, to: NodeId, msg: M::Msg) {
+    ///
+    /// Takes `impl Into` so a sub-model (TiKV inside the full stack) can send its own message
+    /// type through a kernel whose message type wraps it.
+    pub fn send(&mut self, from: NodeId, to: NodeId, msg: impl Into<M::Msg>) {
+        let msg = msg.into();
         let link = self.net.link(from, to);
         if link.loss_ppm > 0 && self.net_rng.chance(link.loss_ppm as u64, 1_000_000) {
             return;
@@ -162,7 +166,8 @@ impl<M: Model> Kernel<M> {
     }
 
     /// Arms a timer for `node` after `after`.
-    pub fn set_timer(&mut self, node: NodeId, after: SimDuration, timer: M::Timer) {
+    pub fn set_timer(&mut self, node: NodeId, after: SimDuration, timer: impl Into<M::Timer>) {
+        let timer = timer.into();
         let incarnation = self.net.node(node).incarnation;
         self.queue.push(
             self.now.plus(after),
