@@ -108,10 +108,7 @@ impl Component for App {
                     <p id="error" class="error" role="alert">{ e }</p>
                 }
                 if let Some(engine) = &self.engine {
-                    <section class="scenario">
-                        <h2 id="scenario-name">{ engine.name() }</h2>
-                        <p>{ engine.description() }</p>
-                    </section>
+                    { scenario_header(engine) }
                     <dl class="run">
                         <dt>{ "status" }</dt>
                         <dd id="status">{ status }</dd>
@@ -126,11 +123,54 @@ impl Component for App {
                     </dl>
                     <progress max={ engine.end().as_micros().max(1).to_string() }
                               value={ engine.now().as_micros().to_string() } />
+                    if self.finished {
+                        { expectations(engine) }
+                    }
                 } else {
                     <p id="status">{ status }</p>
                 }
             </main>
         }
+    }
+}
+
+/// Name, story and upstream issue of the scenario. `data-file` names the shipped file when
+/// this is the default, so tests can run the same file natively.
+fn scenario_header(engine: &Engine) -> Html {
+    let s = engine.scenario();
+    html! {
+        <section class="scenario">
+            <h2 id="scenario-name" data-file={ engine.default_file() }>{ &s.name }</h2>
+            <p class="story">{ &s.description }</p>
+            if let Some(issue) = &s.issue {
+                <p class="issue">{ "Models " }<code>{ issue }</code></p>
+            }
+        </section>
+    }
+}
+
+/// The `[[expect]]` checks, evaluated once the run finished.
+fn expectations(engine: &Engine) -> Html {
+    let results = engine.evaluate();
+    if results.is_empty() {
+        return html! {};
+    }
+    html! {
+        <section id="expectations">
+            <h3>{ "Expectations" }</h3>
+            <ul>
+                { for results.iter().map(|r| {
+                    let mark = if r.passed() { "pass" } else { "fail" };
+                    let observed = r.observed.map(|v| format!(" (observed {v})")).unwrap_or_default();
+                    html! {
+                        <li class={ mark }>
+                            <strong>{ mark }</strong>{ " " }{ &r.name }{ ": " }
+                            <code>{ &r.check }</code>{ observed }
+                        </li>
+                    }
+                }) }
+            </ul>
+        </section>
     }
 }
 

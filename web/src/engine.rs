@@ -1,15 +1,11 @@
 //! The one place the web app touches the simulation: load a scenario from a link (or the
 //! default), run it in slices, read its clock and trace hash.
-//!
-//! TEMPORARY STUB: until `faultline-scenario` compiles, this runs a tiny ping model on the
-//! kernel so the wasm pipeline can be proven end to end. The public shape matches the real
-//! API so the swap only touches this file.
 
 use crate::slicer::Steppable;
-use faultline_sim::{
-    Kernel, Model, Network, NodeId, NodeState, SimDuration, SimTime, TraceEncode, TraceHasher,
-    World,
+use faultline_scenario::{
+    decode_link, default_scenario, ExpectResult, Run, Scenario, DEFAULT_SCENARIO_FILE,
 };
+use faultline_sim::SimTime;
 
 /// A scenario loaded for the page, plus what went wrong with the link, if anything.
 pub struct Loaded {
@@ -21,115 +17,124 @@ pub struct Loaded {
 
 /// A running scenario.
 pub struct Engine {
-    name: String,
-    description: String,
-    world: World<Ping>,
-    end: SimTime,
+    run: Run,
+    /// The shipped file this scenario came from, when it is the default (for the tests and
+    /// for "open the file" links later).
+    default_file: Option<&'static str>,
 }
 
-/// Loads the scenario named by a URL hash (`#v1.…`, or empty for the default). A bad link
-/// falls back to the default scenario with an explanation; the page is never blank.
+/// Loads the scenario named by a URL hash (`#v1.…`, or empty for the default). A link that
+/// does not decode or does not build falls back to the default scenario with an explanation,
+/// so the page is never blank. Fails only if the default itself cannot run (a build bug).
 pub fn load(hash: &str) -> Result<Loaded, String> {
     let link = hash.trim_start_matches('#');
     if link.is_empty() {
         return Ok(Loaded {
-            engine: Engine::new(1),
+            engine: Engine::default_scenario()?,
             link_error: None,
         });
     }
-    match link.strip_prefix("v1.").and_then(|s| s.parse::<u64>().ok()) {
-        Some(seed) => Ok(Loaded {
-            engine: Engine::new(seed),
+    let from_link = decode_link(link)
+        .map_err(|e| e.to_string())
+        .and_then(|s| Engine::new(&s, None).map_err(|e| e.to_string()));
+    match from_link {
+        Ok(engine) => Ok(Loaded {
+            engine,
             link_error: None,
         }),
-        None => Ok(Loaded {
-            engine: Engine::new(1),
+        Err(e) => Ok(Loaded {
+            engine: Engine::default_scenario()?,
             link_error: Some(format!(
-                "This link could not be opened: `{link}` is not a v1 link. Showing the default scenario instead."
+                "This link could not be opened: {e}\nShowing the default scenario instead."
             )),
         }),
     }
 }
 
 impl Engine {
-    fn new(seed: u64) -> Engine {
-        let mut net = Network::new((SimDuration::from_millis(1), SimDuration::from_millis(5)));
-        net.add_node("a", "ping");
-        net.add_node("b", "ping");
-        Engine {
-            name: "ping (stub)".into(),
-            description: "Two nodes bounce a counter until the scenario API lands.".into(),
-            world: World::new(Ping, seed, net, SimDuration::from_secs(1)),
-            end: SimTime(10_000_000),
-        }
+    fn new(s: &Scenario, default_file: Option<&'static str>) -> Result<Engine, String> {
+        let run = Run::new(s).map_err(|e| e.to_string())?;
+        Ok(Engine { run, default_file })
     }
 
-    /// Scenario name.
-    pub fn name(&self) -> &str {
-        &self.name
+    fn default_scenario() -> Result<Engine, String> {
+        Engine::new(&default_scenario(), Some(DEFAULT_SCENARIO_FILE))
+            .map_err(|e| format!("The default scenario does not run (a bug): {e}"))
     }
 
-    /// Scenario description.
-    pub fn description(&self) -> &str {
-        &self.description
+    /// The scenario being run.
+    pub fn scenario(&self) -> &Scenario {
+        &self.run.scenario
+    }
+
+    /// The shipped file name, when this is the default scenario.
+    pub fn default_file(&self) -> Option<&'static str> {
+        self.default_file
     }
 
     /// Simulated time reached so far.
     pub fn now(&self) -> SimTime {
-        self.world.now()
+        self.run.now()
     }
 
     /// Simulated time at which the scenario ends.
     pub fn end(&self) -> SimTime {
-        self.end
+        self.run.end()
     }
 
     /// Trace hash of the events processed so far.
     pub fn trace_hash(&self) -> u64 {
-        self.world.trace_hash()
+        self.run.trace_hash()
+    }
+
+    /// The scenario's expectations, evaluated now.
+    pub fn evaluate(&self) -> Vec<ExpectResult> {
+        self.run.evaluate()
     }
 }
 
 impl Steppable for Engine {
     fn step_events(&mut self, max_events: u64) -> bool {
-        self.world.run_slice(self.end, max_events)
+        let end = self.run.end();
+        self.run.run_slice(end, max_events)
     }
 }
 
-/// Stub model: each node answers a counter with counter + 1.
-#[derive(Clone)]
-struct Ping;
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use faultline_scenario::encode_link;
 
-#[derive(Clone)]
-struct Count(u64);
-
-impl TraceEncode for Count {
-    fn encode(&self, h: &mut TraceHasher) {
-        h.word(self.0)
-    }
-}
-
-impl Model for Ping {
-    type Msg = Count;
-    type Timer = ();
-
-    fn init(&mut self, k: &mut Kernel<Self>) {
-        k.set_timer(NodeId(0), SimDuration::from_millis(1), ());
+    fn run_to_end(e: &mut Engine) -> u64 {
+        while !e.step_events(1_000) {}
+        e.trace_hash()
     }
 
-    fn on_message(&mut self, k: &mut Kernel<Self>, from: NodeId, to: NodeId, msg: Count) {
-        k.send(to, from, Count(msg.0 + 1));
+    #[test]
+    fn no_hash_runs_the_default() {
+        let l = load("").unwrap();
+        assert!(l.link_error.is_none());
+        assert_eq!(l.engine.default_file(), Some(DEFAULT_SCENARIO_FILE));
     }
 
-    fn on_timer(&mut self, k: &mut Kernel<Self>, node: NodeId, _timer: ()) {
-        k.send(node, NodeId(1), Count(0));
+    #[test]
+    fn a_link_runs_its_scenario_like_an_uninterrupted_run() {
+        let mut s = default_scenario();
+        s.seed = 7;
+        let mut l = load(&format!("#{}", encode_link(&s))).unwrap();
+        assert!(l.link_error.is_none());
+        assert_eq!(l.engine.scenario().seed, 7);
+        // Slicing must not change the result.
+        let mut whole = Run::new(&s).unwrap();
+        whole.run_to_end();
+        assert_eq!(run_to_end(&mut l.engine), whole.trace_hash());
     }
 
-    fn on_node_state(&mut self, _k: &mut Kernel<Self>, _node: NodeId, _state: NodeState) {}
-
-    fn metric_names(&self) -> Vec<String> {
-        Vec::new()
+    #[test]
+    fn a_broken_link_falls_back_to_the_default_with_a_message() {
+        let l = load("#v1.%%%").unwrap();
+        let msg = l.link_error.expect("an error message");
+        assert!(msg.contains("could not be opened"), "{msg}");
+        assert_eq!(l.engine.default_file(), Some(DEFAULT_SCENARIO_FILE));
     }
-
-    fn sample_metrics(&self, _now: SimTime, _out: &mut Vec<f64>) {}
 }

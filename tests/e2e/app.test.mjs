@@ -1,0 +1,100 @@
+// Browser tests for the web shell, run by `cargo xtask test` against the release build in
+// dist/. Each test gets a fresh Chromium profile.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { serveDir } from "./lib/server.mjs";
+import { launch, open } from "./lib/browser.mjs";
+import { waitFinished, text, screenshot } from "./lib/app.mjs";
+import { ROOT, traceHash, linkFragment } from "./lib/cli.mjs";
+
+const DIST = process.env.FAULTLINE_DIST ?? path.join(ROOT, "dist");
+
+let server;
+let browser;
+
+before(async () => {
+  assert.ok(fs.existsSync(path.join(DIST, "index.html")), `no build in ${DIST}; run trunk build`);
+  server = await serveDir(DIST);
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/**
+ * Scenario files whose browser run is compared with the CLI: $FAULTLINE_E2E_SCENARIOS
+ * (comma-separated, relative to the repo root), else every scenarios/*.toml.
+ */
+function scenarioFiles() {
+  const env = process.env.FAULTLINE_E2E_SCENARIOS;
+  if (env) return env.split(",").map((s) => s.trim()).filter(Boolean);
+  const dir = path.join(ROOT, "scenarios");
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".toml"))
+    .sort()
+    .map((f) => path.join("scenarios", f));
+}
+
+/** The scenario file the page says it is running by default (data-file on the name). */
+async function defaultFile(page) {
+  const file = await page.evaluate(
+    () => document.getElementById("scenario-name")?.dataset.file ?? null,
+  );
+  assert.ok(file, "the page does not name its default scenario file (data-file)");
+  return fs.existsSync(path.join(ROOT, file)) ? file : path.join("scenarios", file);
+}
+
+function artifactName(file) {
+  return path.basename(file, ".toml").replace(/[^A-Za-z0-9_-]/g, "_");
+}
+
+test("a shared link runs in the browser with the native trace hash", async (t) => {
+  const files = scenarioFiles();
+  assert.ok(files.length > 0, "no scenario files to test");
+  for (const file of files) {
+    await t.test(file, async () => {
+      const expected = traceHash(file);
+      const { page, problems } = await open(browser.context, server.url + linkFragment(file));
+      await waitFinished(page, problems);
+      await screenshot(page, `link-${artifactName(file)}`);
+      assert.equal(await text(page, "error"), null, "a valid link must not show an error");
+      assert.equal(await text(page, "trace-hash"), expected, `wasm vs native hash for ${file}`);
+      assert.equal(await text(page, "sim-time"), await text(page, "sim-end"));
+      await page.close();
+    });
+  }
+});
+
+test("without a link the default scenario runs, as natively", async () => {
+  const { page, problems } = await open(browser.context, server.url);
+  await waitFinished(page, problems);
+  await screenshot(page, "default");
+  assert.equal(await text(page, "error"), null);
+  assert.equal(await text(page, "trace-hash"), traceHash(await defaultFile(page)));
+  await page.close();
+});
+
+test("a broken link shows what is wrong and the default scenario still runs", async (t) => {
+  const real = linkFragment(scenarioFiles()[0]);
+  const broken = {
+    garbage: "#v1.this-is-not-a-scenario",
+    truncated: real.slice(0, Math.max(6, Math.floor(real.length / 2))),
+    "future-version": "#v9." + real.slice(4),
+  };
+  for (const [kind, fragment] of Object.entries(broken)) {
+    await t.test(kind, async () => {
+      const { page, problems } = await open(browser.context, server.url + fragment);
+      await waitFinished(page, problems);
+      await screenshot(page, `broken-link-${kind}`);
+      const error = await text(page, "error");
+      assert.ok(error && error.length > 10, `expected an error message, got ${error}`);
+      assert.equal(await text(page, "trace-hash"), traceHash(await defaultFile(page)));
+      await page.close();
+    });
+  }
+});

@@ -1,0 +1,43 @@
+// Reading the app's state through the element ids it promises (see web/src/app.rs).
+import fs from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const ARTIFACTS = path.join(here, "..", "artifacts");
+
+/** How long a scenario may take in the browser before the test gives up. */
+const RUN_TIMEOUT_MS = 180_000;
+
+/** Waits until #status reads "finished"; fails early if the app reports a crash. */
+export async function waitFinished(page, problems) {
+  try {
+    await page.waitForFunction(
+      () => {
+        const s = document.getElementById("status")?.textContent;
+        return s === "finished" || s === "crashed" || s === "failed";
+      },
+      null,
+      { timeout: RUN_TIMEOUT_MS, polling: 100 },
+    );
+  } catch (e) {
+    throw new Error(`${e.message}\nstatus: ${await text(page, "status")}\n${problems.join("\n")}`);
+  }
+  const status = await text(page, "status");
+  if (status !== "finished") {
+    throw new Error(`run ${status}: ${await text(page, "error")}\n${problems.join("\n")}`);
+  }
+}
+
+/** Text content of the element with `id`, or null if absent. */
+export async function text(page, id) {
+  return page.evaluate((id) => document.getElementById(id)?.textContent ?? null, id);
+}
+
+/** Saves a full-page screenshot as tests/e2e/artifacts/<name>.png for reviewers. */
+export async function screenshot(page, name) {
+  await fs.mkdir(ARTIFACTS, { recursive: true });
+  const file = path.join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
