@@ -1,0 +1,42 @@
+//! Model-level actions a scenario triggers at a chosen time.
+//!
+//! The kernel only knows node and link faults; model actions are timers. A scenario asks
+//! [`crate::Cluster::action_timer`] for `(node, timer)` and arms it with
+//! `kernel.set_timer(node, after, timer)`. The timer belongs to the PD node, which stands in
+//! for the client (TiDB) or the operator (pd-ctl): it routes the request to the region's
+//! current leader store over the network, so a dead or partitioned PD means the action is lost.
+
+use faultline_sim::{TraceEncode, TraceHasher};
+
+/// An action on the TiKV model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TikvAction {
+    /// Move leadership of `region` to its peer on store `to_store` (0-based), as
+    /// `pd-ctl operator add transfer-leader` does. Ignored if that store has no peer.
+    TransferLeader {
+        /// Region index.
+        region: u32,
+        /// Target store index (0-based).
+        to_store: u32,
+    },
+    /// Propose one write to `region` (wakes it if hibernated).
+    Write {
+        /// Region index.
+        region: u32,
+    },
+}
+
+impl TraceEncode for TikvAction {
+    fn encode(&self, h: &mut TraceHasher) {
+        match self {
+            TikvAction::TransferLeader { region, to_store } => {
+                h.word(1);
+                h.word((*region as u64) << 32 | *to_store as u64);
+            }
+            TikvAction::Write { region } => {
+                h.word(2);
+                h.word(*region as u64);
+            }
+        }
+    }
+}

@@ -1,0 +1,468 @@
+//! The cluster: construction (deterministic placement of a hibernated, fully led cluster) and
+//! the [`Model`] implementation that routes kernel events to stores and PD.
+
+use faultline_sim::{Kernel, Level, Model, Network, NodeId, NodeState, SimDuration, SimRng, SimTime};
+
+use crate::action::TikvAction;
+use crate::config::TikvConfig;
+use crate::hibernate::GroupState;
+use crate::ids::{PeerId, RegionId};
+use crate::invariants::Invariants;
+use crate::metrics::Book;
+use crate::msg::{Msg, Timer};
+use crate::pd::Pd;
+use crate::raft::log::RaftLog;
+use crate::raft::{Peer, MAX_REPLICAS};
+use crate::store::Store;
+
+/// TiKV's first log index and term of a bootstrapped region (`RAFT_INIT_LOG_INDEX/TERM`).
+const INIT_INDEX: u64 = 5;
+/// Term of the bootstrap leaders: one election after `INIT_INDEX`'s term.
+const INIT_TERM: u64 = 6;
+
+/// The TiKV cluster and PD.
+#[derive(Clone, Debug)]
+pub struct Cluster {
+    pub(crate) cfg: TikvConfig,
+    pub(crate) replicas: u32,
+    pub(crate) pd_node: NodeId,
+    pub(crate) store_nodes: Vec<NodeId>,
+    /// Per node id: its store index, if it is a store.
+    pub(crate) node_store: Vec<Option<u32>>,
+    /// All peers, indexed by `PeerId`.
+    pub(crate) peers: Vec<Peer>,
+    /// Store index of each peer, indexed by `PeerId` (the region's membership).
+    pub(crate) slot_store: Vec<u8>,
+    pub(crate) stores: Vec<Store>,
+    /// Store not crashed.
+    pub(crate) store_live: Vec<bool>,
+    /// Store Up (not crashed, not paused): its leaders count as live leaders.
+    pub(crate) store_up: Vec<bool>,
+    pub(crate) pd: Pd,
+    pub(crate) book: Book,
+    pub(crate) inv: Invariants,
+    load_rng: SimRng,
+    load_acc: u64,
+    pd_crashed: bool,
+    /// Time of the event being handled (µs).
+    pub(crate) now: u64,
+}
+
+/// Interval of the write-load timer.
+const LOAD_INTERVAL: SimDuration = SimDuration::from_millis(10);
+
+impl Cluster {
+    /// Builds the cluster, adding `pd-1` then `tikv-1..tikv-N` to the network.
+    ///
+    /// Placement is deterministic: region `r`'s replica slot `i` lives on store
+    /// `(r + i) % stores`, and slot 0 leads, so leaders and replicas are balanced. The cluster
+    /// starts as a long-idle one: term 6, every region hibernated (leaders `Hibernated`, all
+    /// peers `Idle`), which is the state the report's cluster was in before the kill.
+    ///
+    /// # Panics
+    /// If `replicas` is 0, above 5 or above `stores`, or `stores` is 0 or above 255: such a
+    /// config is rejected by the scenario layer before it gets here.
+    pub fn new(cfg: &TikvConfig, net: &mut Network) -> Cluster {
+        assert!(cfg.stores > 0 && cfg.stores < 255, "stores must be in 1..255");
+        assert!(
+            cfg.replicas > 0 && cfg.replicas as usize <= MAX_REPLICAS && cfg.replicas <= cfg.stores,
+            "replicas must be in 1..=min(5, stores)"
+        );
+        let pd_node = net.add_node("pd-1", "pd");
+        let store_nodes: Vec<NodeId> = (1..=cfg.stores)
+            .map(|i| net.add_node(&format!("tikv-{i}"), "tikv"))
+            .collect();
+        let mut node_store = vec![None; net.nodes().len()];
+        for (i, n) in store_nodes.iter().enumerate() {
+            node_store[n.0 as usize] = Some(i as u32);
+        }
+        let n = cfg.stores as usize;
+        let regions = cfg.regions as usize;
+        let reps = cfg.replicas as usize;
+        let mut stores: Vec<Store> = (0..n)
+            // Re-seeded from the run's seed in `init` (the kernel does not exist yet).
+            .map(|_| Store::new(n, SimRng::stream(0, "unseeded")))
+            .collect();
+        let mut log = RaftLog::at_snapshot(INIT_INDEX, INIT_INDEX);
+        log.append(1, INIT_TERM);
+        log.commit_to(INIT_INDEX + 1);
+        let mut peers = Vec::with_capacity(regions * reps);
+        let mut slot_store = Vec::with_capacity(regions * reps);
+        for r in 0..regions {
+            for slot in 0..reps {
+                let s = (r + slot) % n;
+                peers.push(Peer::bootstrapped(INIT_TERM, log, 0, slot == 0));
+                slot_store.push(s as u8);
+                stores[s].peers.push(PeerId((r * reps + slot) as u32));
+            }
+        }
+        let mut book = Book::new(n, regions);
+        book.group_counts[GroupState::Idle as usize] = (regions * reps) as u64;
+        for r in 0..regions {
+            book.leaders_per_store[r % n] += 1;
+            book.live_leaders[r] = 1;
+        }
+        Cluster {
+            cfg: cfg.clone(),
+            replicas: cfg.replicas,
+            pd_node,
+            store_nodes,
+            node_store,
+            peers,
+            slot_store,
+            stores,
+            store_live: vec![true; n],
+            store_up: vec![true; n],
+            pd: Pd::new(n, regions, INIT_TERM, |r| (r % n) as u8),
+            book,
+            inv: Invariants::new(regions, INIT_INDEX + 1, INIT_TERM, INIT_TERM, |_| 0),
+            load_rng: SimRng::stream(0, "load"),
+            load_acc: 0,
+            pd_crashed: false,
+            now: 0,
+        }
+    }
+
+    /// The configuration this cluster was built from.
+    pub fn config(&self) -> &TikvConfig {
+        &self.cfg
+    }
+
+    /// A timer that performs `action` when it fires; arm it with
+    /// `kernel.set_timer(node, after, timer)`. See [`crate::action`].
+    pub fn action_timer(&self, action: TikvAction) -> (NodeId, Timer) {
+        (self.pd_node, Timer::Action(action))
+    }
+
+    /// A PD timestamp (TSO) at `now`.
+    pub fn pd_tso(&mut self, now: SimTime) -> u64 {
+        self.pd.tso(now.0)
+    }
+
+    pub(crate) fn node_of(&self, pid: PeerId) -> NodeId {
+        self.store_nodes[self.slot_store[pid.ix()] as usize]
+    }
+
+    fn peers_of(&self, s: usize) -> Vec<PeerId> {
+        self.stores[s]
+            .peers
+            .iter()
+            .copied()
+            .filter(|p| self.slot_store[p.ix()] as usize == s)
+            .collect()
+    }
+
+    /// Re-seeds per-component streams from the run's seed (the kernel is not known at
+    /// construction).
+    fn seed_streams(&mut self, k: &Kernel<Cluster>) {
+        for (i, st) in self.stores.iter_mut().enumerate() {
+            st.rng = k.rng_stream(&format!("tikv-{}", i + 1));
+        }
+        self.load_rng = k.rng_stream("tikv-load");
+        for i in 0..self.peers.len() {
+            self.reset_election_clock(PeerId(i as u32));
+        }
+    }
+
+    fn start_store_timers(&mut self, k: &mut Kernel<Cluster>, s: usize) {
+        let node = self.store_nodes[s];
+        let st = &mut self.stores[s];
+        // Stores boot at different instants: spread their periodic ticks.
+        let tick_phase = st.rng.below(self.cfg.raft.base_tick.0.max(1));
+        let stale = self.cfg.hibernate.peer_stale_state_check_interval.0.max(1);
+        let stale_phase = st.rng.below(stale);
+        let hb_phase = st.rng.below(self.cfg.pd.store_heartbeat.0.max(1));
+        let rhb_phase = st.rng.below(self.cfg.pd.region_heartbeat.0.max(1));
+        k.set_timer(node, SimDuration(tick_phase), Timer::RaftTick);
+        k.set_timer(node, SimDuration(stale_phase), Timer::StaleCheck);
+        k.set_timer(node, SimDuration(hb_phase), Timer::StoreHeartbeat);
+        k.set_timer(node, SimDuration(rhb_phase), Timer::RegionHeartbeat);
+    }
+
+    fn on_store_timer(&mut self, k: &mut Kernel<Cluster>, s: usize, timer: Timer) {
+        let node = self.store_nodes[s];
+        match timer {
+            Timer::RaftTick => self.store_tick(k, s),
+            Timer::Process { from_store, msgs } => self.process_batch(k, s, from_store as usize, &msgs),
+            Timer::StaleCheck => {
+                for pid in self.peers_of(s) {
+                    self.stale_check_peer(k, pid);
+                }
+                self.send_region_heartbeats(k, s);
+                let every = self.cfg.hibernate.peer_stale_state_check_interval;
+                k.set_timer(node, every, Timer::StaleCheck);
+            }
+            Timer::ConnFailed { store } => {
+                let t = store as usize;
+                self.stores[s].detect_pending[t] = false;
+                if !self.stores[s].conn_broken[t] && !k.reachable(node, self.store_nodes[t]) {
+                    self.conn_failed(k, s, t);
+                }
+            }
+            Timer::Reconnect { store } => self.reconnect(k, s, store as usize),
+            Timer::StoreHeartbeat => {
+                let msg = Msg::StoreHeartbeat {
+                    store: s as u32,
+                    leaders: self.book.leaders_per_store[s] as u32,
+                    peers: self.stores[s].peers.len() as u32,
+                };
+                k.log(Some(node), Level::Info, "store heartbeat", format!("store_id={} leaders={}", s + 1, self.book.leaders_per_store[s]));
+                k.send(node, self.pd_node, msg);
+                k.set_timer(node, self.cfg.pd.store_heartbeat, Timer::StoreHeartbeat);
+            }
+            Timer::RegionHeartbeat => {
+                let awake = self.stores[s].awake.clone();
+                for pid in awake {
+                    if self.peers[pid.ix()].is_leader() && self.slot_store[pid.ix()] as usize == s {
+                        let r = pid.region(self.replicas).0;
+                        let term = self.peers[pid.ix()].term;
+                        self.stores[s].region_hb.push((r, term));
+                    }
+                }
+                self.send_region_heartbeats(k, s);
+                k.set_timer(node, self.cfg.pd.region_heartbeat, Timer::RegionHeartbeat);
+            }
+            _ => {}
+        }
+    }
+
+    fn send_region_heartbeats(&mut self, k: &mut Kernel<Cluster>, s: usize) {
+        let v = std::mem::take(&mut self.stores[s].region_hb);
+        if !v.is_empty() {
+            k.send(self.store_nodes[s], self.pd_node, Msg::RegionHeartbeats(v));
+        }
+    }
+
+    fn on_store_message(&mut self, k: &mut Kernel<Cluster>, s: usize, from: NodeId, msg: Msg) {
+        match msg {
+            Msg::Raft(msgs) => {
+                if let Some(t) = self.node_store[from.0 as usize] {
+                    self.on_raft_batch(k, s, t as usize, msgs);
+                }
+            }
+            Msg::Propose { region } => {
+                if let Some(pid) = self.local_peer(s, region) {
+                    if !self.propose(k, pid) {
+                        self.book.writes_dropped += 1;
+                    }
+                }
+            }
+            Msg::TransferLeader { region, to_store } => {
+                let Some(pid) = self.local_peer(s, region) else { return };
+                let to = (0..self.replicas as u8).find(|sl| {
+                    self.slot_store[PeerId::of(RegionId(region), *sl, self.replicas).ix()] as u32 == to_store
+                });
+                if let Some(to) = to {
+                    self.transfer_leader(pid, to);
+                }
+            }
+            Msg::ReplacePeer { region, slot, store } => self.replace_peer(k, s, region, slot, store as usize),
+            _ => {}
+        }
+    }
+
+    /// This store's peer of `region`, if any.
+    fn local_peer(&self, s: usize, region: u32) -> Option<PeerId> {
+        (0..self.replicas as u8)
+            .map(|sl| PeerId::of(RegionId(region), sl, self.replicas))
+            .find(|p| self.slot_store[p.ix()] as usize == s)
+    }
+
+    /// The leader applies PD's replica replacement. Simplified: the membership change takes
+    /// effect at once (no joint consensus, no conf-change entry); the new replica starts empty
+    /// and gets a snapshot from the leader.
+    fn replace_peer(&mut self, k: &mut Kernel<Cluster>, s: usize, region: u32, slot: u8, target: usize) {
+        let Some(pid) = self.local_peer(s, region) else { return };
+        if !self.peers[pid.ix()].is_leader() || slot == pid.slot(self.replicas) {
+            return;
+        }
+        let old = PeerId::of(RegionId(region), slot, self.replicas);
+        let old_store = self.slot_store[old.ix()] as usize;
+        if self.store_live[old_store] || (0..self.replicas as u8).any(|sl| {
+            self.slot_store[PeerId::of(RegionId(region), sl, self.replicas).ix()] as usize == target
+        }) {
+            return;
+        }
+        // The old replica lived on a crashed store and was not counted in GroupState counts.
+        self.slot_store[old.ix()] = target as u8;
+        self.peers[old.ix()] = Peer::empty();
+        self.book.group_counts[GroupState::Ordered as usize] += 1;
+        self.stores[target].peers.push(old);
+        let p = &mut self.peers[pid.ix()];
+        p.matched[slot as usize] = 0;
+        p.next[slot as usize] = p.log.last_index + 1;
+        self.wake_leader(pid);
+        self.send_append(pid, slot);
+        k.log(
+            Some(self.store_nodes[s]),
+            Level::Info,
+            "add peer by pd",
+            format!("region_id={region} from_store={} to_store={}", old_store + 1, target + 1),
+        );
+    }
+
+    fn on_pd_timer(&mut self, k: &mut Kernel<Cluster>, timer: Timer) {
+        match timer {
+            Timer::PdTick => self.pd_tick(k),
+            Timer::Load => {
+                self.load_acc += self.cfg.load.writes_per_sec as u64;
+                let n = self.load_acc / 100;
+                self.load_acc %= 100;
+                for _ in 0..n {
+                    let r = self.load_rng.below(self.cfg.regions as u64) as u32;
+                    self.route(k, Msg::Propose { region: r }, r);
+                }
+                k.set_timer(self.pd_node, LOAD_INTERVAL, Timer::Load);
+            }
+            Timer::Action(TikvAction::Write { region }) => {
+                if region < self.cfg.regions {
+                    self.route(k, Msg::Propose { region }, region);
+                }
+            }
+            Timer::Action(TikvAction::TransferLeader { region, to_store }) => {
+                if region < self.cfg.regions {
+                    self.route(k, Msg::TransferLeader { region, to_store }, region);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Sends a client request to the region's leader store. Simplified: the client's region
+    /// cache is always right (real clients learn leaders through NotLeader retries).
+    fn route(&mut self, k: &mut Kernel<Cluster>, msg: Msg, region: u32) {
+        match self.leader_store_truth(RegionId(region)) {
+            Some(s) => k.send(self.pd_node, self.store_nodes[s], msg),
+            None => self.book.writes_dropped += 1,
+        }
+    }
+
+    fn store_crashed(&mut self, k: &mut Kernel<Cluster>, s: usize) {
+        for pid in self.peers_of(s) {
+            if self.peers[pid.ix()].is_leader() {
+                self.leader_lost(pid);
+            }
+            let p = &mut self.peers[pid.ix()];
+            self.book.group_counts[p.group as usize] -= 1;
+            if p.awake {
+                self.book.awake_peers -= 1;
+            }
+            p.reset_volatile();
+            p.group = GroupState::Ordered;
+        }
+        self.store_live[s] = false;
+        self.store_up[s] = false;
+        self.stores[s].reset_volatile();
+        self.schedule_failure_detection(k);
+    }
+
+    fn store_restarted(&mut self, k: &mut Kernel<Cluster>, s: usize) {
+        self.store_live[s] = true;
+        self.store_up[s] = true;
+        for pid in self.peers_of(s) {
+            self.book.group_counts[GroupState::Ordered as usize] += 1;
+            self.reset_election_clock(pid);
+            self.register_tick(pid);
+        }
+        self.start_store_timers(k, s);
+        self.schedule_failure_detection(k);
+    }
+
+    fn store_paused(&mut self, s: usize, paused: bool) {
+        if self.store_up[s] == !paused {
+            return;
+        }
+        self.store_up[s] = !paused;
+        let now = self.now;
+        for pid in self.peers_of(s) {
+            if self.peers[pid.ix()].is_leader() {
+                let r = pid.region(self.replicas);
+                if paused {
+                    self.book.live_leader_down(r, now);
+                } else {
+                    self.book.live_leader_up(r, now);
+                }
+            }
+        }
+    }
+}
+
+impl Model for Cluster {
+    type Msg = Msg;
+    type Timer = Timer;
+
+    fn init(&mut self, k: &mut Kernel<Self>) {
+        self.now = k.now().0;
+        self.seed_streams(k);
+        for s in 0..self.stores.len() {
+            self.start_store_timers(k, s);
+        }
+        k.set_timer(self.pd_node, SimDuration::from_secs(1), Timer::PdTick);
+        if self.cfg.load.writes_per_sec > 0 {
+            k.set_timer(self.pd_node, LOAD_INTERVAL, Timer::Load);
+        }
+    }
+
+    fn on_message(&mut self, k: &mut Kernel<Self>, from: NodeId, to: NodeId, msg: Msg) {
+        self.now = k.now().0;
+        if to == self.pd_node {
+            self.pd_on_message(k, from, msg);
+        } else if let Some(s) = self.node_store[to.0 as usize] {
+            self.on_store_message(k, s as usize, from, msg);
+        }
+        self.flush(k);
+    }
+
+    fn on_timer(&mut self, k: &mut Kernel<Self>, node: NodeId, timer: Timer) {
+        self.now = k.now().0;
+        if node == self.pd_node {
+            self.on_pd_timer(k, timer);
+        } else if let Some(s) = self.node_store[node.0 as usize] {
+            self.on_store_timer(k, s as usize, timer);
+        }
+        self.flush(k);
+    }
+
+    fn on_node_state(&mut self, k: &mut Kernel<Self>, node: NodeId, state: NodeState) {
+        self.now = k.now().0;
+        if let Some(s) = self.node_store[node.0 as usize] {
+            let s = s as usize;
+            match state {
+                NodeState::Crashed => self.store_crashed(k, s),
+                NodeState::Up if !self.store_live[s] => self.store_restarted(k, s),
+                NodeState::Up => self.store_paused(s, false),
+                NodeState::Paused => self.store_paused(s, true),
+            }
+        } else if node == self.pd_node && state == NodeState::Crashed {
+            self.pd_crashed = true;
+        } else if node == self.pd_node && state == NodeState::Up && self.pd_crashed {
+            // A restarted PD re-arms its loops (its view is kept, as if persisted in etcd).
+            self.pd_crashed = false;
+            k.set_timer(self.pd_node, SimDuration::from_secs(1), Timer::PdTick);
+            if self.cfg.load.writes_per_sec > 0 {
+                k.set_timer(self.pd_node, LOAD_INTERVAL, Timer::Load);
+            }
+        }
+        self.flush(k);
+    }
+
+    fn on_links_changed(&mut self, k: &mut Kernel<Self>) {
+        self.now = k.now().0;
+        self.schedule_failure_detection(k);
+    }
+
+    fn metric_names(&self) -> Vec<String> {
+        self.series_names()
+    }
+
+    fn sample_metrics(&self, now: SimTime, out: &mut Vec<f64>) {
+        self.sample_row(now.0, out);
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        match &self.inv.violation {
+            Some(v) => Err(v.clone()),
+            None => Ok(()),
+        }
+    }
+}

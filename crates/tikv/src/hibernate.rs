@@ -1,0 +1,262 @@
+//! Hibernate regions (TiKV `hibernate_state.rs` and the hibernate parts of `peer_fsm.rs`).
+//!
+//! A peer ticks only while it is in its store's awake list; hibernated peers cost nothing per
+//! tick. The rules, as MODEL.md section 1 states them:
+//! - vote / pre-vote / TimeoutNow -> `Chaos` and tick; a message from the current leader ->
+//!   `Ordered` and tick ([`Cluster::on_group_message`]);
+//! - a follower stops ticking (`Idle`) when not `Chaos`, it has a leader, its last log term is
+//!   the current term and no reads are pending ([`Cluster::follower_may_sleep`]);
+//! - the leader hibernates after polling its peers ([`Cluster::leader_may_sleep`]);
+//! - every `peer_stale_state_check_interval`: `Idle` -> `PreChaos` -> `Chaos` -> tick, and a
+//!   leader missing for `abnormal_leader_missing_duration` is logged
+//!   ([`Cluster::stale_check_peer`]).
+
+use faultline_sim::{Kernel, Level};
+
+use crate::ids::{PeerId, NO_SLOT};
+use crate::msg::{Kind, RaftMsg};
+use crate::raft::Role;
+use crate::Cluster;
+
+/// GroupState of a peer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupState {
+    /// A leader replicates normally.
+    Ordered = 0,
+    /// Leadership may be lost: keep ticking.
+    Chaos = 1,
+    /// One stale check away from Chaos (avoids flapping).
+    PreChaos = 2,
+    /// Hibernated: not ticking.
+    Idle = 3,
+}
+
+impl GroupState {
+    /// Name as TiKV prints it.
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupState::Ordered => "Ordered",
+            GroupState::Chaos => "Chaos",
+            GroupState::PreChaos => "PreChaos",
+            GroupState::Idle => "Idle",
+        }
+    }
+}
+
+/// The leader's side of hibernation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeaderState {
+    /// Working normally.
+    Awaken,
+    /// Asked followers whether they agree to hibernate; votes in `Peer::hib_votes`.
+    Poll,
+    /// Every peer agreed.
+    Hibernated,
+}
+
+impl Cluster {
+    /// Changes a peer's GroupState, keeping the per-state counts; leaving Idle resets the
+    /// leader's poll as `HibernateState::reset` does.
+    pub(crate) fn set_group(&mut self, pid: PeerId, g: GroupState) {
+        let p = &mut self.peers[pid.ix()];
+        if p.group == g {
+            return;
+        }
+        self.book.group_counts[p.group as usize] -= 1;
+        self.book.group_counts[g as usize] += 1;
+        p.group = g;
+        if g != GroupState::Idle {
+            p.leader_state = LeaderState::Awaken;
+        }
+    }
+
+    /// Puts a peer in its store's awake list (TiKV `register_raft_base_tick`).
+    pub(crate) fn register_tick(&mut self, pid: PeerId) {
+        let p = &mut self.peers[pid.ix()];
+        if p.awake {
+            return;
+        }
+        p.awake = true;
+        self.book.awake_peers += 1;
+        let s = self.slot_store[pid.ix()] as usize;
+        self.stores[s].awake.push(pid);
+    }
+
+    /// `reset_raft_tick(state)`: new GroupState, missing ticks forgotten, tick registered.
+    pub(crate) fn reset_raft_tick(&mut self, pid: PeerId, g: GroupState) {
+        self.set_group(pid, g);
+        self.register_tick(pid);
+    }
+
+    /// GroupState effect of a raft message, applied before Raft sees it (TiKV
+    /// `PeerFsmDelegate::on_raft_message`).
+    pub(crate) fn on_group_message(&mut self, pid: PeerId, m: &RaftMsg) {
+        if !self.cfg.hibernate.enabled {
+            return;
+        }
+        if m.kind.wakes_to_chaos() {
+            if self.peers[pid.ix()].group != GroupState::Chaos {
+                self.reset_raft_tick(pid, GroupState::Chaos);
+            }
+        } else if !m.kind.is_extra() && m.from == self.peers[pid.ix()].leader {
+            self.reset_raft_tick(pid, GroupState::Ordered);
+        }
+    }
+
+    /// A proposal reached an (possibly hibernated) leader: wake it.
+    pub(crate) fn wake_leader(&mut self, pid: PeerId) {
+        self.reset_raft_tick(pid, GroupState::Ordered);
+        self.peers[pid.ix()].leader_state = LeaderState::Awaken;
+    }
+
+    /// The follower rule (TiKV `Peer::check_after_tick` for followers): stop ticking when not
+    /// Chaos, a leader is known, the last log term equals the term, and no read is pending
+    /// (the model has no reads).
+    pub(crate) fn follower_may_sleep(&self, pid: PeerId) -> bool {
+        let p = &self.peers[pid.ix()];
+        p.role == Role::Follower
+            && p.group != GroupState::Chaos
+            && p.leader != NO_SLOT
+            && p.log.last_term() == p.term
+    }
+
+    /// True if the leader's store regards the store holding `slot` as down. TiKV counts peers
+    /// silent for `max_peer_down_duration` as down peers for the hibernate vote; the model uses
+    /// the raft client's broken connection instead (a simplification that lets regions with a
+    /// dead replica hibernate, which keeps a 256k-region cluster with one dead store cheap).
+    pub(crate) fn slot_down(&self, pid: PeerId, slot: u8) -> bool {
+        let me = self.slot_store[pid.ix()] as usize;
+        let r = pid.region(self.replicas);
+        let other = self.slot_store[PeerId::of(r, slot, self.replicas).ix()] as usize;
+        self.stores[me].conn_broken[other]
+    }
+
+    /// TiKV `check_before_tick` for a leader: nothing left to replicate or apply, no transfer,
+    /// and the election clock almost at its timeout (TiKV waits that long after waking).
+    pub(crate) fn leader_up_to_date(&self, pid: PeerId) -> bool {
+        let p = &self.peers[pid.ix()];
+        if (p.election_elapsed as u32) + 1 < self.cfg.raft.election_ticks
+            && p.leader_state == LeaderState::Awaken
+        {
+            return false;
+        }
+        let me = pid.slot(self.replicas);
+        let last = p.log.last_index;
+        if p.log.commit != last || p.transferee != NO_SLOT {
+            return false;
+        }
+        (0..self.replicas as u8)
+            .all(|s| s == me || p.matched[s as usize] == last || self.slot_down(pid, s))
+    }
+
+    /// TiKV `HibernateState::maybe_hibernate`: the first call starts a poll; later calls
+    /// hibernate once every peer voted or is down and the votes form a quorum. Asks peers that
+    /// have not voted yet.
+    pub(crate) fn leader_may_sleep(&mut self, pid: PeerId) -> bool {
+        let me = pid.slot(self.replicas);
+        match self.peers[pid.ix()].leader_state {
+            LeaderState::Hibernated => return true,
+            LeaderState::Awaken => {
+                let p = &mut self.peers[pid.ix()];
+                p.leader_state = LeaderState::Poll;
+                p.hib_votes = 1 << me;
+            }
+            LeaderState::Poll => {}
+        }
+        let votes = self.peers[pid.ix()].hib_votes;
+        let mut all = true;
+        for s in 0..self.replicas as u8 {
+            if votes & (1 << s) == 0 && !self.slot_down(pid, s) {
+                all = false;
+                let term = self.peers[pid.ix()].term;
+                let r = pid.region(self.replicas).0;
+                self.send(pid, s, RaftMsg::new(r, me, s, Kind::HibernateRequest, term));
+            }
+        }
+        if all && votes.count_ones() >= self.quorum() {
+            self.peers[pid.ix()].leader_state = LeaderState::Hibernated;
+            return true;
+        }
+        false
+    }
+
+    /// A follower answers the leader's hibernate poll (TiKV `on_hibernate_request`): only to
+    /// its leader, and only with nothing uncommitted.
+    pub(crate) fn on_hibernate_request(&mut self, pid: PeerId, m: &RaftMsg) {
+        let p = &self.peers[pid.ix()];
+        if p.leader != m.from || p.term != m.term || p.log.last_index != p.log.commit {
+            return;
+        }
+        let me = pid.slot(self.replicas);
+        let resp = RaftMsg::new(m.region, me, m.from, Kind::HibernateResponse, p.term);
+        self.send(pid, m.from, resp);
+    }
+
+    /// The leader counts a vote (TiKV `on_hibernate_response`).
+    pub(crate) fn on_hibernate_response(&mut self, pid: PeerId, m: &RaftMsg) {
+        let p = &mut self.peers[pid.ix()];
+        if p.role == Role::Leader && p.term == m.term && p.leader_state == LeaderState::Poll {
+            p.hib_votes |= 1 << m.from;
+        }
+    }
+
+    /// One peer's part of the `peer_stale_state_check_interval` tick (TiKV
+    /// `on_check_peer_stale_state_tick`).
+    pub(crate) fn stale_check_peer(&mut self, k: &mut Kernel<Cluster>, pid: PeerId) {
+        let now = k.now().0;
+        if self.cfg.hibernate.enabled {
+            let p = &self.peers[pid.ix()];
+            match p.group {
+                GroupState::Idle if p.role == Role::Leader => {
+                    // An Idle leader pings its followers and reports to PD.
+                    self.ping(pid);
+                    let r = pid.region(self.replicas).0;
+                    let s = self.slot_store[pid.ix()] as usize;
+                    let term = self.peers[pid.ix()].term;
+                    self.stores[s].region_hb.push((r, term));
+                }
+                // A follower that still ticks (just went Idle) keeps its state.
+                GroupState::Idle if !p.awake => self.set_group(pid, GroupState::PreChaos),
+                GroupState::PreChaos => self.set_group(pid, GroupState::Chaos),
+                GroupState::Chaos => self.register_tick(pid),
+                _ => {}
+            }
+        }
+        self.check_stale_state(k, pid, now);
+    }
+
+    /// TiKV `Peer::check_stale_state`: how long has this follower missed its leader?
+    fn check_stale_state(&mut self, k: &mut Kernel<Cluster>, pid: PeerId, now: u64) {
+        let abnormal = self.cfg.hibernate.abnormal_leader_missing_duration.0;
+        let max = self.cfg.hibernate.max_leader_missing_duration.0;
+        let p = &mut self.peers[pid.ix()];
+        if p.role == Role::Leader {
+            p.leader_missing_since = u64::MAX;
+            return;
+        }
+        if p.leader_missing_since == u64::MAX {
+            p.leader_missing_since = now;
+            return;
+        }
+        let missing = now.saturating_sub(p.leader_missing_since);
+        let r = pid.region(self.replicas).0;
+        let node = self.store_nodes[self.slot_store[pid.ix()] as usize];
+        if missing >= max {
+            p.leader_missing_since = now;
+            k.log(
+                Some(node),
+                Level::Warn,
+                "leader missing longer than max_leader_missing_duration. To check with pd and other peers whether it's still valid",
+                format!("region_id={r} peer_slot={} missing_secs={}", pid.slot(self.replicas), missing / 1_000_000),
+            );
+        } else if missing >= abnormal {
+            k.log(
+                Some(node),
+                Level::Warn,
+                "leader missing longer than abnormal_leader_missing_duration",
+                format!("region_id={r} peer_slot={} missing_secs={}", pid.slot(self.replicas), missing / 1_000_000),
+            );
+            self.book.leader_missing.insert(r);
+        }
+    }
+}

@@ -1,0 +1,40 @@
+//! TiKV stores holding Raft regions (with hibernate regions) and PD, as a Faultline
+//! [`Model`](faultline_sim::Model).
+//!
+//! Layout: [`raft`] is the per-region protocol (after raft-rs), [`hibernate`] the GroupState
+//! machine, [`store`] a store's raftstore and raft client (the tikv#14547 StoreUnreachable
+//! broadcast lives there), [`pd`] PD, [`metrics`] the incremental bookkeeping behind the
+//! sampled series, [`invariants`] the safety checks, [`view`] read-only accessors for the UI,
+//! [`action`] model-level actions a scenario schedules.
+//!
+//! ## Metric series
+//! - `leaders.tikv-N`: leader peers per store.
+//! - `leaderless_regions`: regions in which no peer on an Up store (not crashed, not paused)
+//!   is leader. A leader cut off from its followers still counts until check-quorum makes it
+//!   step down (after one election timeout).
+//! - `max_leaderless_secs`: longest current leaderless streak; `longest_leaderless_secs`:
+//!   longest streak seen in the run (current ones included).
+//! - `hibernated_peers` (Idle + PreChaos, as TiKV's gauge), `peers.ordered|chaos|prechaos|idle`
+//!   (peers on stores that are not crashed), `awake_peers` (ticking).
+//! - cumulative: `elections_started`, `raft_messages`, `writes_applied`, `writes_proposed`,
+//!   `writes_dropped`, `unreachable_broadcasts`; gauges `leader_missing`, `pd.down_stores`.
+
+pub mod action;
+pub mod cluster;
+pub mod config;
+pub mod hibernate;
+pub mod ids;
+pub mod invariants;
+pub mod metrics;
+pub mod msg;
+pub mod pd;
+pub mod raft;
+pub mod store;
+pub mod view;
+
+pub use action::TikvAction;
+pub use cluster::Cluster;
+pub use config::*;
+pub use hibernate::GroupState;
+pub use msg::{Kind, Msg, RaftMsg, Timer};
+pub use view::{PeerDetail, RegionDetail};

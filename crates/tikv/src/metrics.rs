@@ -1,0 +1,174 @@
+//! Incremental bookkeeping behind the sampled metrics. Everything is updated where the state
+//! changes, so sampling costs O(stores), never a scan of 768k peers.
+
+use std::collections::BTreeSet;
+
+use faultline_sim::Kernel;
+
+use crate::ids::{PeerId, RegionId};
+use crate::Cluster;
+
+/// Counters and per-region leadership state.
+#[derive(Clone, Debug)]
+pub struct Book {
+    /// Leader peers per store.
+    pub leaders_per_store: Vec<u64>,
+    /// Per region: leaders on Up stores.
+    pub live_leaders: Vec<u8>,
+    /// Per region: start of the current leaderless streak (µs), `u64::MAX` if it has a leader.
+    pub leaderless_since: Vec<u64>,
+    /// Leaderless regions ordered by streak start, so the longest is the first.
+    pub leaderless: BTreeSet<(u64, u32)>,
+    /// Longest finished leaderless streak (µs).
+    pub longest_leaderless: u64,
+    /// Peers per GroupState on stores that are not crashed.
+    pub group_counts: [u64; 4],
+    /// Peers whose tick is registered.
+    pub awake_peers: u64,
+    /// Campaigns started (pre-vote included).
+    pub elections_started: u64,
+    /// Raft messages handed to peers.
+    pub raft_messages: u64,
+    /// Entries applied by leaders.
+    pub writes_applied: u64,
+    /// Writes accepted by a leader.
+    pub writes_proposed: u64,
+    /// Writes the client could not route (no leader).
+    pub writes_dropped: u64,
+    /// StoreUnreachable broadcasts.
+    pub unreachable_broadcasts: u64,
+    /// Regions logged as leader missing (TiKV `leader_missing` metric) and not led since.
+    pub leader_missing: BTreeSet<u32>,
+}
+
+impl Book {
+    /// Bookkeeping for `stores` stores and `regions` regions, all led.
+    pub fn new(stores: usize, regions: usize) -> Self {
+        Book {
+            leaders_per_store: vec![0; stores],
+            live_leaders: vec![0; regions],
+            leaderless_since: vec![u64::MAX; regions],
+            leaderless: BTreeSet::new(),
+            longest_leaderless: 0,
+            group_counts: [0; 4],
+            awake_peers: 0,
+            elections_started: 0,
+            raft_messages: 0,
+            writes_applied: 0,
+            writes_proposed: 0,
+            writes_dropped: 0,
+            unreachable_broadcasts: 0,
+            leader_missing: BTreeSet::new(),
+        }
+    }
+
+    /// A region gained a leader on an Up store.
+    pub fn live_leader_up(&mut self, r: RegionId, now: u64) {
+        let n = &mut self.live_leaders[r.0 as usize];
+        *n += 1;
+        if *n == 1 {
+            let since = std::mem::replace(&mut self.leaderless_since[r.0 as usize], u64::MAX);
+            if since != u64::MAX {
+                self.leaderless.remove(&(since, r.0));
+                self.longest_leaderless = self.longest_leaderless.max(now - since);
+            }
+            self.leader_missing.remove(&r.0);
+        }
+    }
+
+    /// A region lost a leader on an Up store.
+    pub fn live_leader_down(&mut self, r: RegionId, now: u64) {
+        let n = &mut self.live_leaders[r.0 as usize];
+        *n -= 1;
+        if *n == 0 {
+            self.leaderless_since[r.0 as usize] = now;
+            self.leaderless.insert((now, r.0));
+        }
+    }
+
+    /// Longest current leaderless streak (µs).
+    pub fn max_leaderless(&self, now: u64) -> u64 {
+        self.leaderless
+            .first()
+            .map(|(since, _)| now - since)
+            .unwrap_or(0)
+    }
+}
+
+impl Cluster {
+    /// A peer became leader.
+    pub(crate) fn leader_gained(&mut self, k: &Kernel<Cluster>, pid: PeerId) {
+        let s = self.slot_store[pid.ix()] as usize;
+        let r = pid.region(self.replicas);
+        self.book.leaders_per_store[s] += 1;
+        if self.store_up[s] {
+            self.book.live_leader_up(r, k.now().0);
+        }
+        let p = &self.peers[pid.ix()];
+        self.inv.on_leader(r, p.term, pid.slot(self.replicas), &p.log);
+    }
+
+    /// A peer stopped being leader.
+    pub(crate) fn leader_lost(&mut self, pid: PeerId) {
+        let s = self.slot_store[pid.ix()] as usize;
+        self.book.leaders_per_store[s] -= 1;
+        if self.store_up[s] {
+            self.book.live_leader_down(pid.region(self.replicas), self.now);
+        }
+    }
+
+    /// Series names, in sampling order.
+    pub(crate) fn series_names(&self) -> Vec<String> {
+        let mut v: Vec<String> = (1..=self.stores.len()).map(|i| format!("leaders.tikv-{i}")).collect();
+        for n in [
+            "leaderless_regions",
+            "max_leaderless_secs",
+            "longest_leaderless_secs",
+            "hibernated_peers",
+            "peers.ordered",
+            "peers.chaos",
+            "peers.prechaos",
+            "peers.idle",
+            "elections_started",
+            "awake_peers",
+            "raft_messages",
+            "writes_applied",
+            "writes_proposed",
+            "writes_dropped",
+            "unreachable_broadcasts",
+            "leader_missing",
+            "pd.down_stores",
+        ] {
+            v.push(n.to_string());
+        }
+        v
+    }
+
+    /// One row of samples.
+    pub(crate) fn sample_row(&self, now: u64, out: &mut Vec<f64>) {
+        let b = &self.book;
+        out.extend(b.leaders_per_store.iter().map(|n| *n as f64));
+        let cur = b.max_leaderless(now);
+        let g = b.group_counts;
+        out.extend([
+            b.leaderless.len() as f64,
+            (cur / 1_000_000) as f64,
+            (cur.max(b.longest_leaderless) / 1_000_000) as f64,
+            (g[crate::hibernate::GroupState::Idle as usize]
+                + g[crate::hibernate::GroupState::PreChaos as usize]) as f64,
+            g[0] as f64,
+            g[1] as f64,
+            g[2] as f64,
+            g[3] as f64,
+            b.elections_started as f64,
+            b.awake_peers as f64,
+            b.raft_messages as f64,
+            b.writes_applied as f64,
+            b.writes_proposed as f64,
+            b.writes_dropped as f64,
+            b.unreachable_broadcasts as f64,
+            b.leader_missing.len() as f64,
+            self.pd.down_stores() as f64,
+        ]);
+    }
+}

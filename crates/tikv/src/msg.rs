@@ -1,0 +1,279 @@
+//! Messages and timers of the TiKV/PD model, with their canonical trace encodings.
+
+use faultline_sim::{TraceEncode, TraceHasher};
+
+use crate::action::TikvAction;
+
+/// Raft message types (the subset of `eraftpb::MessageType` the model needs, plus TiKV's
+/// hibernate extra messages).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Kind {
+    /// Log entries (possibly none) after `(index, log_term)`.
+    Append = 0,
+    /// Ack or rejection of an append; `index` is the matched index or a hint.
+    AppendResp,
+    /// Leader heartbeat carrying `commit`.
+    Heartbeat,
+    /// Heartbeat ack.
+    HeartbeatResp,
+    /// Pre-vote request for term `term` (not persisted).
+    PreVote,
+    /// Pre-vote answer.
+    PreVoteResp,
+    /// Vote request.
+    Vote,
+    /// Vote answer.
+    VoteResp,
+    /// Leader transfer: campaign now.
+    TimeoutNow,
+    /// Snapshot up to `index` with term `log_term`.
+    Snapshot,
+    /// Hibernate poll from the leader (TiKV extra message `MsgHibernateRequest`).
+    HibernateRequest,
+    /// A follower agrees to hibernate (`MsgHibernateResponse`).
+    HibernateResponse,
+}
+
+impl Kind {
+    /// raft-rs style name for logs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Append => "MsgAppend",
+            Kind::AppendResp => "MsgAppendResponse",
+            Kind::Heartbeat => "MsgHeartbeat",
+            Kind::HeartbeatResp => "MsgHeartbeatResponse",
+            Kind::PreVote => "MsgRequestPreVote",
+            Kind::PreVoteResp => "MsgRequestPreVoteResponse",
+            Kind::Vote => "MsgRequestVote",
+            Kind::VoteResp => "MsgRequestVoteResponse",
+            Kind::TimeoutNow => "MsgTimeoutNow",
+            Kind::Snapshot => "MsgSnapshot",
+            Kind::HibernateRequest => "MsgHibernateRequest",
+            Kind::HibernateResponse => "MsgHibernateResponse",
+        }
+    }
+
+    /// Vote-like messages put a hibernated peer in Chaos (TiKV `is_vote_msg` + TimeoutNow).
+    pub fn wakes_to_chaos(self) -> bool {
+        matches!(self, Kind::PreVote | Kind::Vote | Kind::TimeoutNow)
+    }
+
+    /// TiKV's extra messages do not count as "a message from the leader" for GroupState.
+    pub fn is_extra(self) -> bool {
+        matches!(self, Kind::HibernateRequest | Kind::HibernateResponse)
+    }
+}
+
+/// One Raft message between two peers of a region. Entries are not carried one by one: an
+/// append carries `entries` entries all of term `ent_term` (the leader sends one term run per
+/// message), which is all a model without payloads needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RaftMsg {
+    /// Region.
+    pub region: u32,
+    /// Sender's replica slot.
+    pub from: u8,
+    /// Receiver's replica slot.
+    pub to: u8,
+    /// Type.
+    pub kind: Kind,
+    /// Rejection (responses) or forced campaign (votes during a leader transfer).
+    pub flag: bool,
+    /// Sender's term (or the campaign term).
+    pub term: u64,
+    /// Append: prev index; responses: matched index or hint; votes: candidate's last index.
+    pub index: u64,
+    /// Term of `index`.
+    pub log_term: u64,
+    /// Leader's commit index.
+    pub commit: u64,
+    /// Number of entries appended after `index`.
+    pub entries: u32,
+    /// Term of those entries.
+    pub ent_term: u64,
+}
+
+impl RaftMsg {
+    /// A message with only the routing fields and term set.
+    pub fn new(region: u32, from: u8, to: u8, kind: Kind, term: u64) -> Self {
+        RaftMsg {
+            region,
+            from,
+            to,
+            kind,
+            flag: false,
+            term,
+            index: 0,
+            log_term: 0,
+            commit: 0,
+            entries: 0,
+            ent_term: 0,
+        }
+    }
+}
+
+impl TraceEncode for RaftMsg {
+    fn encode(&self, h: &mut TraceHasher) {
+        h.word(
+            (self.region as u64) << 32
+                | (self.from as u64) << 24
+                | (self.to as u64) << 16
+                | (self.kind as u64) << 8
+                | self.flag as u64,
+        );
+        h.word(self.term);
+        h.word(self.index ^ self.log_term.rotate_left(40));
+        h.word(self.commit ^ (self.entries as u64) << 40 ^ self.ent_term.rotate_left(20));
+    }
+}
+
+/// A kernel message between nodes.
+#[derive(Clone, Debug)]
+pub enum Msg {
+    /// All raft messages one store flushed to another at the end of one event (raftstore
+    /// batches per connection).
+    Raft(Vec<RaftMsg>),
+    /// Store -> PD every `store_heartbeat`.
+    StoreHeartbeat {
+        /// Sender store.
+        store: u32,
+        /// Leaders it holds.
+        leaders: u32,
+        /// Peers it holds.
+        peers: u32,
+    },
+    /// Store -> PD: region heartbeats of leaders, batched per store (`(region, term)`).
+    RegionHeartbeats(Vec<(u32, u64)>),
+    /// Client (TiDB, played by the PD node) -> leader store: propose one write.
+    Propose {
+        /// Target region.
+        region: u32,
+    },
+    /// PD -> leader store: transfer leadership of `region` to the peer on `to_store`.
+    TransferLeader {
+        /// Region.
+        region: u32,
+        /// Target store index.
+        to_store: u32,
+    },
+    /// PD -> leader store: replace the replica in `slot` (on a Down store) by one on `store`.
+    ReplacePeer {
+        /// Region.
+        region: u32,
+        /// Replica slot to move.
+        slot: u8,
+        /// New store index.
+        store: u32,
+    },
+}
+
+impl TraceEncode for Msg {
+    fn encode(&self, h: &mut TraceHasher) {
+        match self {
+            Msg::Raft(v) => {
+                h.word(1);
+                v.encode(h);
+            }
+            Msg::StoreHeartbeat {
+                store,
+                leaders,
+                peers,
+            } => {
+                h.word(2);
+                h.word(*store as u64);
+                h.word((*leaders as u64) << 32 | *peers as u64);
+            }
+            Msg::RegionHeartbeats(v) => {
+                h.word(3);
+                h.word(v.len() as u64);
+                for (r, t) in v {
+                    h.word(*r as u64);
+                    h.word(*t);
+                }
+            }
+            Msg::Propose { region } => {
+                h.word(4);
+                h.word(*region as u64);
+            }
+            Msg::TransferLeader { region, to_store } => {
+                h.word(5);
+                h.word((*region as u64) << 32 | *to_store as u64);
+            }
+            Msg::ReplacePeer {
+                region,
+                slot,
+                store,
+            } => {
+                h.word(6);
+                h.word((*region as u64) << 32 | (*slot as u64) << 24 | *store as u64);
+            }
+        }
+    }
+}
+
+/// A timer payload.
+#[derive(Clone, Debug)]
+pub enum Timer {
+    /// Store: raft base tick for every awake peer.
+    RaftTick,
+    /// Store: `peer_stale_state_check_interval` check over all its peers.
+    StaleCheck,
+    /// Store: hand a received batch from `from_store` to its peers (after raftstore queueing).
+    Process {
+        /// Sending store index.
+        from_store: u32,
+        /// The batch.
+        msgs: Vec<RaftMsg>,
+    },
+    /// Store: the raft client notices its connection to `store` broke.
+    ConnFailed {
+        /// Target store index.
+        store: u32,
+    },
+    /// Store: the raft client retries connecting to `store`.
+    Reconnect {
+        /// Target store index.
+        store: u32,
+    },
+    /// Store: send a store heartbeat to PD.
+    StoreHeartbeat,
+    /// Store: send region heartbeats of awake leaders to PD.
+    RegionHeartbeat,
+    /// PD: scheduling round (down stores, replica repair, leader balance), every second.
+    PdTick,
+    /// PD node (standing in for TiDB): issue the next writes of the workload.
+    Load,
+    /// PD node: a model-level action requested by the scenario.
+    Action(TikvAction),
+}
+
+impl TraceEncode for Timer {
+    fn encode(&self, h: &mut TraceHasher) {
+        match self {
+            Timer::RaftTick => h.word(1),
+            Timer::StaleCheck => h.word(2),
+            Timer::Process { from_store, msgs } => {
+                h.word(3);
+                h.word(*from_store as u64);
+                msgs.encode(h);
+            }
+            Timer::ConnFailed { store } => {
+                h.word(4);
+                h.word(*store as u64)
+            }
+            Timer::Reconnect { store } => {
+                h.word(5);
+                h.word(*store as u64)
+            }
+            Timer::StoreHeartbeat => h.word(6),
+            Timer::RegionHeartbeat => h.word(7),
+            Timer::PdTick => h.word(8),
+            Timer::Load => h.word(9),
+            Timer::Action(a) => {
+                h.word(10);
+                a.encode(h);
+            }
+        }
+    }
+}

@@ -1,0 +1,219 @@
+//! PD: TSO, store and region heartbeats, Down stores and replica repair, leader balancing.
+//!
+//! Simplifications: PD reads region membership from the model (it learns it from region
+//! heartbeats in reality) but learns leaders only from region heartbeats; repair and balance
+//! are rate-limited scans rather than operators with steps.
+
+use faultline_sim::{Kernel, Level, NodeId};
+
+use crate::ids::{PeerId, RegionId};
+use crate::msg::{Msg, Timer};
+use crate::Cluster;
+
+/// PD's own state.
+#[derive(Clone, Debug)]
+pub struct Pd {
+    /// Last heartbeat from each store (µs).
+    pub store_last_hb: Vec<u64>,
+    /// Stores PD considers Down.
+    pub store_down: Vec<bool>,
+    /// Leader counts from store heartbeats, adjusted by PD's own transfers.
+    pub store_leaders: Vec<i64>,
+    /// What region heartbeats said: `(leader store, term)` per region.
+    pub region_leader: Vec<(u8, u64)>,
+    tso_physical_ms: u64,
+    tso_logical: u64,
+    repair_cursor: u32,
+    balance_cursor: u32,
+}
+
+impl Pd {
+    /// PD for `stores` stores; `leader_of(r)` is the bootstrap leader store of each region.
+    pub fn new(stores: usize, regions: usize, term: u64, leader_of: impl Fn(usize) -> u8) -> Self {
+        Pd {
+            store_last_hb: vec![0; stores],
+            store_down: vec![false; stores],
+            store_leaders: {
+                let mut v = vec![0; stores];
+                (0..regions).for_each(|r| v[leader_of(r) as usize] += 1);
+                v
+            },
+            region_leader: (0..regions).map(|r| (leader_of(r), term)).collect(),
+            tso_physical_ms: 0,
+            tso_logical: 0,
+            repair_cursor: 0,
+            balance_cursor: 0,
+        }
+    }
+
+    /// Number of Down stores.
+    pub fn down_stores(&self) -> usize {
+        self.store_down.iter().filter(|d| **d).count()
+    }
+
+    /// A timestamp: physical milliseconds << 18 | logical, strictly increasing.
+    pub fn tso(&mut self, now_us: u64) -> u64 {
+        let ms = now_us / 1_000;
+        if ms > self.tso_physical_ms {
+            self.tso_physical_ms = ms;
+            self.tso_logical = 0;
+        } else {
+            self.tso_logical += 1;
+            if self.tso_logical >= 1 << 18 {
+                self.tso_physical_ms += 1;
+                self.tso_logical = 0;
+            }
+        }
+        self.tso_physical_ms << 18 | self.tso_logical
+    }
+}
+
+impl Cluster {
+    /// PD handles a message.
+    pub(crate) fn pd_on_message(&mut self, k: &mut Kernel<Cluster>, from: NodeId, msg: Msg) {
+        match msg {
+            Msg::StoreHeartbeat { store, leaders, .. } => {
+                let s = store as usize;
+                self.pd.store_last_hb[s] = k.now().0;
+                self.pd.store_leaders[s] = leaders as i64;
+                if self.pd.store_down[s] {
+                    self.pd.store_down[s] = false;
+                    k.log(Some(self.pd_node), Level::Info, "store is up", format!("store_id={}", s + 1));
+                }
+            }
+            Msg::RegionHeartbeats(v) => {
+                let Some(s) = self.node_store[from.0 as usize] else { return };
+                for (r, term) in v {
+                    let known = &mut self.pd.region_leader[r as usize];
+                    if term >= known.1 {
+                        *known = (s as u8, term);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// PD's scheduling round, every second.
+    pub(crate) fn pd_tick(&mut self, k: &mut Kernel<Cluster>) {
+        let now = k.now().0;
+        let max_down = self.cfg.pd.max_peer_down_duration.0;
+        for s in 0..self.stores.len() {
+            if !self.pd.store_down[s] && now.saturating_sub(self.pd.store_last_hb[s]) >= max_down {
+                self.pd.store_down[s] = true;
+                k.log(
+                    Some(self.pd_node),
+                    Level::Warn,
+                    "store is down",
+                    format!("store_id={} down_secs={}", s + 1, (now - self.pd.store_last_hb[s]) / 1_000_000),
+                );
+            }
+        }
+        if self.pd.down_stores() > 0 {
+            self.pd_repair(k);
+        }
+        if self.cfg.pd.leader_balance {
+            self.pd_balance_leaders(k);
+        }
+        k.set_timer(self.pd_node, faultline_sim::SimDuration::from_secs(1), Timer::PdTick);
+    }
+
+    /// Replaces replicas on Down stores by replicas on live stores, a few per second.
+    fn pd_repair(&mut self, k: &mut Kernel<Cluster>) {
+        let regions = self.region_count();
+        let mut budget = self.cfg.pd.replica_replacements_per_sec;
+        let n = self.stores.len();
+        for _ in 0..regions.min(50_000) {
+            if budget == 0 {
+                break;
+            }
+            let r = self.pd.repair_cursor;
+            self.pd.repair_cursor = (r + 1) % regions;
+            let (leader, _) = self.pd.region_leader[r as usize];
+            if self.pd.store_down[leader as usize] {
+                continue;
+            }
+            let members: Vec<u8> = (0..self.replicas as u8)
+                .map(|sl| self.slot_store[PeerId::of(RegionId(r), sl, self.replicas).ix()])
+                .collect();
+            let Some(slot) = members.iter().position(|s| self.pd.store_down[*s as usize]) else {
+                continue;
+            };
+            let target = (0..n).map(|i| (r as usize + i) % n).find(|t| {
+                !self.pd.store_down[*t] && !members.contains(&(*t as u8))
+            });
+            let Some(target) = target else { continue };
+            budget -= 1;
+            let msg = Msg::ReplacePeer {
+                region: r,
+                slot: slot as u8,
+                store: target as u32,
+            };
+            k.send(self.pd_node, self.store_nodes[leader as usize], msg);
+        }
+    }
+
+    /// Moves leaders from the store with most to the one with fewest when they differ by more
+    /// than 5% of the mean (PD's balance-leader scheduler, simplified to a tolerance).
+    fn pd_balance_leaders(&mut self, k: &mut Kernel<Cluster>) {
+        let live: Vec<usize> = (0..self.stores.len()).filter(|s| !self.pd.store_down[*s]).collect();
+        if live.len() < 2 {
+            return;
+        }
+        let by = |s: &&usize| self.pd.store_leaders[**s];
+        let (Some(&max), Some(&min)) = (live.iter().max_by_key(by), live.iter().min_by_key(by)) else {
+            return;
+        };
+        let total: i64 = live.iter().map(|s| self.pd.store_leaders[*s]).sum();
+        let tolerance = (total / live.len() as i64 / 20).max(2);
+        if self.pd.store_leaders[max] - self.pd.store_leaders[min] <= tolerance {
+            return;
+        }
+        let regions = self.region_count();
+        let mut budget = self.cfg.pd.leader_transfers_per_sec;
+        for _ in 0..regions.min(20_000) {
+            if budget == 0 {
+                break;
+            }
+            let r = self.pd.balance_cursor;
+            self.pd.balance_cursor = (r + 1) % regions;
+            if self.pd.region_leader[r as usize].0 as usize != max {
+                continue;
+            }
+            let has_min = (0..self.replicas as u8)
+                .any(|sl| self.slot_store[PeerId::of(RegionId(r), sl, self.replicas).ix()] as usize == min);
+            if !has_min {
+                continue;
+            }
+            budget -= 1;
+            self.pd.store_leaders[max] -= 1;
+            self.pd.store_leaders[min] += 1;
+            self.pd.region_leader[r as usize].0 = min as u8;
+            let msg = Msg::TransferLeader {
+                region: r,
+                to_store: min as u32,
+            };
+            k.send(self.pd_node, self.store_nodes[max], msg);
+        }
+    }
+
+    /// The store whose peer leads `region` with the highest term among Up stores (what a
+    /// client's region cache converges to). Used for routing writes and region heartbeats.
+    pub(crate) fn leader_store_truth(&self, region: RegionId) -> Option<usize> {
+        let mut best: Option<(u64, usize)> = None;
+        for sl in 0..self.replicas as u8 {
+            let pid = PeerId::of(region, sl, self.replicas);
+            let s = self.slot_store[pid.ix()] as usize;
+            let p = &self.peers[pid.ix()];
+            if p.is_leader() && self.store_up[s] && best.is_none_or(|(t, _)| p.term > t) {
+                best = Some((p.term, s));
+            }
+        }
+        best.map(|(_, s)| s)
+    }
+
+    /// The PD node.
+    pub fn pd_node(&self) -> NodeId {
+        self.pd_node
+    }
+}

@@ -1,0 +1,192 @@
+//! A Raft log without payloads: only the term of each index matters to the protocol, and terms
+//! come in runs (a leader appends only entries of its own term), so the log is a snapshot point
+//! plus at most [`MAX_RUNS`] `(first_index, term)` runs. It is a fixed-size value: no heap per
+//! peer, which keeps 768,000 peers compact.
+
+/// Term runs kept before the oldest committed run is compacted into the snapshot point.
+pub const MAX_RUNS: usize = 4;
+
+/// The log of one peer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RaftLog {
+    /// Entries up to here are compacted (applied and dropped); its term is `snap_term`.
+    pub snap_index: u64,
+    /// Term of `snap_index`.
+    pub snap_term: u64,
+    /// Last index in the log.
+    pub last_index: u64,
+    /// Highest index known committed (persisted with the hard state).
+    pub commit: u64,
+    runs: [(u64, u64); MAX_RUNS],
+    nruns: u8,
+}
+
+impl RaftLog {
+    /// A log compacted at `(index, term)` with that index committed (TiKV bootstraps regions
+    /// at `RAFT_INIT_LOG_INDEX = 5`, term 5).
+    pub fn at_snapshot(index: u64, term: u64) -> Self {
+        RaftLog {
+            snap_index: index,
+            snap_term: term,
+            last_index: index,
+            commit: index,
+            runs: [(0, 0); MAX_RUNS],
+            nruns: 0,
+        }
+    }
+
+    /// Term of entry `i`, or `None` if compacted away or beyond the end.
+    pub fn term_at(&self, i: u64) -> Option<u64> {
+        if i == self.snap_index {
+            return Some(self.snap_term);
+        }
+        if i < self.snap_index || i > self.last_index {
+            return None;
+        }
+        self.runs[..self.nruns as usize]
+            .iter()
+            .rev()
+            .find(|(start, _)| *start <= i)
+            .map(|(_, t)| *t)
+    }
+
+    /// Term of the last entry.
+    pub fn last_term(&self) -> u64 {
+        self.term_at(self.last_index).unwrap_or(self.snap_term)
+    }
+
+    /// Last index of the run containing `i` (entries `i..=end` share one term).
+    pub fn run_end(&self, i: u64) -> u64 {
+        let n = self.nruns as usize;
+        for k in 0..n {
+            let next_start = if k + 1 < n {
+                self.runs[k + 1].0
+            } else {
+                self.last_index + 1
+            };
+            if self.runs[k].0 <= i && i < next_start {
+                return next_start - 1;
+            }
+        }
+        self.last_index
+    }
+
+    /// Raft's up-to-date rule for granting a vote.
+    pub fn is_up_to_date(&self, last_index: u64, last_term: u64) -> bool {
+        let my_term = self.last_term();
+        last_term > my_term || (last_term == my_term && last_index >= self.last_index)
+    }
+
+    /// Appends `n` entries of `term` at the end.
+    pub fn append(&mut self, n: u64, term: u64) {
+        if n == 0 {
+            return;
+        }
+        let start = self.last_index + 1;
+        self.last_index += n;
+        let k = self.nruns as usize;
+        if k > 0 && self.runs[k - 1].1 == term {
+            return;
+        }
+        if k == MAX_RUNS {
+            self.compact_oldest_run();
+        }
+        let k = self.nruns as usize;
+        self.runs[k] = (start, term);
+        self.nruns += 1;
+    }
+
+    /// Folds the oldest run into the snapshot point. Normally that run is committed (log GC);
+    /// if it is not (a peer that led several terms without committing), the model still
+    /// compacts it: a simplification the committed-entry invariant would expose if it ever
+    /// mattered.
+    fn compact_oldest_run(&mut self) {
+        let end = self.runs[1].0 - 1;
+        self.snap_term = self.runs[0].1;
+        self.snap_index = end;
+        self.runs.copy_within(1.., 0);
+        self.nruns -= 1;
+    }
+
+    /// Drops every entry after `i` (conflict resolution). Returns false if that would drop a
+    /// committed entry, which Raft forbids.
+    pub fn truncate_after(&mut self, i: u64) -> bool {
+        if i >= self.last_index {
+            return true;
+        }
+        if i < self.commit {
+            return false;
+        }
+        self.last_index = i;
+        while self.nruns > 0 && self.runs[self.nruns as usize - 1].0 > i {
+            self.nruns -= 1;
+        }
+        true
+    }
+
+    /// First index in `from..=to` whose existing term differs from `term`, or the first index
+    /// past the end; `None` if all of `from..=to` already hold `term`.
+    pub fn first_conflict(&self, from: u64, to: u64, term: u64) -> Option<u64> {
+        let mut i = from;
+        while i <= to {
+            match self.term_at(i) {
+                None => return Some(i),
+                Some(t) if t != term => return Some(i),
+                Some(_) => i = self.run_end(i) + 1,
+            }
+        }
+        None
+    }
+
+    /// Replaces the log by a snapshot at `(index, term)`.
+    pub fn restore(&mut self, index: u64, term: u64) {
+        *self = RaftLog::at_snapshot(index, term);
+    }
+
+    /// Raises the commit index (never lowers it); returns how many entries became committed.
+    pub fn commit_to(&mut self, c: u64) -> u64 {
+        let c = c.min(self.last_index);
+        if c > self.commit {
+            let n = c - self.commit;
+            self.commit = c;
+            n
+        } else {
+            0
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_answer_terms_and_conflicts() {
+        let mut l = RaftLog::at_snapshot(5, 5);
+        l.append(2, 6); // 6,7 @6
+        l.append(1, 7); // 8 @7
+        assert_eq!(l.term_at(5), Some(5));
+        assert_eq!(l.term_at(7), Some(6));
+        assert_eq!(l.term_at(8), Some(7));
+        assert_eq!(l.term_at(9), None);
+        assert_eq!(l.run_end(6), 7);
+        assert_eq!(l.first_conflict(6, 7, 6), None);
+        assert_eq!(l.first_conflict(6, 9, 6), Some(8));
+        assert!(l.truncate_after(7));
+        assert_eq!(l.last_term(), 6);
+        l.commit_to(7);
+        assert!(!l.truncate_after(6), "committed entries cannot be truncated");
+    }
+
+    #[test]
+    fn compaction_keeps_recent_terms() {
+        let mut l = RaftLog::at_snapshot(5, 5);
+        for t in 6..12 {
+            l.append(1, t);
+            l.commit_to(l.last_index);
+        }
+        assert_eq!(l.last_index, 11);
+        assert_eq!(l.term_at(11), Some(11));
+        assert!(l.snap_index >= 7);
+    }
+}

@@ -1,0 +1,150 @@
+//! Raft per region, after raft-rs: roles and terms, pre-vote, check-quorum, randomised
+//! election timeout, heartbeats, log replication and commit, leader lease.
+//!
+//! Protocol logic is written as methods on [`crate::Cluster`] working on one peer at a time
+//! (`step`, `tick`); messages go to the owning store's outbox, never straight to the kernel.
+
+pub mod election;
+pub mod log;
+pub mod replication;
+pub mod step;
+
+use crate::hibernate::{GroupState, LeaderState};
+use crate::ids::NO_SLOT;
+use log::RaftLog;
+
+/// Most replicas a region may have (progress is kept inline per peer).
+pub const MAX_REPLICAS: usize = 5;
+
+/// A peer's Raft role.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Follows `leader` (or nobody).
+    Follower,
+    /// Pre-vote phase: asking whether an election could win, without bumping the term.
+    PreCandidate,
+    /// Campaigning for `term`.
+    Candidate,
+    /// Leads `term`.
+    Leader,
+}
+
+impl Role {
+    /// Name as the UI shows it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Follower => "follower",
+            Role::PreCandidate => "precandidate",
+            Role::Candidate => "candidate",
+            Role::Leader => "leader",
+        }
+    }
+}
+
+/// All state of one peer. Persisted in TiKV: `term`, `vote`, `log` (with commit). Everything
+/// else is volatile and reset when its store restarts.
+#[derive(Clone, Debug)]
+pub struct Peer {
+    /// Current term.
+    pub term: u64,
+    /// The log.
+    pub log: RaftLog,
+    /// Leader only: highest index known replicated on each slot.
+    pub matched: [u64; MAX_REPLICAS],
+    /// Leader only: next index to send to each slot.
+    pub next: [u64; MAX_REPLICAS],
+    /// Leader only: its lease ends here (µs of simulated time).
+    pub lease_until: u64,
+    /// When this follower started missing its leader (µs), `u64::MAX` if not missing.
+    pub leader_missing_since: u64,
+    /// Role.
+    pub role: Role,
+    /// Slot voted for in `term`, or `NO_SLOT`.
+    pub vote: u8,
+    /// Slot of the known leader, or `NO_SLOT`.
+    pub leader: u8,
+    /// Leader only: slot a leadership transfer goes to, or `NO_SLOT`.
+    pub transferee: u8,
+    /// Hibernate GroupState.
+    pub group: GroupState,
+    /// Leader's hibernate poll.
+    pub leader_state: LeaderState,
+    /// Bitmask of slots that voted to hibernate (leader) in the current poll.
+    pub hib_votes: u8,
+    /// Bitmask of slots that granted the current (pre-)vote.
+    pub granted: u8,
+    /// Bitmask of slots that rejected the current (pre-)vote.
+    pub rejected: u8,
+    /// Leader: bitmask of slots heard from since the last check-quorum.
+    pub recent_active: u8,
+    /// Ticks since the last reset of the election clock.
+    pub election_elapsed: u16,
+    /// Leader: ticks since the last heartbeat.
+    pub heartbeat_elapsed: u16,
+    /// Election timeout drawn in `[election_ticks, 2 * election_ticks)`.
+    pub randomized_timeout: u16,
+    /// In its store's awake (ticking) list.
+    pub awake: bool,
+}
+
+impl Peer {
+    /// A peer bootstrapped as a member of an existing, hibernated region.
+    pub fn bootstrapped(term: u64, log: RaftLog, leader: u8, is_leader: bool) -> Self {
+        Peer {
+            term,
+            log,
+            matched: [log.last_index; MAX_REPLICAS],
+            next: [log.last_index + 1; MAX_REPLICAS],
+            lease_until: 0,
+            leader_missing_since: u64::MAX,
+            role: if is_leader { Role::Leader } else { Role::Follower },
+            vote: leader,
+            leader,
+            transferee: NO_SLOT,
+            group: GroupState::Idle,
+            leader_state: if is_leader {
+                LeaderState::Hibernated
+            } else {
+                LeaderState::Awaken
+            },
+            hib_votes: 0,
+            granted: 0,
+            rejected: 0,
+            recent_active: 0,
+            election_elapsed: 0,
+            heartbeat_elapsed: 0,
+            randomized_timeout: 0,
+            awake: false,
+        }
+    }
+
+    /// A new, empty replica waiting for a snapshot (PD added it).
+    pub fn empty() -> Self {
+        let mut p = Peer::bootstrapped(0, RaftLog::at_snapshot(0, 0), NO_SLOT, false);
+        p.vote = NO_SLOT;
+        p.group = GroupState::Ordered;
+        p
+    }
+
+    /// Forgets volatile state, as a restart does (term, vote and log are persisted).
+    pub fn reset_volatile(&mut self) {
+        self.role = Role::Follower;
+        self.leader = NO_SLOT;
+        self.transferee = NO_SLOT;
+        self.leader_state = LeaderState::Awaken;
+        self.hib_votes = 0;
+        self.granted = 0;
+        self.rejected = 0;
+        self.recent_active = 0;
+        self.election_elapsed = 0;
+        self.heartbeat_elapsed = 0;
+        self.lease_until = 0;
+        self.leader_missing_since = u64::MAX;
+        self.awake = false;
+    }
+
+    /// True if this peer is leader.
+    pub fn is_leader(&self) -> bool {
+        self.role == Role::Leader
+    }
+}

@@ -1,0 +1,222 @@
+//! Log replication: proposals, appends, snapshots, heartbeats, commit and apply, leader
+//! transfer.
+
+use faultline_sim::Kernel;
+
+use crate::ids::{PeerId, NO_SLOT};
+use crate::msg::{Kind, RaftMsg};
+use crate::raft::Role;
+use crate::Cluster;
+
+/// Most entries sent in one append (raft-rs `max_inflight`/size limits, simplified).
+const MAX_ENTRIES_PER_APPEND: u64 = 64;
+
+impl Cluster {
+    /// A write reached the leader: append one entry and replicate it.
+    pub(crate) fn propose(&mut self, k: &mut Kernel<Cluster>, pid: PeerId) -> bool {
+        if self.peers[pid.ix()].role != Role::Leader || self.peers[pid.ix()].transferee != NO_SLOT {
+            return false;
+        }
+        self.wake_leader(pid);
+        let me = pid.slot(self.replicas) as usize;
+        let p = &mut self.peers[pid.ix()];
+        let term = p.term;
+        p.log.append(1, term);
+        p.matched[me] = p.log.last_index;
+        p.next[me] = p.log.last_index + 1;
+        self.book.writes_proposed += 1;
+        self.bcast_append(pid);
+        self.maybe_commit(k, pid);
+        true
+    }
+
+    /// Sends what each follower is missing.
+    pub(crate) fn bcast_append(&mut self, pid: PeerId) {
+        let me = pid.slot(self.replicas);
+        for s in 0..self.replicas as u8 {
+            if s != me {
+                self.send_append(pid, s);
+            }
+        }
+    }
+
+    /// Sends one append (or a snapshot when the follower needs compacted entries). Empty
+    /// appends carry the commit index.
+    pub(crate) fn send_append(&mut self, pid: PeerId, to: u8) {
+        let me = pid.slot(self.replicas);
+        let r = pid.region(self.replicas).0;
+        let p = &mut self.peers[pid.ix()];
+        let next = p.next[to as usize].max(1);
+        let prev = next - 1;
+        let Some(prev_term) = p.log.term_at(prev) else {
+            // The follower needs entries we compacted: send a snapshot at our commit.
+            let mut m = RaftMsg::new(r, me, to, Kind::Snapshot, p.term);
+            m.index = p.log.commit;
+            m.log_term = p.log.term_at(p.log.commit).unwrap_or(p.log.snap_term);
+            p.next[to as usize] = p.log.commit + 1;
+            self.send(pid, to, m);
+            return;
+        };
+        let mut m = RaftMsg::new(r, me, to, Kind::Append, p.term);
+        m.index = prev;
+        m.log_term = prev_term;
+        m.commit = p.log.commit;
+        if next <= p.log.last_index {
+            let end = p.log.run_end(next).min(next + MAX_ENTRIES_PER_APPEND - 1);
+            m.entries = (end - next + 1) as u32;
+            m.ent_term = p.log.term_at(next).unwrap_or(p.term);
+            // Optimistic pipelining, as raft-rs does in Replicate state.
+            p.next[to as usize] = end + 1;
+        }
+        self.send(pid, to, m);
+    }
+
+    /// A follower handles an append from its leader (raft-rs `handle_append_entries`).
+    pub(crate) fn handle_append(&mut self, k: &mut Kernel<Cluster>, pid: PeerId, m: &RaftMsg) {
+        let me = pid.slot(self.replicas);
+        let p = &self.peers[pid.ix()];
+        let mut resp = RaftMsg::new(m.region, me, m.from, Kind::AppendResp, p.term);
+        if m.index < p.log.commit {
+            resp.index = p.log.commit;
+            self.send(pid, m.from, resp);
+            return;
+        }
+        if p.log.term_at(m.index) != Some(m.log_term) {
+            resp.flag = true;
+            resp.index = m.index.min(p.log.last_index);
+            self.send(pid, m.from, resp);
+            return;
+        }
+        let last_new = m.index + m.entries as u64;
+        if m.entries > 0 {
+            if let Some(c) = self.peers[pid.ix()].log.first_conflict(m.index + 1, last_new, m.ent_term) {
+                let log = &mut self.peers[pid.ix()].log;
+                if !log.truncate_after(c - 1) {
+                    self.inv.fail(format!(
+                        "committed entry lost: region {} peer slot {me} asked to truncate at {c} below commit {}",
+                        m.region, log.commit
+                    ));
+                }
+                let log = &mut self.peers[pid.ix()].log;
+                log.append(last_new - log.last_index, m.ent_term);
+            }
+        }
+        self.advance_commit(k, pid, m.commit.min(last_new));
+        resp.index = last_new;
+        self.send(pid, m.from, resp);
+    }
+
+    /// A follower installs a snapshot (instantly: no data moves in the model).
+    pub(crate) fn handle_snapshot(&mut self, k: &mut Kernel<Cluster>, pid: PeerId, m: &RaftMsg) {
+        let me = pid.slot(self.replicas);
+        let p = &mut self.peers[pid.ix()];
+        if m.index > p.log.commit {
+            p.log.restore(m.index, m.log_term);
+            self.inv.on_commit(pid.region(self.replicas), &self.peers[pid.ix()].log);
+            let _ = k;
+        }
+        let p = &self.peers[pid.ix()];
+        let mut resp = RaftMsg::new(m.region, me, m.from, Kind::AppendResp, p.term);
+        resp.index = p.log.last_index;
+        self.send(pid, m.from, resp);
+    }
+
+    /// A follower handles a heartbeat.
+    pub(crate) fn handle_heartbeat(&mut self, k: &mut Kernel<Cluster>, pid: PeerId, m: &RaftMsg) {
+        let me = pid.slot(self.replicas);
+        self.advance_commit(k, pid, m.commit);
+        let resp = RaftMsg::new(m.region, me, m.from, Kind::HeartbeatResp, self.peers[pid.ix()].term);
+        self.send(pid, m.from, resp);
+    }
+
+    /// The leader handles an append answer.
+    pub(crate) fn handle_append_response(&mut self, k: &mut Kernel<Cluster>, pid: PeerId, m: &RaftMsg) {
+        let f = m.from as usize;
+        let p = &mut self.peers[pid.ix()];
+        p.recent_active |= 1 << m.from;
+        if m.flag {
+            // Probe backwards from the follower's hint.
+            p.next[f] = (m.index + 1).min(p.next[f].saturating_sub(1)).max(1);
+            self.send_append(pid, m.from);
+            return;
+        }
+        if m.index > p.matched[f] {
+            p.matched[f] = m.index;
+        }
+        p.next[f] = p.next[f].max(m.index + 1);
+        let more = p.next[f] <= p.log.last_index;
+        let transfer_ready = p.transferee == m.from && p.matched[f] == p.log.last_index;
+        if self.maybe_commit(k, pid) {
+            self.bcast_append(pid);
+        } else if more {
+            self.send_append(pid, m.from);
+        }
+        if transfer_ready {
+            self.send_timeout_now(pid, m.from);
+        }
+    }
+
+    /// The leader handles a heartbeat answer: catch the follower up if it lags.
+    pub(crate) fn handle_heartbeat_response(&mut self, pid: PeerId, m: &RaftMsg) {
+        let p = &mut self.peers[pid.ix()];
+        p.recent_active |= 1 << m.from;
+        if p.matched[m.from as usize] < p.log.last_index {
+            self.send_append(pid, m.from);
+        }
+    }
+
+    /// Commits what a quorum has, but only entries of the leader's own term (Raft §5.4.2).
+    pub(crate) fn maybe_commit(&mut self, k: &mut Kernel<Cluster>, pid: PeerId) -> bool {
+        let n = self.replicas as usize;
+        let p = &self.peers[pid.ix()];
+        let mut m = [0u64; crate::raft::MAX_REPLICAS];
+        m[..n].copy_from_slice(&p.matched[..n]);
+        m[..n].sort_unstable();
+        let quorum_index = m[n - self.quorum() as usize];
+        if quorum_index > p.log.commit && p.log.term_at(quorum_index) == Some(p.term) {
+            self.advance_commit(k, pid, quorum_index);
+            return true;
+        }
+        false
+    }
+
+    /// Raises a peer's commit index; applying is immediate in the model. Counts applied
+    /// entries on leaders (entries include each term's empty entry).
+    pub(crate) fn advance_commit(&mut self, k: &mut Kernel<Cluster>, pid: PeerId, c: u64) {
+        let p = &mut self.peers[pid.ix()];
+        let n = p.log.commit_to(c);
+        if n == 0 {
+            return;
+        }
+        if p.role == Role::Leader {
+            self.book.writes_applied += n;
+            p.lease_until = k.now().0 + self.cfg.raft.leader_lease.0;
+        }
+        self.inv.on_commit(pid.region(self.replicas), &self.peers[pid.ix()].log);
+    }
+
+    /// Leader transfer (raft-rs `MsgTransferLeader`): wait until the target is caught up,
+    /// then tell it to campaign at once.
+    pub(crate) fn transfer_leader(&mut self, pid: PeerId, to: u8) {
+        let me = pid.slot(self.replicas);
+        if to == me || self.peers[pid.ix()].role != Role::Leader {
+            return;
+        }
+        self.wake_leader(pid);
+        let p = &mut self.peers[pid.ix()];
+        p.transferee = to;
+        p.election_elapsed = 0;
+        if p.matched[to as usize] == p.log.last_index {
+            self.send_timeout_now(pid, to);
+        } else {
+            self.send_append(pid, to);
+        }
+    }
+
+    fn send_timeout_now(&mut self, pid: PeerId, to: u8) {
+        let me = pid.slot(self.replicas);
+        let r = pid.region(self.replicas).0;
+        let m = RaftMsg::new(r, me, to, Kind::TimeoutNow, self.peers[pid.ix()].term);
+        self.send(pid, to, m);
+    }
+}

@@ -1,0 +1,276 @@
+//! A TiKV store: its raftstore (awake list, tick, inbox, per-store outbox batching) and its
+//! raft client (connections to other stores, unreachable reports, the StoreUnreachable
+//! broadcast whose repetition rule is the tikv#14547 toggle).
+
+use faultline_sim::{Kernel, Level, SimDuration, SimRng};
+
+use crate::config::UnreachableBroadcast;
+use crate::hibernate::GroupState;
+use crate::ids::PeerId;
+use crate::msg::{Msg, RaftMsg, Timer};
+use crate::raft::Role;
+use crate::Cluster;
+
+/// Per-store state. Vectors indexed by another store's index describe this store's view of, or
+/// connection to, that store.
+#[derive(Clone, Debug)]
+pub struct Store {
+    /// Peers hosted here. May hold stale entries for replicas PD moved away; readers check
+    /// `Cluster::slot_store`.
+    pub peers: Vec<PeerId>,
+    /// Peers whose raft tick is registered (not hibernated). Cost per tick follows this list.
+    pub awake: Vec<PeerId>,
+    /// Raft messages waiting for the end of the current event, per target store.
+    pub outbox: Vec<Vec<RaftMsg>>,
+    /// The raft client's connection to that store is known broken.
+    pub conn_broken: Vec<bool>,
+    /// A failure detection is scheduled for that connection.
+    pub detect_pending: Vec<bool>,
+    /// Buggy raft client: it already reported this disconnect ("report unreachable only once
+    /// until being connected again").
+    pub reported: Vec<bool>,
+    /// Last StoreUnreachable broadcast for that store (µs).
+    pub last_broadcast: Vec<Option<u64>>,
+    /// `recv_count` at the last broadcast (the fix's `received_message_count`).
+    pub recv_at_broadcast: Vec<u64>,
+    /// Raft messages from that store handed to local peers so far.
+    pub recv_count: Vec<u64>,
+    /// Per source store: when the last received batch is handled, so batches of one stream
+    /// stay in order.
+    pub inbox_ready: Vec<u64>,
+    /// Region heartbeats waiting to go to PD.
+    pub region_hb: Vec<(u32, u64)>,
+    /// This store's random stream (election timeouts, queueing delays).
+    pub rng: SimRng,
+}
+
+impl Store {
+    /// A store among `n` stores.
+    pub fn new(n: usize, rng: SimRng) -> Self {
+        Store {
+            peers: Vec::new(),
+            awake: Vec::new(),
+            outbox: vec![Vec::new(); n],
+            conn_broken: vec![false; n],
+            detect_pending: vec![false; n],
+            reported: vec![false; n],
+            last_broadcast: vec![None; n],
+            recv_at_broadcast: vec![0; n],
+            recv_count: vec![0; n],
+            inbox_ready: vec![0; n],
+            region_hb: Vec::new(),
+            rng,
+        }
+    }
+
+    /// Forgets everything volatile (process restart).
+    pub fn reset_volatile(&mut self) {
+        let n = self.outbox.len();
+        let rng = self.rng.clone();
+        let peers = std::mem::take(&mut self.peers);
+        *self = Store::new(n, rng);
+        self.peers = peers;
+    }
+}
+
+impl Cluster {
+    /// Queues a raft message from `from` to the peer in `to_slot` of the same region.
+    pub(crate) fn send(&mut self, from: PeerId, to_slot: u8, m: RaftMsg) {
+        let r = from.region(self.replicas);
+        let to = PeerId::of(r, to_slot, self.replicas);
+        let fs = self.slot_store[from.ix()] as usize;
+        let ts = self.slot_store[to.ix()] as usize;
+        if fs != ts {
+            self.stores[fs].outbox[ts].push(m);
+        }
+    }
+
+    /// End of an event: each store sends one batch per target store. Messages to a store
+    /// whose connection is known broken are dropped, as raft client queues are cleared.
+    pub(crate) fn flush(&mut self, k: &mut Kernel<Cluster>) {
+        for s in 0..self.stores.len() {
+            for t in 0..self.stores.len() {
+                if self.stores[s].outbox[t].is_empty() {
+                    continue;
+                }
+                let batch = std::mem::take(&mut self.stores[s].outbox[t]);
+                if self.stores[s].conn_broken[t] || !self.store_live[s] {
+                    continue;
+                }
+                k.send(self.store_nodes[s], self.store_nodes[t], Msg::Raft(batch));
+            }
+        }
+    }
+
+    /// A batch arrived from `from` (gRPC receive): it waits for raftstore to poll it.
+    pub(crate) fn on_raft_batch(&mut self, k: &mut Kernel<Cluster>, s: usize, from: usize, msgs: Vec<RaftMsg>) {
+        let now = k.now().0;
+        let (lo, hi) = self.cfg.raft.raftstore_delay;
+        let st = &mut self.stores[s];
+        let delay = st.rng.range(lo.0, hi.0.max(lo.0 + 1));
+        let at = (now + delay).max(st.inbox_ready[from]);
+        st.inbox_ready[from] = at;
+        let node = self.store_nodes[s];
+        k.set_timer(node, SimDuration(at - now), Timer::Process { from_store: from as u32, msgs });
+    }
+
+    /// raftstore hands a batch to its peers.
+    pub(crate) fn process_batch(&mut self, k: &mut Kernel<Cluster>, s: usize, from: usize, msgs: &[RaftMsg]) {
+        for m in msgs {
+            let pid = crate::ids::PeerId::of(crate::ids::RegionId(m.region), m.to, self.replicas);
+            if self.slot_store[pid.ix()] as usize != s {
+                continue; // the replica moved away
+            }
+            self.stores[s].recv_count[from] += 1;
+            self.book.raft_messages += 1;
+            self.on_group_message(pid, m);
+            self.step(k, pid, m);
+        }
+    }
+
+    /// Raft base tick of a store: tick every awake peer; peers that may sleep leave the list.
+    pub(crate) fn store_tick(&mut self, k: &mut Kernel<Cluster>, s: usize) {
+        let list = std::mem::take(&mut self.stores[s].awake);
+        let mut keep = Vec::with_capacity(list.len());
+        for pid in list {
+            if self.slot_store[pid.ix()] as usize != s || !self.peers[pid.ix()].awake {
+                continue;
+            }
+            if self.tick_peer(k, pid) {
+                keep.push(pid);
+            } else {
+                self.peers[pid.ix()].awake = false;
+                self.book.awake_peers -= 1;
+            }
+        }
+        keep.append(&mut self.stores[s].awake);
+        self.stores[s].awake = keep;
+        k.set_timer(self.store_nodes[s], self.cfg.raft.base_tick, Timer::RaftTick);
+    }
+
+    /// TiKV `on_raft_base_tick` for one peer; returns whether it keeps ticking.
+    fn tick_peer(&mut self, k: &mut Kernel<Cluster>, pid: PeerId) -> bool {
+        let hib = self.cfg.hibernate.enabled;
+        if hib && self.peers[pid.ix()].group == GroupState::Idle {
+            return false;
+        }
+        let up_to_date = self.peers[pid.ix()].role == Role::Leader && self.leader_up_to_date(pid);
+        self.raft_tick(k, pid);
+        if !hib {
+            return true;
+        }
+        if self.peers[pid.ix()].role == Role::Leader {
+            if up_to_date && self.leader_may_sleep(pid) {
+                self.set_group(pid, GroupState::Idle);
+                return false;
+            }
+        } else if self.follower_may_sleep(pid) {
+            self.set_group(pid, GroupState::Idle);
+            return false;
+        }
+        true
+    }
+
+    /// The raft client's connection from `s` to `t` failed (detected, or a reconnect attempt
+    /// failed). The buggy client reports only the first failure per disconnect; the fixed one
+    /// reports every failure and lets the store decide.
+    pub(crate) fn conn_failed(&mut self, k: &mut Kernel<Cluster>, s: usize, t: usize) {
+        let st = &mut self.stores[s];
+        st.conn_broken[t] = true;
+        let report = match self.cfg.unreachable_broadcast {
+            UnreachableBroadcast::OncePerDisconnect => !std::mem::replace(&mut st.reported[t], true),
+            UnreachableBroadcast::RepeatIfNewMessages => true,
+        };
+        if report {
+            self.on_store_unreachable(k, s, t);
+        }
+        let backoff = self.cfg.raft.raft_client_backoff;
+        k.set_timer(self.store_nodes[s], backoff, Timer::Reconnect { store: t as u32 });
+    }
+
+    /// A reconnect attempt.
+    pub(crate) fn reconnect(&mut self, k: &mut Kernel<Cluster>, s: usize, t: usize) {
+        if !self.stores[s].conn_broken[t] {
+            return;
+        }
+        if k.reachable(self.store_nodes[s], self.store_nodes[t]) {
+            let st = &mut self.stores[s];
+            st.conn_broken[t] = false;
+            st.reported[t] = false;
+            return;
+        }
+        self.conn_failed(k, s, t);
+    }
+
+    /// TiKV `StoreFsm::on_store_unreachable`: broadcast at most once per backoff; with the fix,
+    /// only if messages from that store were handled since the last broadcast.
+    pub(crate) fn on_store_unreachable(&mut self, k: &mut Kernel<Cluster>, s: usize, t: usize) {
+        let now = k.now().0;
+        let backoff = self.cfg.hibernate.unreachable_backoff.0;
+        let st = &mut self.stores[s];
+        if let Some(last) = st.last_broadcast[t] {
+            if now < last + backoff {
+                return;
+            }
+            if self.cfg.unreachable_broadcast == UnreachableBroadcast::RepeatIfNewMessages
+                && st.recv_count[t] == st.recv_at_broadcast[t]
+            {
+                return;
+            }
+        }
+        st.last_broadcast[t] = Some(now);
+        st.recv_at_broadcast[t] = st.recv_count[t];
+        k.log(
+            Some(self.store_nodes[s]),
+            Level::Info,
+            "broadcasting unreachable",
+            format!("store_id={} unreachable_store_id={}", s + 1, t + 1),
+        );
+        self.book.unreachable_broadcasts += 1;
+        self.broadcast_unreachable(s, t);
+    }
+
+    /// Every local follower whose leader lives on `t` goes Chaos and ticks (TiKV
+    /// `PeerFsmDelegate::on_store_unreachable`).
+    fn broadcast_unreachable(&mut self, s: usize, t: usize) {
+        for i in 0..self.stores[s].peers.len() {
+            let pid = self.stores[s].peers[i];
+            if self.slot_store[pid.ix()] as usize != s {
+                continue;
+            }
+            let p = &self.peers[pid.ix()];
+            if p.role == Role::Leader || p.leader == crate::ids::NO_SLOT {
+                continue;
+            }
+            let r = pid.region(self.replicas);
+            let leader_store = self.slot_store[PeerId::of(r, p.leader, self.replicas).ix()] as usize;
+            if leader_store == t && self.cfg.hibernate.enabled {
+                self.reset_raft_tick(pid, GroupState::Chaos);
+            }
+        }
+    }
+
+    /// Schedules failure detection on every store whose connection to another store is up
+    /// while the other store cannot be reached (a crash or a cut link).
+    pub(crate) fn schedule_failure_detection(&mut self, k: &mut Kernel<Cluster>) {
+        let (lo, hi) = self.cfg.raft.conn_failure_detect;
+        for s in 0..self.stores.len() {
+            if !self.store_live[s] {
+                continue;
+            }
+            for t in 0..self.stores.len() {
+                let st = &self.stores[s];
+                if s == t || st.conn_broken[t] || st.detect_pending[t] {
+                    continue;
+                }
+                if k.reachable(self.store_nodes[s], self.store_nodes[t]) {
+                    continue;
+                }
+                let st = &mut self.stores[s];
+                st.detect_pending[t] = true;
+                let d = st.rng.range(lo.0, hi.0.max(lo.0 + 1));
+                k.set_timer(self.store_nodes[s], SimDuration(d), Timer::ConnFailed { store: t as u32 });
+            }
+        }
+    }
+}

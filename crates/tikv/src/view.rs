@@ -1,0 +1,125 @@
+//! Read-only views for the UI: cheap accessors that never expose internals mutably.
+
+use faultline_sim::NodeId;
+
+use crate::ids::{PeerId, RegionId};
+use crate::Cluster;
+
+/// One peer of a region as the UI shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PeerDetail {
+    /// Store index (0-based; `tikv-1` is 0).
+    pub store: u32,
+    /// `"leader"`, `"follower"`, `"candidate"` or `"precandidate"`.
+    pub role: &'static str,
+    /// Current term.
+    pub term: u64,
+    /// `"Ordered"`, `"Chaos"`, `"PreChaos"` or `"Idle"`.
+    pub group_state: &'static str,
+    /// Last log index.
+    pub last_index: u64,
+    /// Commit index.
+    pub commit: u64,
+    /// Whether its raft tick is registered.
+    pub ticking: bool,
+    /// False if its store is crashed (the values are what it persisted).
+    pub store_live: bool,
+}
+
+/// One region as the UI shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegionDetail {
+    /// Region index.
+    pub id: u32,
+    /// Table the region belongs to (the report's layout: 256 regions per table).
+    pub table: u32,
+    /// Index of the region within its table.
+    pub part: u32,
+    /// Peers in slot order.
+    pub peers: Vec<PeerDetail>,
+    /// Seconds the region has been leaderless, if it is.
+    pub leaderless_secs: Option<u64>,
+}
+
+/// Regions per table in the report's layout (pre-split 2^8).
+pub const REGIONS_PER_TABLE: u32 = 256;
+
+impl Cluster {
+    /// Node ids of the stores, `tikv-1` first.
+    pub fn store_nodes(&self) -> &[NodeId] {
+        &self.store_nodes
+    }
+
+    /// Number of regions.
+    pub fn region_count(&self) -> u32 {
+        self.cfg.regions
+    }
+
+    /// Store (0-based) of the region's live leader with the highest term, if any.
+    pub fn region_leader_store(&self, region: u32) -> Option<u32> {
+        if region >= self.cfg.regions {
+            return None;
+        }
+        self.leader_store_truth(RegionId(region)).map(|s| s as u32)
+    }
+
+    /// True if every peer of the region on a live store is hibernated (Idle or PreChaos and
+    /// not ticking).
+    pub fn region_hibernated(&self, region: u32) -> bool {
+        if region >= self.cfg.regions {
+            return false;
+        }
+        (0..self.replicas as u8).all(|sl| {
+            let pid = PeerId::of(RegionId(region), sl, self.replicas);
+            let p = &self.peers[pid.ix()];
+            !self.store_live[self.slot_store[pid.ix()] as usize] || !p.awake
+        })
+    }
+
+    /// Everything about one region; `None` if out of range.
+    pub fn region_detail(&self, region: u32) -> Option<RegionDetail> {
+        if region >= self.cfg.regions {
+            return None;
+        }
+        let peers = (0..self.replicas as u8)
+            .map(|sl| {
+                let pid = PeerId::of(RegionId(region), sl, self.replicas);
+                let p = &self.peers[pid.ix()];
+                let s = self.slot_store[pid.ix()] as usize;
+                PeerDetail {
+                    store: s as u32,
+                    role: p.role.name(),
+                    term: p.term,
+                    group_state: p.group.name(),
+                    last_index: p.log.last_index,
+                    commit: p.log.commit,
+                    ticking: p.awake,
+                    store_live: self.store_live[s],
+                }
+            })
+            .collect();
+        let since = self.book.leaderless_since[region as usize];
+        Some(RegionDetail {
+            id: region,
+            table: region / REGIONS_PER_TABLE,
+            part: region % REGIONS_PER_TABLE,
+            peers,
+            leaderless_secs: (since != u64::MAX).then(|| self.now.saturating_sub(since) / 1_000_000),
+        })
+    }
+
+    /// True if the region has no leader on an Up store (see `leaderless_regions`).
+    pub fn region_leaderless(&self, region: u32) -> bool {
+        region < self.cfg.regions && self.book.leaderless_since[region as usize] != u64::MAX
+    }
+
+    /// Leaderless regions, longest streak first, with the streak start (µs).
+    pub fn leaderless_regions(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+        self.book.leaderless.iter().map(|(since, r)| (*r, *since))
+    }
+
+    /// Cumulative raft messages handed to peers.
+    pub fn raft_messages(&self) -> u64 {
+        self.book.raft_messages
+    }
+}
