@@ -28,6 +28,24 @@ pub fn run(args: &[String]) -> Result {
         ]),
     )?;
 
+    // The web crate's wasm-only code (cfg(target_arch = "wasm32")) is invisible to the host
+    // clippy above, so lint it for the browser target too.
+    cmd::step("clippy (web, wasm32)");
+    tools::ensure_wasm_target()?;
+    cmd::run(
+        "clippy for wasm32",
+        in_dir("cargo", &root).args([
+            "clippy",
+            "--package",
+            "faultline-web",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--",
+            "-D",
+            "warnings",
+        ]),
+    )?;
+
     cmd::step("unit and integration tests");
     cmd::run(
         "cargo test",
