@@ -29,6 +29,14 @@ pub fn dist() -> PathBuf {
     root().join("dist")
 }
 
+/// Cargo's target directory (honours CARGO_TARGET_DIR, which cargo itself does).
+pub fn target() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) => root().join(dir),
+        None => root().join("target"),
+    }
+}
+
 /// The directory holding `wasm-opt` once `npm ci` ran in web/.
 pub fn node_bin() -> PathBuf {
     web().join("node_modules").join(".bin")

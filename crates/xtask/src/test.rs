@@ -79,7 +79,10 @@ pub fn run(args: &[String]) -> Result {
         in_dir("node", &e2e)
             .args(["--test", "--test-concurrency=1", "--test-reporter=spec"])
             .env("FAULTLINE_DIST", paths::dist())
-            .env("FAULTLINE_BIN", root.join("target/debug/faultline"))
+            .env(
+                "FAULTLINE_BIN",
+                paths::target().join("debug").join("faultline"),
+            )
             .env("FAULTLINE_ROOT", &root)
             .env("CHROMIUM", chromium),
     )?;
