@@ -10,6 +10,9 @@ use crate::ids::{PeerId, RegionId};
 use crate::msg::{Msg, Timer};
 use crate::Cluster;
 
+/// A store silent this long is Disconnected for PD (PD's 20 s `StoreDisconnected` rule).
+const STORE_DISCONNECT_US: u64 = 20_000_000;
+
 /// PD's own state.
 #[derive(Clone, Debug)]
 pub struct Pd {
@@ -156,7 +159,11 @@ impl Cluster {
     /// Moves leaders from the store with most to the one with fewest when they differ by more
     /// than 5% of the mean (PD's balance-leader scheduler, simplified to a tolerance).
     fn pd_balance_leaders(&mut self, k: &mut Kernel<Cluster>) {
-        let live: Vec<usize> = (0..self.stores.len()).filter(|s| !self.pd.store_down[*s]).collect();
+        // PD only schedules onto and away from stores that heartbeat (not Disconnected).
+        let now = k.now().0;
+        let live: Vec<usize> = (0..self.stores.len())
+            .filter(|s| now.saturating_sub(self.pd.store_last_hb[*s]) < STORE_DISCONNECT_US)
+            .collect();
         if live.len() < 2 {
             return;
         }
