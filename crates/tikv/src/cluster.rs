@@ -394,6 +394,15 @@ impl Model for Cluster {
     fn init(&mut self, k: &mut Kernel<Self>) {
         self.now = k.now().0;
         self.seed_streams(k);
+        if !self.cfg.hibernate.enabled {
+            // Without hibernation every peer ticks from the start.
+            for i in 0..self.peers.len() {
+                let pid = PeerId(i as u32);
+                self.set_group(pid, GroupState::Ordered);
+                self.peers[i].leader_state = crate::hibernate::LeaderState::Awaken;
+                self.register_tick(pid);
+            }
+        }
         for s in 0..self.stores.len() {
             self.start_store_timers(k, s);
         }

@@ -118,6 +118,11 @@ impl Cluster {
         self.book.leaderless.iter().map(|(since, r)| (*r, *since))
     }
 
+    /// True if store `from`'s raft client regards its connection to store `to` as broken.
+    pub fn connection_broken(&self, from: u32, to: u32) -> bool {
+        self.stores[from as usize].conn_broken[to as usize]
+    }
+
     /// Cumulative raft messages handed to peers.
     pub fn raft_messages(&self) -> u64 {
         self.book.raft_messages
