@@ -3,8 +3,10 @@
 
 mod args;
 mod cmd_check;
+mod cmd_explore;
 mod cmd_link;
 mod cmd_run;
+mod cmd_shrink;
 mod load;
 
 const HELP: &str = "\
@@ -15,6 +17,10 @@ usage:
   faultline check SCENARIO...
   faultline link SCENARIO [--base URL]
   faultline trace-hash SCENARIO
+  faultline explore SCENARIO [--seeds N] [--first-seed S] [--faults kill=2,partition,loss,pause]
+                    [--jobs N]   random fault schedules per seed; prints failures with links
+  faultline shrink SCENARIO|LINK --property NAME [--max-runs N]
+                    the smallest scenario that still fails NAME (docs/properties.md)
 
 SCENARIO is a scenario file (scenarios/*.toml) or a share link (http://...#v1.... or v1....).
 ";
@@ -30,6 +36,8 @@ fn main() {
         "check" => cmd_check::main(rest),
         "link" => cmd_link::link(rest),
         "trace-hash" => cmd_link::trace_hash(rest),
+        "explore" => cmd_explore::main(rest),
+        "shrink" => cmd_shrink::main(rest),
         "help" | "--help" | "-h" => {
             print!("{HELP}");
             Ok(0)

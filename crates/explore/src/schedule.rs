@@ -1,0 +1,196 @@
+//! Random fault schedules: one per seed, drawn from the `explore` stream of that seed.
+//!
+//! Every fault heals on its own (it has a `duration`), and all of them heal well before the
+//! end of the run, so liveness properties ("every region has a leader again within a bound")
+//! can be judged on every run.
+
+use faultline_scenario::limits::MAX_FAULTS;
+use faultline_scenario::nodes::node_names;
+use faultline_scenario::{Dur, FaultAction, FaultSpec, Scenario};
+use faultline_sim::SimRng;
+
+use crate::budget::{FaultBudget, FaultKind};
+use crate::property::liveness::LEADER_BOUND;
+
+/// The RNG stream schedules are drawn from.
+pub const STREAM: &str = "explore";
+
+/// The base scenario with `seed` set and the random faults for that seed appended after its
+/// own faults.
+pub fn scenario_for_seed(base: &Scenario, budget: &FaultBudget, seed: u64) -> Scenario {
+    let mut s = base.clone();
+    s.seed = seed;
+    let room = MAX_FAULTS.saturating_sub(s.faults.len());
+    let mut extra = random_faults(base, budget, seed);
+    extra.truncate(room);
+    s.faults.extend(extra);
+    s
+}
+
+/// The window faults are placed in, in microseconds: `[first, healed_by)`.
+///
+/// Faults start after a tenth of the run (the cluster has elected its first leaders) and are
+/// all healed a recovery time before the end: a third of the run, and at least the liveness
+/// bound plus a margin when the run is long enough for that.
+pub fn fault_window(duration: Dur) -> (u64, u64) {
+    let end = duration.0;
+    let margin = LEADER_BOUND.0 + Dur::secs(10).0;
+    let recovery = (end / 3).max(margin.min(end / 2));
+    (end / 10, end - recovery)
+}
+
+/// The random faults for `seed` (sorted by time), without the base scenario's own.
+pub fn random_faults(base: &Scenario, budget: &FaultBudget, seed: u64) -> Vec<FaultSpec> {
+    let mut rng = SimRng::stream(seed, STREAM);
+    let names = node_names(base);
+    let (first, healed_by) = fault_window(base.duration);
+    // Whole seconds keep shrunk scenarios readable; short runs need finer steps.
+    let unit = if base.duration >= Dur::secs(60) {
+        Dur::secs(1).0
+    } else {
+        Dur::millis(1).0
+    };
+    let draw = Draw {
+        names: &names,
+        first: first / unit,
+        healed_by: healed_by / unit,
+        unit,
+    };
+    let mut counts: Vec<(FaultKind, u64)> = budget
+        .kinds
+        .iter()
+        .map(|(k, n)| (*k, rng.below(*n as u64 + 1)))
+        .collect();
+    if counts.iter().all(|(_, c)| *c == 0) && !counts.is_empty() {
+        let i = rng.below(counts.len() as u64) as usize;
+        counts[i].1 = 1;
+    }
+    let mut faults = Vec::new();
+    for (kind, count) in counts {
+        for _ in 0..count {
+            if let Some(f) = draw.fault(kind, &mut rng) {
+                faults.push(f);
+            }
+        }
+    }
+    faults.sort_by_key(|f| f.at);
+    faults
+}
+
+/// What one fault is drawn from.
+struct Draw<'a> {
+    names: &'a [String],
+    /// Earliest start, in `unit`s.
+    first: u64,
+    /// Every fault is healed by then, in `unit`s.
+    healed_by: u64,
+    /// Microseconds per step.
+    unit: u64,
+}
+
+impl Draw<'_> {
+    fn fault(&self, kind: FaultKind, rng: &mut SimRng) -> Option<FaultSpec> {
+        let action = match kind {
+            FaultKind::Kill => FaultAction::Kill,
+            FaultKind::Partition => FaultAction::Partition,
+            FaultKind::Loss => FaultAction::Loss,
+            FaultKind::Pause => FaultAction::Pause,
+            // No Kafka brokers in the model yet; explore notes that it skipped them.
+            FaultKind::BrokerDown => return None,
+        };
+        let at = rng.range(self.first, self.healed_by.max(self.first + 1) - 1);
+        let longest = self.healed_by.saturating_sub(at).max(1);
+        let duration = rng.range(1, longest + 1);
+        let target = self.node(rng);
+        let mut f = FaultSpec {
+            at: Dur(at * self.unit),
+            action,
+            target: target.clone(),
+            peers: None,
+            one_way: false,
+            loss_percent: None,
+            delay: None,
+            duration: Some(Dur(duration * self.unit)),
+        };
+        match kind {
+            FaultKind::Partition => {
+                f.peers = self.some_peers(&target, rng);
+                f.one_way = rng.chance(1, 4);
+            }
+            FaultKind::Loss => f.loss_percent = Some(rng.range(10, 101) as u32),
+            _ => {}
+        }
+        Some(f)
+    }
+
+    fn node(&self, rng: &mut SimRng) -> String {
+        self.names[rng.below(self.names.len() as u64) as usize].clone()
+    }
+
+    /// Half the time every other node (`None`), else a random non-empty subset of them.
+    fn some_peers(&self, target: &str, rng: &mut SimRng) -> Option<String> {
+        let others: Vec<&String> = self.names.iter().filter(|n| *n != target).collect();
+        if others.len() < 2 || rng.chance(1, 2) {
+            return None;
+        }
+        let mut picked: Vec<&str> = others
+            .iter()
+            .filter(|_| rng.chance(1, 2))
+            .map(|n| n.as_str())
+            .collect();
+        if picked.is_empty() {
+            picked.push(others[rng.below(others.len() as u64) as usize]);
+        }
+        Some(picked.join(","))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use faultline_scenario::validate::validate;
+
+    fn base() -> Scenario {
+        faultline_scenario::parse_scenario(
+            "t",
+            "name = \"t\"\nduration = \"4m\"\n[[faults]]\nat = \"10s\"\naction = \"kill\"\ntarget = \"tikv-2\"\nduration = \"5s\"\n",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn schedules_are_valid_heal_in_time_and_keep_base_faults() {
+        let base = base();
+        let budget = FaultBudget::parse("kill=3,partition=3,loss=2,pause=2").unwrap();
+        let (first, healed_by) = fault_window(base.duration);
+        for seed in 0..200 {
+            let s = scenario_for_seed(&base, &budget, seed);
+            assert_eq!(s.seed, seed);
+            assert_eq!(s.faults[0], base.faults[0]);
+            assert!(s.faults.len() >= 2, "at least one random fault");
+            validate("t", &s).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            for f in &s.faults[1..] {
+                let end = f.at.0 + f.duration.unwrap().0;
+                assert!(f.at.0 >= first && end <= healed_by, "seed {seed}: {f:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn same_seed_same_schedule() {
+        let budget = FaultBudget::default();
+        let a = random_faults(&base(), &budget, 7);
+        assert_eq!(a, random_faults(&base(), &budget, 7));
+        assert_ne!(a, random_faults(&base(), &budget, 8));
+    }
+
+    #[test]
+    fn short_runs_still_get_a_window() {
+        let mut b = base();
+        b.duration = Dur::secs(1);
+        b.faults.clear();
+        let s = scenario_for_seed(&b, &FaultBudget::parse("kill").unwrap(), 3);
+        validate("t", &s).unwrap();
+        assert_eq!(s.faults.len(), 1);
+    }
+}

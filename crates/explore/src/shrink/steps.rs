@@ -1,0 +1,131 @@
+//! The shrinking passes. Each takes the current failing scenario and returns a smaller one
+//! that still fails (or the same one).
+
+use faultline_scenario::{Dur, Scenario};
+
+use super::{ddmin, halve, Shrinker};
+
+/// Removes faults with ddmin.
+pub(crate) fn drop_faults(sh: &mut Shrinker, s: Scenario, log: &mut dyn FnMut(&str)) -> Scenario {
+    let before = s.faults.len();
+    let kept = ddmin(&s.faults, &mut |subset| {
+        let mut c = s.clone();
+        c.faults = subset.to_vec();
+        sh.fails(&c).is_some()
+    });
+    if kept.len() == before {
+        return s;
+    }
+    log(&format!("faults: {before} -> {}", kept.len()));
+    Scenario { faults: kept, ..s }
+}
+
+/// The scenario cut at `end`: faults and guide steps after it dropped (they would never act).
+fn cut_at(s: &Scenario, end: Dur) -> Scenario {
+    let mut c = s.clone();
+    c.duration = end;
+    c.faults.retain(|f| f.at <= end);
+    c.guide.retain(|g| g.at <= end);
+    c
+}
+
+/// Stops the run as early as it still fails: just after the failure if its time is known,
+/// then a binary search over whole seconds.
+pub(crate) fn stop_earlier(sh: &mut Shrinker, s: Scenario, log: &mut dyn FnMut(&str)) -> Scenario {
+    let before = s.duration;
+    let second = Dur::secs(1).0;
+    let mut best = s.clone();
+    if let Some(at) = sh.fails(&s).and_then(|f| f.at) {
+        let end = Dur((at.0 / second + 1) * second);
+        if end < best.duration {
+            let c = cut_at(&s, end);
+            if sh.fails(&c).is_some() {
+                best = c;
+            }
+        }
+    }
+    // Failing is close to monotonic in the end time; the search only keeps ends that failed.
+    let (mut lo, mut hi) = (1, best.duration.0.div_ceil(second));
+    while lo < hi && !sh.capped() {
+        let mid = lo + (hi - lo) / 2;
+        let c = cut_at(&s, Dur(mid * second));
+        if c.duration < best.duration && sh.fails(&c).is_some() {
+            best = c;
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    if best.duration != before {
+        log(&format!("duration: {before} -> {}", best.duration));
+    }
+    best
+}
+
+/// Halves each fault's duration while the property still fails.
+pub(crate) fn shorten_faults(
+    sh: &mut Shrinker,
+    mut s: Scenario,
+    log: &mut dyn FnMut(&str),
+) -> Scenario {
+    for i in 0..s.faults.len() {
+        let before = s.faults[i].duration;
+        while let Some(shorter) = s.faults[i].duration.and_then(halve) {
+            let mut c = s.clone();
+            c.faults[i].duration = Some(shorter);
+            if sh.fails(&c).is_none() {
+                break;
+            }
+            s = c;
+        }
+        if let (Some(a), Some(b)) = (before, s.faults[i].duration) {
+            if a != b {
+                log(&format!("faults[{i}].duration: {a} -> {b}"));
+            }
+        }
+    }
+    s
+}
+
+/// Halves the region count while the property still fails.
+pub(crate) fn fewer_regions(
+    sh: &mut Shrinker,
+    mut s: Scenario,
+    log: &mut dyn FnMut(&str),
+) -> Scenario {
+    let before = s.topology.regions;
+    while s.topology.regions > 1 {
+        let mut c = s.clone();
+        c.topology.regions /= 2;
+        if sh.fails(&c).is_none() {
+            break;
+        }
+        s = c;
+    }
+    if s.topology.regions != before {
+        log(&format!("regions: {before} -> {}", s.topology.regions));
+    }
+    s
+}
+
+/// Removes stores one at a time while the property still fails (validation rejects fewer
+/// stores than replicas, and faults aimed at a removed store).
+pub(crate) fn fewer_stores(
+    sh: &mut Shrinker,
+    mut s: Scenario,
+    log: &mut dyn FnMut(&str),
+) -> Scenario {
+    let before = s.topology.stores;
+    while s.topology.stores > 1 {
+        let mut c = s.clone();
+        c.topology.stores -= 1;
+        if sh.fails(&c).is_none() {
+            break;
+        }
+        s = c;
+    }
+    if s.topology.stores != before {
+        log(&format!("stores: {before} -> {}", s.topology.stores));
+    }
+    s
+}
