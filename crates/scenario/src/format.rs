@@ -56,6 +56,63 @@ pub struct Scenario {
     /// Narrated captions for guided playback.
     #[serde(default)]
     pub guide: Vec<GuideStep>,
+    /// TiCDC changefeeds (need `topology.captures >= 1`).
+    #[serde(default)]
+    pub changefeeds: Vec<ChangefeedSpec>,
+    /// TiCDC timing.
+    #[serde(default)]
+    pub cdc: CdcParams,
+}
+
+/// A TiCDC changefeed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChangefeedSpec {
+    /// Changefeed id, e.g. `cf-1`.
+    pub id: String,
+    /// Where it writes.
+    #[serde(default)]
+    pub sink: SinkKind,
+    /// `consistent.level = "eventual"`: keep a redo log.
+    #[serde(default)]
+    pub redo: bool,
+    /// Replicate only the first N tables (default: all).
+    #[serde(default)]
+    pub tables: Option<u32>,
+}
+
+/// Sink types.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SinkKind {
+    /// Downstream MySQL (`mysql-1`).
+    #[default]
+    Mysql,
+}
+
+/// TiCDC timing (TiCDC 7.x defaults).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CdcParams {
+    /// TiKV `cdc.min-ts-interval`: how often leaders send resolved ts.
+    pub min_ts_interval: Dur,
+    /// Owner and processor tick.
+    pub owner_tick: Dur,
+    /// Redo meta flush interval.
+    pub redo_flush_interval: Dur,
+    /// Downstream write latency per batch.
+    pub mysql_write_latency: Dur,
+}
+
+impl Default for CdcParams {
+    fn default() -> Self {
+        CdcParams {
+            min_ts_interval: Dur::secs(1),
+            owner_tick: Dur::millis(50),
+            redo_flush_interval: Dur::secs(2),
+            mysql_write_latency: Dur::millis(5),
+        }
+    }
 }
 
 /// Which nodes exist. PD is always `pd-1`; stores are `tikv-1..tikv-N`.
@@ -68,6 +125,8 @@ pub struct Topology {
     pub regions: u32,
     /// Peers per region.
     pub replicas: u32,
+    /// TiCDC captures `cdc-1..cdc-N` (0 = no TiCDC). With captures there is also `mysql-1`.
+    pub captures: u32,
 }
 
 impl Default for Topology {
@@ -76,6 +135,7 @@ impl Default for Topology {
             stores: 3,
             regions: 16,
             replicas: 3,
+            captures: 0,
         }
     }
 }
@@ -190,6 +250,20 @@ pub struct Toggles {
     /// tikv#14547.
     #[serde(rename = "tikv.unreachable_broadcast")]
     pub tikv_unreachable_broadcast: UnreachableBroadcast,
+    /// tiflow#9595.
+    #[serde(rename = "cdc.kv_client_evict")]
+    pub cdc_kv_client_evict: KvClientEvict,
+}
+
+/// tiflow#9595: when the KV client evicts a closing stream's regions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KvClientEvict {
+    /// Buggy (v7.4.0-alpha): when the region worker exits.
+    #[default]
+    OnWorkerExit,
+    /// Fixed (tiflow#9597): after both loops joined, failing every pending region too.
+    AfterJoin,
 }
 
 /// tikv#14547: how StoreUnreachable is broadcast.
@@ -204,11 +278,47 @@ pub enum UnreachableBroadcast {
 }
 
 /// Upstream writes.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Workload {
-    /// Writes per simulated second, spread over regions (0 = idle cluster).
+    /// Raw Raft writes per simulated second, spread over regions (0 = idle cluster).
     pub writes_per_sec: u32,
+    /// sysbench-like transactions (replicated by TiCDC).
+    pub kind: WorkloadKind,
+    /// Transactions per simulated second (0 = none).
+    pub txns_per_sec: u32,
+    /// Tables.
+    pub tables: u32,
+    /// Rows per table.
+    pub rows_per_table: u32,
+    /// Stop the transactions at this time (the finish mark for consistency checks).
+    pub stop_at: Option<Dur>,
+}
+
+impl Default for Workload {
+    fn default() -> Self {
+        Workload {
+            writes_per_sec: 0,
+            kind: WorkloadKind::default(),
+            txns_per_sec: 0,
+            tables: 4,
+            rows_per_table: 100,
+            stop_at: None,
+        }
+    }
+}
+
+/// sysbench workload kinds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WorkloadKind {
+    /// One UPDATE of a non-indexed column.
+    #[default]
+    OltpUpdateNonIndex,
+    /// Two UPDATEs, a DELETE and an INSERT.
+    OltpWriteOnly,
+    /// One INSERT.
+    Insert,
 }
 
 /// One step of the fault script.

@@ -29,3 +29,13 @@ pub const MAX_DELAY_SECS: u64 = 60;
 pub const RAFT_TICK_MS: (u64, u64) = (10, 10_000);
 /// Most ticks for heartbeat and election timeouts.
 pub const MAX_TICKS: u32 = 1_000;
+/// Most TiCDC captures.
+pub const MAX_CAPTURES: u32 = 16;
+/// Most changefeeds.
+pub const MAX_CHANGEFEEDS: usize = 16;
+/// Most tables.
+pub const MAX_TABLES: u32 = 1_000;
+/// Most rows over all tables (the ground truth and downstream copies live in memory).
+pub const MAX_TOTAL_ROWS: u64 = 1_000_000;
+/// Most transactions per simulated second.
+pub const MAX_TXNS_PER_SEC: u32 = 10_000;

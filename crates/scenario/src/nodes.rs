@@ -6,21 +6,32 @@ use crate::format::Scenario;
 pub fn node_names(s: &Scenario) -> Vec<String> {
     let mut names = vec!["pd-1".to_string()];
     names.extend((1..=s.topology.stores).map(|i| format!("tikv-{i}")));
+    names.extend((1..=s.topology.captures).map(|i| format!("cdc-{i}")));
+    if s.topology.captures > 0 {
+        names.push("mysql-1".to_string());
+    }
     names
 }
 
-/// A short human list of node names: `pd-1, tikv-1..tikv-3`.
+/// A short human list of node names: `pd-1, tikv-1..tikv-3, cdc-1, mysql-1`.
 pub fn describe_names(names: &[String]) -> String {
-    let tikv: Vec<&String> = names.iter().filter(|n| n.starts_with("tikv-")).collect();
-    let mut parts: Vec<String> = names
-        .iter()
-        .filter(|n| !n.starts_with("tikv-"))
-        .cloned()
-        .collect();
-    match tikv.len() {
-        0 => {}
-        1 => parts.push(tikv[0].clone()),
-        n => parts.push(format!("tikv-1..tikv-{n}")),
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < names.len() {
+        let prefix = names[i]
+            .rsplit_once('-')
+            .map(|(p, _)| p)
+            .unwrap_or(&names[i]);
+        let mut j = i;
+        while j + 1 < names.len() && names[j + 1].starts_with(&format!("{prefix}-")) {
+            j += 1;
+        }
+        if j > i + 1 || (j == i + 1 && prefix == "tikv") {
+            parts.push(format!("{}..{}", names[i], names[j]));
+        } else {
+            parts.extend(names[i..=j].iter().cloned());
+        }
+        i = j + 1;
     }
     parts.join(", ")
 }

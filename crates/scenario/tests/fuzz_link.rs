@@ -1,0 +1,96 @@
+//! Property-based fuzzing of `decode_link`: no input panics or takes long, at every layer
+//! (text, base64, zlib, postcard, validation), and whatever decodes round-trips.
+//! cargo-fuzz runs the same checks for longer: see docs/fuzzing.md.
+
+mod fuzz_common;
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use faultline_scenario::{decode_link, encode_link};
+use fuzz_common::{assert_round_trips, mutate, quick, seed_scenarios, Edit};
+use proptest::prelude::*;
+
+fn decode(link: &str) {
+    if let Ok(s) = quick("decode_link", || decode_link(link)) {
+        assert_round_trips(&s);
+    }
+}
+
+fn link_of(bytes: &[u8]) -> String {
+    format!("v1.{}", URL_SAFE_NO_PAD.encode(bytes))
+}
+
+fn zlib_link_of(bytes: &[u8]) -> String {
+    link_of(&miniz_oxide::deflate::compress_to_vec_zlib(bytes, 1))
+}
+
+/// The postcard bytes inside each seed scenario's link.
+fn seed_payloads() -> Vec<Vec<u8>> {
+    seed_scenarios()
+        .iter()
+        .map(|s| postcard::to_allocvec(s).expect("serialises"))
+        .collect()
+}
+
+fn edits() -> impl Strategy<Value = Vec<Edit>> {
+    prop::collection::vec((any::<u8>(), any::<usize>(), any::<u8>()), 1..6)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1500, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_text(text in any::<String>()) {
+        decode(&text);
+        decode(&format!("v1.{text}"));
+        decode(&format!("http://127.0.0.1:8080/#v1.{text}"));
+    }
+
+    #[test]
+    fn link_shaped_text(text in "(https?://[a-z./:0-9]{0,20}#)?#?v[0-9]{0,12}\\.[A-Za-z0-9_#.=+/-]{0,200}") {
+        decode(&text);
+    }
+
+    #[test]
+    fn arbitrary_bytes_behind_v1(bytes in prop::collection::vec(any::<u8>(), 0..2048)) {
+        decode(&link_of(&bytes));
+    }
+
+    #[test]
+    fn arbitrary_bytes_zlib_packed(bytes in prop::collection::vec(any::<u8>(), 0..2048)) {
+        decode(&zlib_link_of(&bytes));
+    }
+
+    #[test]
+    fn mutated_valid_links(pick in any::<usize>(), edits in edits()) {
+        let seeds = seed_scenarios();
+        let link = encode_link(&seeds[pick % seeds.len()]);
+        decode(&String::from_utf8_lossy(&mutate(link.as_bytes(), &edits)));
+    }
+
+    #[test]
+    fn mutated_scenario_bytes(pick in any::<usize>(), edits in edits()) {
+        // Mutating the postcard bytes under a valid zlib layer reaches the scenario decoder
+        // and validation, which random base64 almost never does.
+        let payloads = seed_payloads();
+        let bytes = mutate(&payloads[pick % payloads.len()], &edits);
+        decode(&zlib_link_of(&bytes));
+    }
+}
+
+#[test]
+fn huge_and_degenerate_links_fail_fast() {
+    let long = "A".repeat(10 * 1024 * 1024);
+    for link in [
+        format!("v1.{long}"),
+        format!("#{long}"),
+        "v1.".to_string(),
+        "v4294967295.x".into(),
+        "v99999999999999999999.x".into(),
+        "#".repeat(100_000),
+        // A zlib bomb: 64 MiB of zeros packs into a few KiB, far above the unpack limit.
+        zlib_link_of(&vec![0u8; 64 * 1024 * 1024]),
+    ] {
+        assert!(quick("decode_link", || decode_link(&link)).is_err());
+    }
+}
