@@ -44,6 +44,8 @@ pub struct Cluster {
     load_rng: SimRng,
     load_acc: u64,
     pd_crashed: bool,
+    pub(crate) watched: Option<u32>,
+    pub(crate) watch_log: Vec<crate::watch::WatchEvent>,
     /// Time of the event being handled (µs).
     pub(crate) now: u64,
 }
@@ -119,6 +121,8 @@ impl Cluster {
             load_rng: SimRng::stream(0, "load"),
             load_acc: 0,
             pd_crashed: false,
+            watched: None,
+            watch_log: Vec::new(),
             now: 0,
         }
     }

@@ -62,12 +62,14 @@ impl Cluster {
         if p.group == g {
             return;
         }
+        let from = p.group;
         self.book.group_counts[p.group as usize] -= 1;
         self.book.group_counts[g as usize] += 1;
         p.group = g;
         if g != GroupState::Idle {
             p.leader_state = LeaderState::Awaken;
         }
+        self.watch(pid, crate::watch::WatchWhat::Group { from, to: g });
     }
 
     /// Puts a peer in its store's awake list (TiKV `register_raft_base_tick`).

@@ -4,7 +4,7 @@
 //! Layout: [`raft`] is the per-region protocol (after raft-rs), [`hibernate`] the GroupState
 //! machine, [`store`] a store's raftstore and raft client (the tikv#14547 StoreUnreachable
 //! broadcast lives there), [`pd`] PD, [`metrics`] the incremental bookkeeping behind the
-//! sampled series, [`invariants`] the safety checks, [`view`] read-only accessors for the UI,
+//! sampled series, [`invariants`] the safety checks, [`view`] read-only accessors for the UI, [`watch`] an event trace of one region,
 //! [`action`] model-level actions a scenario schedules.
 //!
 //! ## Metric series
@@ -31,6 +31,7 @@ pub mod pd;
 pub mod raft;
 pub mod store;
 pub mod view;
+pub mod watch;
 
 pub use action::TikvAction;
 pub use cluster::Cluster;
@@ -38,3 +39,4 @@ pub use config::*;
 pub use hibernate::GroupState;
 pub use msg::{Kind, Msg, RaftMsg, Timer};
 pub use view::{PeerDetail, RegionDetail};
+pub use watch::{WatchEvent, WatchWhat};

@@ -123,6 +123,15 @@ impl Cluster {
             }
             self.stores[s].recv_count[from] += 1;
             self.book.raft_messages += 1;
+            if self.watched == Some(m.region) {
+                let what = crate::watch::WatchWhat::Handled {
+                    kind: m.kind,
+                    from_slot: m.from,
+                    from_store: from as u32,
+                    term: m.term,
+                };
+                self.watch(pid, what);
+            }
             self.on_group_message(pid, m);
             self.step(k, pid, m);
         }
@@ -245,6 +254,7 @@ impl Cluster {
             let r = pid.region(self.replicas);
             let leader_store = self.slot_store[PeerId::of(r, p.leader, self.replicas).ix()] as usize;
             if leader_store == t && self.cfg.hibernate.enabled {
+                self.watch(pid, crate::watch::WatchWhat::Unreachable { store: t as u32 });
                 self.reset_raft_tick(pid, GroupState::Chaos);
             }
         }

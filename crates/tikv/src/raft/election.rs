@@ -244,6 +244,7 @@ impl Cluster {
         p.matched[me as usize] = last;
         p.next[me as usize] = last + 1;
         self.leader_gained(k, pid);
+        self.watch(pid, crate::watch::WatchWhat::BecameLeader { term });
         let node = self.node_of(pid);
         k.log(
             Some(node),

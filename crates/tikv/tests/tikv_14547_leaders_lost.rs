@@ -1,0 +1,132 @@
+//! tikv#14547: after one store dies, a dead leader's MsgAppend that is handled after the
+//! StoreUnreachable broadcast puts its followers back to Ordered, then Idle, and with the
+//! buggy broadcast-once rule nothing wakes them for 5-10+ minutes. The fix (tikv#14574)
+//! broadcasts again after the backoff because messages from the dead store arrived since.
+
+mod common;
+
+use common::*;
+use faultline_sim::{Fault, SimDuration, World};
+use faultline_tikv::{
+    Cluster, GroupState, Kind, TikvAction, TikvConfig, UnreachableBroadcast, WatchEvent, WatchWhat, WriteLoad,
+};
+
+const KILL_SECS: u64 = 60;
+
+/// One region on three stores, led from tikv-1, everything hibernated. A write reaches the
+/// leader just before tikv-1 is killed; raftstore queueing (100 ms) is longer than connection
+/// failure detection (10 ms), so the leader's MsgAppend is always handled after the broadcast.
+fn race_world(mode: UnreachableBroadcast) -> World<Cluster> {
+    let mut cfg = TikvConfig {
+        stores: 3,
+        regions: 1,
+        unreachable_broadcast: mode,
+        ..Default::default()
+    };
+    cfg.raft.raftstore_delay = (SimDuration::from_millis(100), SimDuration::from_millis(101));
+    cfg.raft.conn_failure_detect = (SimDuration::from_millis(10), SimDuration::from_millis(11));
+    let mut w = world(&cfg, 7);
+    w.model.watch_region(0);
+    let (node, timer) = w.model.action_timer(TikvAction::Write { region: 0 });
+    w.kernel.set_timer(node, SimDuration::from_secs(KILL_SECS), timer);
+    let victim = w.model.store_nodes()[0];
+    w.kernel.schedule_fault(at(KILL_SECS).plus(SimDuration::from_millis(5)), Fault::Crash(victim));
+    w
+}
+
+fn follower_events(w: &World<Cluster>, slot: u8) -> Vec<WatchEvent> {
+    w.model.watch_events().iter().copied().filter(|e| e.slot == slot && e.at >= at(KILL_SECS).0).collect()
+}
+
+/// Position of the first event after `from` matching `f`.
+fn find(ev: &[WatchEvent], from: usize, f: impl Fn(&WatchWhat) -> bool) -> Option<usize> {
+    ev.iter().skip(from).position(|e| f(&e.what)).map(|i| i + from)
+}
+
+/// Checks the race on a follower: broadcast -> Chaos, then the dead leader's MsgAppend ->
+/// Ordered, then Idle. Returns the index after the Idle transition.
+fn assert_race(ev: &[WatchEvent]) -> usize {
+    let b = find(ev, 0, |w| matches!(w, WatchWhat::Unreachable { store: 0 })).expect("StoreUnreachable(tikv-1) reached the follower");
+    let chaos = find(ev, b, |w| matches!(w, WatchWhat::Group { to: GroupState::Chaos, .. })).expect("broadcast -> Chaos");
+    let append = find(ev, chaos, |w| matches!(w, WatchWhat::Handled { kind: Kind::Append, from_store: 0, .. }))
+        .expect("the dead leader's MsgAppend is handled after the broadcast");
+    let ordered = find(ev, append, |w| matches!(w, WatchWhat::Group { from: GroupState::Chaos, to: GroupState::Ordered }))
+        .expect("message from the leader -> Ordered");
+    let idle = find(ev, ordered, |w| matches!(w, WatchWhat::Group { from: GroupState::Ordered, to: GroupState::Idle }))
+        .expect("the follower rule puts it to Idle on the next tick");
+    idle + 1
+}
+
+#[test]
+fn buggy_late_msgappend_after_broadcast_leaves_region_leaderless_for_five_minutes() {
+    let mut w = race_world(UnreachableBroadcast::OncePerDisconnect);
+    run_to(&mut w, KILL_SECS + 5 * 60, 7);
+    for slot in [1, 2] {
+        let ev = follower_events(&w, slot);
+        let after = assert_race(&ev);
+        // Nothing wakes it before the stale-state checks: no second broadcast, no Chaos.
+        let woke = find(&ev, after, |w| matches!(w, WatchWhat::Unreachable { .. }));
+        assert_eq!(woke, None, "buggy mode broadcasts once per disconnect");
+    }
+    assert!(w.model.region_leaderless(0));
+    assert!(last(&w, "max_leaderless_secs") >= 299.0, "leaderless for 5 minutes");
+    assert_eq!(w.kernel.log.count_containing("broadcasting unreachable"), 2);
+    // The stale-state check wakes it eventually (Idle -> PreChaos -> Chaos -> tick) and logs
+    // the abnormal leader missing.
+    run_to(&mut w, KILL_SECS + 20 * 60, 7);
+    assert!(!w.model.region_leaderless(0), "stale-state check finally woke the region");
+    assert!(w.kernel.log.count_containing("leader missing longer than abnormal_leader_missing_duration") >= 1);
+    let ev = follower_events(&w, 1);
+    assert!(find(&ev, 0, |w| matches!(w, WatchWhat::Group { from: GroupState::Idle, to: GroupState::PreChaos })).is_some());
+    assert!(find(&ev, 0, |w| matches!(w, WatchWhat::Group { from: GroupState::PreChaos, to: GroupState::Chaos })).is_some());
+}
+
+#[test]
+fn fixed_second_broadcast_after_backoff_wakes_region_and_elects_within_60s() {
+    let mut w = race_world(UnreachableBroadcast::RepeatIfNewMessages);
+    run_to(&mut w, KILL_SECS + 60, 7);
+    for slot in [1, 2] {
+        let ev = follower_events(&w, slot);
+        let after = assert_race(&ev);
+        let second = find(&ev, after, |w| matches!(w, WatchWhat::Unreachable { store: 0 }))
+            .expect("fixed mode broadcasts again: messages from tikv-1 arrived since the first");
+        assert!(ev[second].at >= at(KILL_SECS + 10).0, "not before the 10 s backoff");
+    }
+    assert!(!w.model.region_leaderless(0), "a leader within 60 s of the kill");
+    assert!(last(&w, "longest_leaderless_secs") < 60.0);
+    let leader = w.model.region_detail(0).unwrap().peers.iter().any(|p| p.role == "leader" && p.store != 0);
+    assert!(leader);
+}
+
+/// The whole-cluster picture of the report: 4 stores, hibernate on, a light write load, one
+/// store killed. Scaled down to 16,000 regions so the test runs fast in debug builds; the
+/// full-scale run (256,000 regions) is in the benchmark.
+fn cluster_run(mode: UnreachableBroadcast, seed: u64, secs_after_kill: u64) -> World<Cluster> {
+    let cfg = TikvConfig {
+        stores: 4,
+        regions: 16_000,
+        unreachable_broadcast: mode,
+        load: WriteLoad { writes_per_sec: 1000 },
+        ..Default::default()
+    };
+    let mut w = world(&cfg, seed);
+    w.set_check_invariants(false);
+    let victim = w.model.store_nodes()[0];
+    w.kernel.schedule_fault(at(KILL_SECS), Fault::Crash(victim));
+    run_to(&mut w, KILL_SECS + secs_after_kill, seed);
+    w
+}
+
+#[test]
+fn buggy_cluster_keeps_some_region_leaderless_for_five_minutes_after_kill() {
+    let w = cluster_run(UnreachableBroadcast::OncePerDisconnect, 1, 5 * 60 + 5);
+    assert!(last(&w, "longest_leaderless_secs") >= 300.0, "some region leaderless >= 5 min");
+    assert!(last(&w, "leaderless_regions") >= 1.0);
+}
+
+#[test]
+fn fixed_cluster_has_every_region_led_within_60s_of_kill() {
+    let w = cluster_run(UnreachableBroadcast::RepeatIfNewMessages, 1, 60);
+    assert_eq!(last(&w, "leaderless_regions"), 0.0);
+    assert!(last(&w, "longest_leaderless_secs") <= 60.0);
+}
