@@ -1,7 +1,9 @@
 //! The cluster: construction (deterministic placement of a hibernated, fully led cluster) and
 //! the [`Model`] implementation that routes kernel events to stores and PD.
 
-use faultline_sim::{Kernel, Level, Model, Network, NodeId, NodeState, SimDuration, SimRng, SimTime};
+use faultline_sim::{
+    Kernel, Level, Model, Network, NodeId, NodeState, SimDuration, SimRng, SimTime,
+};
 
 use crate::action::TikvAction;
 use crate::config::TikvConfig;
@@ -65,7 +67,10 @@ impl Cluster {
     /// If `replicas` is 0, above 5 or above `stores`, or `stores` is 0 or above 255: such a
     /// config is rejected by the scenario layer before it gets here.
     pub fn new(cfg: &TikvConfig, net: &mut Network) -> Cluster {
-        assert!(cfg.stores > 0 && cfg.stores < 255, "stores must be in 1..255");
+        assert!(
+            cfg.stores > 0 && cfg.stores < 255,
+            "stores must be in 1..255"
+        );
         assert!(
             cfg.replicas > 0 && cfg.replicas as usize <= MAX_REPLICAS && cfg.replicas <= cfg.stores,
             "replicas must be in 1..=min(5, stores)"
@@ -187,7 +192,9 @@ impl Cluster {
         let node = self.store_nodes[s];
         match timer {
             Timer::RaftTick => self.store_tick(k, s),
-            Timer::Process { from_store, msgs } => self.process_batch(k, s, from_store as usize, &msgs),
+            Timer::Process { from_store, msgs } => {
+                self.process_batch(k, s, from_store as usize, &msgs)
+            }
             Timer::StaleCheck => {
                 for pid in self.peers_of(s) {
                     self.stale_check_peer(k, pid);
@@ -210,7 +217,16 @@ impl Cluster {
                     leaders: self.book.leaders_per_store[s] as u32,
                     peers: self.stores[s].peers.len() as u32,
                 };
-                k.log(Some(node), Level::Info, "store heartbeat", format!("store_id={} leaders={}", s + 1, self.book.leaders_per_store[s]));
+                k.log(
+                    Some(node),
+                    Level::Info,
+                    "store heartbeat",
+                    format!(
+                        "store_id={} leaders={}",
+                        s + 1,
+                        self.book.leaders_per_store[s]
+                    ),
+                );
                 k.send(node, self.pd_node, msg);
                 k.set_timer(node, self.cfg.pd.store_heartbeat, Timer::StoreHeartbeat);
             }
@@ -252,15 +268,22 @@ impl Cluster {
                 }
             }
             Msg::TransferLeader { region, to_store } => {
-                let Some(pid) = self.local_peer(s, region) else { return };
+                let Some(pid) = self.local_peer(s, region) else {
+                    return;
+                };
                 let to = (0..self.replicas as u8).find(|sl| {
-                    self.slot_store[PeerId::of(RegionId(region), *sl, self.replicas).ix()] as u32 == to_store
+                    self.slot_store[PeerId::of(RegionId(region), *sl, self.replicas).ix()] as u32
+                        == to_store
                 });
                 if let Some(to) = to {
                     self.transfer_leader(pid, to);
                 }
             }
-            Msg::ReplacePeer { region, slot, store } => self.replace_peer(k, s, region, slot, store as usize),
+            Msg::ReplacePeer {
+                region,
+                slot,
+                store,
+            } => self.replace_peer(k, s, region, slot, store as usize),
             _ => {}
         }
     }
@@ -275,16 +298,28 @@ impl Cluster {
     /// The leader applies PD's replica replacement. Simplified: the membership change takes
     /// effect at once (no joint consensus, no conf-change entry); the new replica starts empty
     /// and gets a snapshot from the leader.
-    fn replace_peer(&mut self, k: &mut Kernel<Cluster>, s: usize, region: u32, slot: u8, target: usize) {
-        let Some(pid) = self.local_peer(s, region) else { return };
+    fn replace_peer(
+        &mut self,
+        k: &mut Kernel<Cluster>,
+        s: usize,
+        region: u32,
+        slot: u8,
+        target: usize,
+    ) {
+        let Some(pid) = self.local_peer(s, region) else {
+            return;
+        };
         if !self.peers[pid.ix()].is_leader() || slot == pid.slot(self.replicas) {
             return;
         }
         let old = PeerId::of(RegionId(region), slot, self.replicas);
         let old_store = self.slot_store[old.ix()] as usize;
-        if self.store_live[old_store] || (0..self.replicas as u8).any(|sl| {
-            self.slot_store[PeerId::of(RegionId(region), sl, self.replicas).ix()] as usize == target
-        }) {
+        if self.store_live[old_store]
+            || (0..self.replicas as u8).any(|sl| {
+                self.slot_store[PeerId::of(RegionId(region), sl, self.replicas).ix()] as usize
+                    == target
+            })
+        {
             return;
         }
         // The old replica lived on a crashed store and was not counted in GroupState counts.
@@ -301,7 +336,11 @@ impl Cluster {
             Some(self.store_nodes[s]),
             Level::Info,
             "add peer by pd",
-            format!("region_id={region} from_store={} to_store={}", old_store + 1, target + 1),
+            format!(
+                "region_id={region} from_store={} to_store={}",
+                old_store + 1,
+                target + 1
+            ),
         );
     }
 
@@ -318,15 +357,13 @@ impl Cluster {
                 }
                 k.set_timer(self.pd_node, LOAD_INTERVAL, Timer::Load);
             }
-            Timer::Action(TikvAction::Write { region }) => {
-                if region < self.cfg.regions {
-                    self.route(k, Msg::Propose { region }, region);
-                }
+            Timer::Action(TikvAction::Write { region }) if region < self.cfg.regions => {
+                self.route(k, Msg::Propose { region }, region);
             }
-            Timer::Action(TikvAction::TransferLeader { region, to_store }) => {
-                if region < self.cfg.regions {
-                    self.route(k, Msg::TransferLeader { region, to_store }, region);
-                }
+            Timer::Action(TikvAction::TransferLeader { region, to_store })
+                if region < self.cfg.regions =>
+            {
+                self.route(k, Msg::TransferLeader { region, to_store }, region);
             }
             _ => {}
         }
@@ -373,7 +410,7 @@ impl Cluster {
     }
 
     fn store_paused(&mut self, s: usize, paused: bool) {
-        if self.store_up[s] == !paused {
+        if self.store_up[s] != paused {
             return;
         }
         self.store_up[s] = !paused;

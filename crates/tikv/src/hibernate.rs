@@ -256,7 +256,11 @@ impl Cluster {
                 Some(node),
                 Level::Warn,
                 "leader missing longer than abnormal_leader_missing_duration",
-                format!("region_id={r} peer_slot={} missing_secs={}", pid.slot(self.replicas), missing / 1_000_000),
+                format!(
+                    "region_id={r} peer_slot={} missing_secs={}",
+                    pid.slot(self.replicas),
+                    missing / 1_000_000
+                ),
             );
             self.book.leader_missing.insert(r);
         }

@@ -18,10 +18,18 @@ pub struct Invariants {
 
 impl Invariants {
     /// Records for `regions` regions bootstrapped at `(index, term)` led by `slot` in `term`.
-    pub fn new(regions: usize, index: u64, term: u64, leader_term: u64, slot_of: impl Fn(usize) -> u8) -> Self {
+    pub fn new(
+        regions: usize,
+        index: u64,
+        term: u64,
+        leader_term: u64,
+        slot_of: impl Fn(usize) -> u8,
+    ) -> Self {
         Invariants {
             committed: vec![(index, term); regions],
-            leaders: (0..regions).map(|r| [(leader_term, slot_of(r)), (0, 0)]).collect(),
+            leaders: (0..regions)
+                .map(|r| [(leader_term, slot_of(r)), (0, 0)])
+                .collect(),
             violation: None,
         }
     }

@@ -33,6 +33,9 @@ pub mod store;
 pub mod view;
 pub mod watch;
 
+#[cfg(test)]
+mod hibernate_tests;
+
 pub use action::TikvAction;
 pub use cluster::Cluster;
 pub use config::*;

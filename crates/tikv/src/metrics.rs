@@ -105,7 +105,8 @@ impl Cluster {
             self.book.live_leader_up(r, k.now().0);
         }
         let p = &self.peers[pid.ix()];
-        self.inv.on_leader(r, p.term, pid.slot(self.replicas), &p.log);
+        self.inv
+            .on_leader(r, p.term, pid.slot(self.replicas), &p.log);
     }
 
     /// A peer stopped being leader.
@@ -113,13 +114,16 @@ impl Cluster {
         let s = self.slot_store[pid.ix()] as usize;
         self.book.leaders_per_store[s] -= 1;
         if self.store_up[s] {
-            self.book.live_leader_down(pid.region(self.replicas), self.now);
+            self.book
+                .live_leader_down(pid.region(self.replicas), self.now);
         }
     }
 
     /// Series names, in sampling order.
     pub(crate) fn series_names(&self) -> Vec<String> {
-        let mut v: Vec<String> = (1..=self.stores.len()).map(|i| format!("leaders.tikv-{i}")).collect();
+        let mut v: Vec<String> = (1..=self.stores.len())
+            .map(|i| format!("leaders.tikv-{i}"))
+            .collect();
         for n in [
             "leaderless_regions",
             "max_leaderless_secs",

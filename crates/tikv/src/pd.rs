@@ -81,11 +81,18 @@ impl Cluster {
                 self.pd.store_leaders[s] = leaders as i64;
                 if self.pd.store_down[s] {
                     self.pd.store_down[s] = false;
-                    k.log(Some(self.pd_node), Level::Info, "store is up", format!("store_id={}", s + 1));
+                    k.log(
+                        Some(self.pd_node),
+                        Level::Info,
+                        "store is up",
+                        format!("store_id={}", s + 1),
+                    );
                 }
             }
             Msg::RegionHeartbeats(v) => {
-                let Some(s) = self.node_store[from.0 as usize] else { return };
+                let Some(s) = self.node_store[from.0 as usize] else {
+                    return;
+                };
                 for (r, term) in v {
                     let known = &mut self.pd.region_leader[r as usize];
                     if term >= known.1 {
@@ -108,7 +115,11 @@ impl Cluster {
                     Some(self.pd_node),
                     Level::Warn,
                     "store is down",
-                    format!("store_id={} down_secs={}", s + 1, (now - self.pd.store_last_hb[s]) / 1_000_000),
+                    format!(
+                        "store_id={} down_secs={}",
+                        s + 1,
+                        (now - self.pd.store_last_hb[s]) / 1_000_000
+                    ),
                 );
             }
         }
@@ -118,7 +129,11 @@ impl Cluster {
         if self.cfg.pd.leader_balance {
             self.pd_balance_leaders(k);
         }
-        k.set_timer(self.pd_node, faultline_sim::SimDuration::from_secs(1), Timer::PdTick);
+        k.set_timer(
+            self.pd_node,
+            faultline_sim::SimDuration::from_secs(1),
+            Timer::PdTick,
+        );
     }
 
     /// Replaces replicas on Down stores by replicas on live stores, a few per second.
@@ -142,9 +157,9 @@ impl Cluster {
             let Some(slot) = members.iter().position(|s| self.pd.store_down[*s as usize]) else {
                 continue;
             };
-            let target = (0..n).map(|i| (r as usize + i) % n).find(|t| {
-                !self.pd.store_down[*t] && !members.contains(&(*t as u8))
-            });
+            let target = (0..n)
+                .map(|i| (r as usize + i) % n)
+                .find(|t| !self.pd.store_down[*t] && !members.contains(&(*t as u8)));
             let Some(target) = target else { continue };
             budget -= 1;
             let msg = Msg::ReplacePeer {
@@ -168,7 +183,8 @@ impl Cluster {
             return;
         }
         let by = |s: &&usize| self.pd.store_leaders[**s];
-        let (Some(&max), Some(&min)) = (live.iter().max_by_key(by), live.iter().min_by_key(by)) else {
+        let (Some(&max), Some(&min)) = (live.iter().max_by_key(by), live.iter().min_by_key(by))
+        else {
             return;
         };
         let total: i64 = live.iter().map(|s| self.pd.store_leaders[*s]).sum();
@@ -187,8 +203,9 @@ impl Cluster {
             if self.pd.region_leader[r as usize].0 as usize != max {
                 continue;
             }
-            let has_min = (0..self.replicas as u8)
-                .any(|sl| self.slot_store[PeerId::of(RegionId(r), sl, self.replicas).ix()] as usize == min);
+            let has_min = (0..self.replicas as u8).any(|sl| {
+                self.slot_store[PeerId::of(RegionId(r), sl, self.replicas).ix()] as usize == min
+            });
             if !has_min {
                 continue;
             }

@@ -103,7 +103,13 @@ impl Cluster {
     }
 
     /// A batch arrived from `from` (gRPC receive): it waits for raftstore to poll it.
-    pub(crate) fn on_raft_batch(&mut self, k: &mut Kernel<Cluster>, s: usize, from: usize, msgs: Vec<RaftMsg>) {
+    pub(crate) fn on_raft_batch(
+        &mut self,
+        k: &mut Kernel<Cluster>,
+        s: usize,
+        from: usize,
+        msgs: Vec<RaftMsg>,
+    ) {
         let now = k.now().0;
         let (lo, hi) = self.cfg.raft.raftstore_delay;
         let st = &mut self.stores[s];
@@ -111,11 +117,24 @@ impl Cluster {
         let at = (now + delay).max(st.inbox_ready[from]);
         st.inbox_ready[from] = at;
         let node = self.store_nodes[s];
-        k.set_timer(node, SimDuration(at - now), Timer::Process { from_store: from as u32, msgs });
+        k.set_timer(
+            node,
+            SimDuration(at - now),
+            Timer::Process {
+                from_store: from as u32,
+                msgs,
+            },
+        );
     }
 
     /// raftstore hands a batch to its peers.
-    pub(crate) fn process_batch(&mut self, k: &mut Kernel<Cluster>, s: usize, from: usize, msgs: &[RaftMsg]) {
+    pub(crate) fn process_batch(
+        &mut self,
+        k: &mut Kernel<Cluster>,
+        s: usize,
+        from: usize,
+        msgs: &[RaftMsg],
+    ) {
         for m in msgs {
             let pid = crate::ids::PeerId::of(crate::ids::RegionId(m.region), m.to, self.replicas);
             if self.slot_store[pid.ix()] as usize != s {
@@ -154,7 +173,11 @@ impl Cluster {
         }
         keep.append(&mut self.stores[s].awake);
         self.stores[s].awake = keep;
-        k.set_timer(self.store_nodes[s], self.cfg.raft.base_tick, Timer::RaftTick);
+        k.set_timer(
+            self.store_nodes[s],
+            self.cfg.raft.base_tick,
+            Timer::RaftTick,
+        );
     }
 
     /// TiKV `on_raft_base_tick` for one peer; returns whether it keeps ticking.
@@ -187,14 +210,20 @@ impl Cluster {
         let st = &mut self.stores[s];
         st.conn_broken[t] = true;
         let report = match self.cfg.unreachable_broadcast {
-            UnreachableBroadcast::OncePerDisconnect => !std::mem::replace(&mut st.reported[t], true),
+            UnreachableBroadcast::OncePerDisconnect => {
+                !std::mem::replace(&mut st.reported[t], true)
+            }
             UnreachableBroadcast::RepeatIfNewMessages => true,
         };
         if report {
             self.on_store_unreachable(k, s, t);
         }
         let backoff = self.cfg.raft.raft_client_backoff;
-        k.set_timer(self.store_nodes[s], backoff, Timer::Reconnect { store: t as u32 });
+        k.set_timer(
+            self.store_nodes[s],
+            backoff,
+            Timer::Reconnect { store: t as u32 },
+        );
     }
 
     /// A reconnect attempt.
@@ -252,9 +281,13 @@ impl Cluster {
                 continue;
             }
             let r = pid.region(self.replicas);
-            let leader_store = self.slot_store[PeerId::of(r, p.leader, self.replicas).ix()] as usize;
+            let leader_store =
+                self.slot_store[PeerId::of(r, p.leader, self.replicas).ix()] as usize;
             if leader_store == t && self.cfg.hibernate.enabled {
-                self.watch(pid, crate::watch::WatchWhat::Unreachable { store: t as u32 });
+                self.watch(
+                    pid,
+                    crate::watch::WatchWhat::Unreachable { store: t as u32 },
+                );
                 self.reset_raft_tick(pid, GroupState::Chaos);
             }
         }
@@ -279,7 +312,11 @@ impl Cluster {
                 let st = &mut self.stores[s];
                 st.detect_pending[t] = true;
                 let d = st.rng.range(lo.0, hi.0.max(lo.0 + 1));
-                k.set_timer(self.store_nodes[s], SimDuration(d), Timer::ConnFailed { store: t as u32 });
+                k.set_timer(
+                    self.store_nodes[s],
+                    SimDuration(d),
+                    Timer::ConnFailed { store: t as u32 },
+                );
             }
         }
     }

@@ -104,7 +104,8 @@ impl Cluster {
             table: region / REGIONS_PER_TABLE,
             part: region % REGIONS_PER_TABLE,
             peers,
-            leaderless_secs: (since != u64::MAX).then(|| self.now.saturating_sub(since) / 1_000_000),
+            leaderless_secs: (since != u64::MAX)
+                .then(|| self.now.saturating_sub(since) / 1_000_000),
         })
     }
 

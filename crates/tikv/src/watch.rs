@@ -69,7 +69,9 @@ impl Cluster {
     }
 
     pub(crate) fn watch(&mut self, pid: PeerId, what: WatchWhat) {
-        if self.watched != Some(pid.region(self.replicas).0) || self.watch_log.len() >= WATCH_CAPACITY {
+        if self.watched != Some(pid.region(self.replicas).0)
+            || self.watch_log.len() >= WATCH_CAPACITY
+        {
             return;
         }
         self.watch_log.push(WatchEvent {

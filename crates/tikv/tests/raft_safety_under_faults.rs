@@ -35,8 +35,18 @@ fn chaos_run(seed: u64, hibernate: bool) -> (u64, u64) {
                 w.kernel.schedule_fault(at(heal_at), Fault::Resume(a));
             }
             _ => {
-                let cut = Fault::Links { from: vec![a], to: vec![b], both_ways: rng.chance(1, 2), change: LinkChange::Cut };
-                let heal = Fault::Links { from: vec![a], to: vec![b], both_ways: true, change: LinkChange::Restore };
+                let cut = Fault::Links {
+                    from: vec![a],
+                    to: vec![b],
+                    both_ways: rng.chance(1, 2),
+                    change: LinkChange::Cut,
+                };
+                let heal = Fault::Links {
+                    from: vec![a],
+                    to: vec![b],
+                    both_ways: true,
+                    change: LinkChange::Restore,
+                };
                 w.kernel.schedule_fault(at(t), cut);
                 w.kernel.schedule_fault(at(heal_at), heal);
             }
@@ -44,14 +54,23 @@ fn chaos_run(seed: u64, hibernate: bool) -> (u64, u64) {
         t += rng.range(5, 20);
     }
     run_to(&mut w, 400, seed);
-    (last(&w, "writes_applied") as u64, last(&w, "leaderless_regions") as u64)
+    (
+        last(&w, "writes_applied") as u64,
+        last(&w, "leaderless_regions") as u64,
+    )
 }
 
 #[test]
 fn invariants_hold_across_fifty_seeds_with_kills_pauses_and_partitions() {
     for seed in 0..50 {
         let (applied, leaderless) = chaos_run(seed, seed % 5 != 0);
-        assert!(applied > 1000, "seed {seed}: writes stalled ({applied} applied)");
-        assert_eq!(leaderless, 0, "seed {seed}: regions still leaderless after faults healed");
+        assert!(
+            applied > 1000,
+            "seed {seed}: writes stalled ({applied} applied)"
+        );
+        assert_eq!(
+            leaderless, 0,
+            "seed {seed}: regions still leaderless after faults healed"
+        );
     }
 }

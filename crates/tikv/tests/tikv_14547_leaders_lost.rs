@@ -8,7 +8,8 @@ mod common;
 use common::*;
 use faultline_sim::{Fault, SimDuration, World};
 use faultline_tikv::{
-    Cluster, GroupState, Kind, TikvAction, TikvConfig, UnreachableBroadcast, WatchEvent, WatchWhat, WriteLoad,
+    Cluster, GroupState, Kind, TikvAction, TikvConfig, UnreachableBroadcast, WatchEvent, WatchWhat,
+    WriteLoad,
 };
 
 const KILL_SECS: u64 = 60;
@@ -28,32 +29,79 @@ fn race_world(mode: UnreachableBroadcast) -> World<Cluster> {
     let mut w = world(&cfg, 7);
     w.model.watch_region(0);
     let (node, timer) = w.model.action_timer(TikvAction::Write { region: 0 });
-    w.kernel.set_timer(node, SimDuration::from_secs(KILL_SECS), timer);
+    w.kernel
+        .set_timer(node, SimDuration::from_secs(KILL_SECS), timer);
     let victim = w.model.store_nodes()[0];
-    w.kernel.schedule_fault(at(KILL_SECS).plus(SimDuration::from_millis(5)), Fault::Crash(victim));
+    w.kernel.schedule_fault(
+        at(KILL_SECS).plus(SimDuration::from_millis(5)),
+        Fault::Crash(victim),
+    );
     w
 }
 
 fn follower_events(w: &World<Cluster>, slot: u8) -> Vec<WatchEvent> {
-    w.model.watch_events().iter().copied().filter(|e| e.slot == slot && e.at >= at(KILL_SECS).0).collect()
+    w.model
+        .watch_events()
+        .iter()
+        .copied()
+        .filter(|e| e.slot == slot && e.at >= at(KILL_SECS).0)
+        .collect()
 }
 
 /// Position of the first event after `from` matching `f`.
 fn find(ev: &[WatchEvent], from: usize, f: impl Fn(&WatchWhat) -> bool) -> Option<usize> {
-    ev.iter().skip(from).position(|e| f(&e.what)).map(|i| i + from)
+    ev.iter()
+        .skip(from)
+        .position(|e| f(&e.what))
+        .map(|i| i + from)
 }
 
 /// Checks the race on a follower: broadcast -> Chaos, then the dead leader's MsgAppend ->
 /// Ordered, then Idle. Returns the index after the Idle transition.
 fn assert_race(ev: &[WatchEvent]) -> usize {
-    let b = find(ev, 0, |w| matches!(w, WatchWhat::Unreachable { store: 0 })).expect("StoreUnreachable(tikv-1) reached the follower");
-    let chaos = find(ev, b, |w| matches!(w, WatchWhat::Group { to: GroupState::Chaos, .. })).expect("broadcast -> Chaos");
-    let append = find(ev, chaos, |w| matches!(w, WatchWhat::Handled { kind: Kind::Append, from_store: 0, .. }))
-        .expect("the dead leader's MsgAppend is handled after the broadcast");
-    let ordered = find(ev, append, |w| matches!(w, WatchWhat::Group { from: GroupState::Chaos, to: GroupState::Ordered }))
-        .expect("message from the leader -> Ordered");
-    let idle = find(ev, ordered, |w| matches!(w, WatchWhat::Group { from: GroupState::Ordered, to: GroupState::Idle }))
-        .expect("the follower rule puts it to Idle on the next tick");
+    let b = find(ev, 0, |w| matches!(w, WatchWhat::Unreachable { store: 0 }))
+        .expect("StoreUnreachable(tikv-1) reached the follower");
+    let chaos = find(ev, b, |w| {
+        matches!(
+            w,
+            WatchWhat::Group {
+                to: GroupState::Chaos,
+                ..
+            }
+        )
+    })
+    .expect("broadcast -> Chaos");
+    let append = find(ev, chaos, |w| {
+        matches!(
+            w,
+            WatchWhat::Handled {
+                kind: Kind::Append,
+                from_store: 0,
+                ..
+            }
+        )
+    })
+    .expect("the dead leader's MsgAppend is handled after the broadcast");
+    let ordered = find(ev, append, |w| {
+        matches!(
+            w,
+            WatchWhat::Group {
+                from: GroupState::Chaos,
+                to: GroupState::Ordered
+            }
+        )
+    })
+    .expect("message from the leader -> Ordered");
+    let idle = find(ev, ordered, |w| {
+        matches!(
+            w,
+            WatchWhat::Group {
+                from: GroupState::Ordered,
+                to: GroupState::Idle
+            }
+        )
+    })
+    .expect("the follower rule puts it to Idle on the next tick");
     idle + 1
 }
 
@@ -69,16 +117,41 @@ fn buggy_late_msgappend_after_broadcast_leaves_region_leaderless_for_five_minute
         assert_eq!(woke, None, "buggy mode broadcasts once per disconnect");
     }
     assert!(w.model.region_leaderless(0));
-    assert!(last(&w, "max_leaderless_secs") >= 299.0, "leaderless for 5 minutes");
+    assert!(
+        last(&w, "max_leaderless_secs") >= 299.0,
+        "leaderless for 5 minutes"
+    );
     assert_eq!(w.kernel.log.count_containing("broadcasting unreachable"), 2);
     // The stale-state check wakes it eventually (Idle -> PreChaos -> Chaos -> tick) and logs
     // the abnormal leader missing.
     run_to(&mut w, KILL_SECS + 20 * 60, 7);
-    assert!(!w.model.region_leaderless(0), "stale-state check finally woke the region");
-    assert!(w.kernel.log.count_containing("leader missing longer than abnormal_leader_missing_duration") >= 1);
+    assert!(
+        !w.model.region_leaderless(0),
+        "stale-state check finally woke the region"
+    );
+    assert!(
+        w.kernel
+            .log
+            .count_containing("leader missing longer than abnormal_leader_missing_duration")
+            >= 1
+    );
     let ev = follower_events(&w, 1);
-    assert!(find(&ev, 0, |w| matches!(w, WatchWhat::Group { from: GroupState::Idle, to: GroupState::PreChaos })).is_some());
-    assert!(find(&ev, 0, |w| matches!(w, WatchWhat::Group { from: GroupState::PreChaos, to: GroupState::Chaos })).is_some());
+    assert!(find(&ev, 0, |w| matches!(
+        w,
+        WatchWhat::Group {
+            from: GroupState::Idle,
+            to: GroupState::PreChaos
+        }
+    ))
+    .is_some());
+    assert!(find(&ev, 0, |w| matches!(
+        w,
+        WatchWhat::Group {
+            from: GroupState::PreChaos,
+            to: GroupState::Chaos
+        }
+    ))
+    .is_some());
 }
 
 #[test]
@@ -88,13 +161,27 @@ fn fixed_second_broadcast_after_backoff_wakes_region_and_elects_within_60s() {
     for slot in [1, 2] {
         let ev = follower_events(&w, slot);
         let after = assert_race(&ev);
-        let second = find(&ev, after, |w| matches!(w, WatchWhat::Unreachable { store: 0 }))
-            .expect("fixed mode broadcasts again: messages from tikv-1 arrived since the first");
-        assert!(ev[second].at >= at(KILL_SECS + 10).0, "not before the 10 s backoff");
+        let second = find(&ev, after, |w| {
+            matches!(w, WatchWhat::Unreachable { store: 0 })
+        })
+        .expect("fixed mode broadcasts again: messages from tikv-1 arrived since the first");
+        assert!(
+            ev[second].at >= at(KILL_SECS + 10).0,
+            "not before the 10 s backoff"
+        );
     }
-    assert!(!w.model.region_leaderless(0), "a leader within 60 s of the kill");
+    assert!(
+        !w.model.region_leaderless(0),
+        "a leader within 60 s of the kill"
+    );
     assert!(last(&w, "longest_leaderless_secs") < 60.0);
-    let leader = w.model.region_detail(0).unwrap().peers.iter().any(|p| p.role == "leader" && p.store != 0);
+    let leader = w
+        .model
+        .region_detail(0)
+        .unwrap()
+        .peers
+        .iter()
+        .any(|p| p.role == "leader" && p.store != 0);
     assert!(leader);
 }
 
@@ -106,7 +193,9 @@ fn cluster_run(mode: UnreachableBroadcast, seed: u64, secs_after_kill: u64) -> W
         stores: 4,
         regions: 16_000,
         unreachable_broadcast: mode,
-        load: WriteLoad { writes_per_sec: 1000 },
+        load: WriteLoad {
+            writes_per_sec: 1000,
+        },
         ..Default::default()
     };
     let mut w = world(&cfg, seed);
@@ -120,7 +209,10 @@ fn cluster_run(mode: UnreachableBroadcast, seed: u64, secs_after_kill: u64) -> W
 #[test]
 fn buggy_cluster_keeps_some_region_leaderless_for_five_minutes_after_kill() {
     let w = cluster_run(UnreachableBroadcast::OncePerDisconnect, 1, 5 * 60 + 5);
-    assert!(last(&w, "longest_leaderless_secs") >= 300.0, "some region leaderless >= 5 min");
+    assert!(
+        last(&w, "longest_leaderless_secs") >= 300.0,
+        "some region leaderless >= 5 min"
+    );
     assert!(last(&w, "leaderless_regions") >= 1.0);
 }
 

@@ -93,7 +93,13 @@ impl Cluster {
 
     /// Starts a pre-vote (`pre`) or a real election (raft-rs `campaign`). `force` skips the
     /// receivers' lease check (leader transfer).
-    pub(crate) fn campaign_with(&mut self, k: &mut Kernel<Cluster>, pid: PeerId, pre: bool, force: bool) {
+    pub(crate) fn campaign_with(
+        &mut self,
+        k: &mut Kernel<Cluster>,
+        pid: PeerId,
+        pre: bool,
+        force: bool,
+    ) {
         let me = pid.slot(self.replicas);
         let r = pid.region(self.replicas).0;
         self.book.elections_started += 1;
@@ -167,7 +173,13 @@ impl Cluster {
         } else {
             Kind::VoteResp
         };
-        let mut resp = RaftMsg::new(m.region, me, m.from, kind, if grant { m.term } else { p.term });
+        let mut resp = RaftMsg::new(
+            m.region,
+            me,
+            m.from,
+            kind,
+            if grant { m.term } else { p.term },
+        );
         resp.flag = !grant;
         if grant && !pre {
             let p = &mut self.peers[pid.ix()];
@@ -178,7 +190,12 @@ impl Cluster {
     }
 
     /// Tallies a (pre-)vote answer for the current campaign.
-    pub(crate) fn handle_vote_response(&mut self, k: &mut Kernel<Cluster>, pid: PeerId, m: &RaftMsg) {
+    pub(crate) fn handle_vote_response(
+        &mut self,
+        k: &mut Kernel<Cluster>,
+        pid: PeerId,
+        m: &RaftMsg,
+    ) {
         let p = &mut self.peers[pid.ix()];
         let (want_role, pre) = match m.kind {
             Kind::PreVoteResp => (Role::PreCandidate, true),

@@ -175,7 +175,10 @@ mod tests {
         assert!(l.truncate_after(7));
         assert_eq!(l.last_term(), 6);
         l.commit_to(7);
-        assert!(!l.truncate_after(6), "committed entries cannot be truncated");
+        assert!(
+            !l.truncate_after(6),
+            "committed entries cannot be truncated"
+        );
     }
 
     #[test]

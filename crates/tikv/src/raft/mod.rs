@@ -97,7 +97,11 @@ impl Peer {
             next: [log.last_index + 1; MAX_REPLICAS],
             lease_until: 0,
             leader_missing_since: u64::MAX,
-            role: if is_leader { Role::Leader } else { Role::Follower },
+            role: if is_leader {
+                Role::Leader
+            } else {
+                Role::Follower
+            },
             vote: leader,
             leader,
             transferee: NO_SLOT,

@@ -89,7 +89,11 @@ impl Cluster {
         }
         let last_new = m.index + m.entries as u64;
         if m.entries > 0 {
-            if let Some(c) = self.peers[pid.ix()].log.first_conflict(m.index + 1, last_new, m.ent_term) {
+            if let Some(c) =
+                self.peers[pid.ix()]
+                    .log
+                    .first_conflict(m.index + 1, last_new, m.ent_term)
+            {
                 let log = &mut self.peers[pid.ix()].log;
                 if !log.truncate_after(c - 1) {
                     self.inv.fail(format!(
@@ -112,7 +116,8 @@ impl Cluster {
         let p = &mut self.peers[pid.ix()];
         if m.index > p.log.commit {
             p.log.restore(m.index, m.log_term);
-            self.inv.on_commit(pid.region(self.replicas), &self.peers[pid.ix()].log);
+            self.inv
+                .on_commit(pid.region(self.replicas), &self.peers[pid.ix()].log);
             let _ = k;
         }
         let p = &self.peers[pid.ix()];
@@ -125,12 +130,23 @@ impl Cluster {
     pub(crate) fn handle_heartbeat(&mut self, k: &mut Kernel<Cluster>, pid: PeerId, m: &RaftMsg) {
         let me = pid.slot(self.replicas);
         self.advance_commit(k, pid, m.commit);
-        let resp = RaftMsg::new(m.region, me, m.from, Kind::HeartbeatResp, self.peers[pid.ix()].term);
+        let resp = RaftMsg::new(
+            m.region,
+            me,
+            m.from,
+            Kind::HeartbeatResp,
+            self.peers[pid.ix()].term,
+        );
         self.send(pid, m.from, resp);
     }
 
     /// The leader handles an append answer.
-    pub(crate) fn handle_append_response(&mut self, k: &mut Kernel<Cluster>, pid: PeerId, m: &RaftMsg) {
+    pub(crate) fn handle_append_response(
+        &mut self,
+        k: &mut Kernel<Cluster>,
+        pid: PeerId,
+        m: &RaftMsg,
+    ) {
         let f = m.from as usize;
         let p = &mut self.peers[pid.ix()];
         p.recent_active |= 1 << m.from;
@@ -192,7 +208,8 @@ impl Cluster {
             self.book.writes_applied += n;
             p.lease_until = k.now().0 + self.cfg.raft.leader_lease.0;
         }
-        self.inv.on_commit(pid.region(self.replicas), &self.peers[pid.ix()].log);
+        self.inv
+            .on_commit(pid.region(self.replicas), &self.peers[pid.ix()].log);
     }
 
     /// Leader transfer (raft-rs `MsgTransferLeader`): wait until the target is caught up,

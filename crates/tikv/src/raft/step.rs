@@ -19,8 +19,7 @@ impl Cluster {
                 // A peer that hears from a live leader ignores disruptive campaigns.
                 return;
             }
-            let keeps_term =
-                m.kind == Kind::PreVote || (m.kind == Kind::PreVoteResp && !m.flag);
+            let keeps_term = m.kind == Kind::PreVote || (m.kind == Kind::PreVoteResp && !m.flag);
             if !keeps_term {
                 let leader = match m.kind {
                     Kind::Append | Kind::Heartbeat | Kind::Snapshot => m.from,
@@ -62,7 +61,8 @@ impl Cluster {
     fn in_lease(&self, pid: PeerId) -> bool {
         let p = &self.peers[pid.ix()];
         p.leader != NO_SLOT
-            && (p.role == Role::Leader || (p.election_elapsed as u32) < self.cfg.raft.election_ticks)
+            && (p.role == Role::Leader
+                || (p.election_elapsed as u32) < self.cfg.raft.election_ticks)
     }
 
     fn step_leader(&mut self, pid: PeerId, k: &mut Kernel<Cluster>, m: &RaftMsg) {

@@ -26,5 +26,8 @@ pub fn run_to(w: &mut World<Cluster>, secs: u64, seed: u64) {
 
 /// Last sample of a series.
 pub fn last(w: &World<Cluster>, name: &str) -> f64 {
-    w.kernel.metrics.last(name).unwrap_or_else(|| panic!("no series {name}"))
+    w.kernel
+        .metrics
+        .last(name)
+        .unwrap_or_else(|| panic!("no series {name}"))
 }

@@ -1,0 +1,242 @@
+//! One test per GroupState transition named in MODEL.md section 1, driven through the same
+//! entry points raftstore uses.
+
+use faultline_sim::{Kernel, Network, SimDuration, SimTime, World};
+
+use crate::hibernate::{GroupState, LeaderState};
+use crate::ids::PeerId;
+use crate::msg::{Kind, RaftMsg};
+use crate::raft::Role;
+use crate::watch::WatchWhat;
+use crate::{Cluster, TikvAction, TikvConfig, UnreachableBroadcast};
+
+/// Three stores, one region led by slot 0 on store 0, everything hibernated.
+fn world(mode: UnreachableBroadcast) -> World<Cluster> {
+    let cfg = TikvConfig {
+        stores: 3,
+        regions: 1,
+        unreachable_broadcast: mode,
+        ..Default::default()
+    };
+    let mut net = Network::new((SimDuration::from_millis(1), SimDuration::from_millis(2)));
+    let c = Cluster::new(&cfg, &mut net);
+    World::new(c, 5, net, SimDuration::from_secs(1))
+}
+
+const LEADER: PeerId = PeerId(0);
+const FOLLOWER: PeerId = PeerId(1);
+
+fn msg(kind: Kind, from: u8, to: u8, term: u64) -> RaftMsg {
+    RaftMsg::new(0, from, to, kind, term)
+}
+
+fn secs(s: u64) -> SimTime {
+    SimTime(s * 1_000_000)
+}
+
+#[test]
+fn vote_prevote_and_timeout_now_put_a_hibernated_peer_in_chaos_and_ticking() {
+    for kind in [Kind::PreVote, Kind::Vote, Kind::TimeoutNow] {
+        let mut w = world(UnreachableBroadcast::OncePerDisconnect);
+        assert_eq!(w.model.peers[FOLLOWER.ix()].group, GroupState::Idle);
+        assert!(!w.model.peers[FOLLOWER.ix()].awake);
+        w.model.on_group_message(FOLLOWER, &msg(kind, 2, 1, 7));
+        assert_eq!(
+            w.model.peers[FOLLOWER.ix()].group,
+            GroupState::Chaos,
+            "{kind:?}"
+        );
+        assert!(
+            w.model.peers[FOLLOWER.ix()].awake,
+            "{kind:?} registers the tick"
+        );
+    }
+}
+
+#[test]
+fn message_from_current_leader_resets_to_ordered_but_others_do_not() {
+    let mut w = world(UnreachableBroadcast::OncePerDisconnect);
+    w.model.set_group(FOLLOWER, GroupState::Chaos);
+    // From the other follower: no change.
+    w.model
+        .on_group_message(FOLLOWER, &msg(Kind::Heartbeat, 2, 1, 6));
+    assert_eq!(w.model.peers[FOLLOWER.ix()].group, GroupState::Chaos);
+    // Hibernate extra messages from the leader do not count either.
+    w.model
+        .on_group_message(FOLLOWER, &msg(Kind::HibernateRequest, 0, 1, 6));
+    assert_eq!(w.model.peers[FOLLOWER.ix()].group, GroupState::Chaos);
+    w.model
+        .on_group_message(FOLLOWER, &msg(Kind::Append, 0, 1, 6));
+    assert_eq!(w.model.peers[FOLLOWER.ix()].group, GroupState::Ordered);
+    assert!(w.model.peers[FOLLOWER.ix()].awake);
+}
+
+#[test]
+fn follower_stops_ticking_only_when_not_chaos_with_leader_and_current_last_term() {
+    let mut w = world(UnreachableBroadcast::OncePerDisconnect);
+    w.model.set_group(FOLLOWER, GroupState::Ordered);
+    assert!(w.model.follower_may_sleep(FOLLOWER));
+    w.model.set_group(FOLLOWER, GroupState::Chaos);
+    assert!(!w.model.follower_may_sleep(FOLLOWER), "Chaos keeps ticking");
+    w.model.set_group(FOLLOWER, GroupState::Ordered);
+    w.model.peers[FOLLOWER.ix()].term += 1;
+    assert!(
+        !w.model.follower_may_sleep(FOLLOWER),
+        "last log term behind the term"
+    );
+    w.model.peers[FOLLOWER.ix()].term -= 1;
+    w.model.peers[FOLLOWER.ix()].leader = crate::ids::NO_SLOT;
+    assert!(!w.model.follower_may_sleep(FOLLOWER), "no leader");
+}
+
+#[test]
+fn write_wakes_region_then_followers_sleep_and_leader_hibernates_after_poll() {
+    let mut w = world(UnreachableBroadcast::OncePerDisconnect);
+    w.model.watch_region(0);
+    let (node, t) = w.model.action_timer(TikvAction::Write { region: 0 });
+    w.kernel.set_timer(node, SimDuration::from_secs(5), t);
+    w.run_until(secs(5).plus(SimDuration::from_millis(300)));
+    assert_eq!(
+        w.model.peers[LEADER.ix()].group,
+        GroupState::Ordered,
+        "the write woke the leader"
+    );
+    let woke = w.model.watch_events().iter().any(|e| {
+        e.slot == 1
+            && e.what
+                == WatchWhat::Group {
+                    from: GroupState::Idle,
+                    to: GroupState::Ordered,
+                }
+    });
+    assert!(woke, "its MsgAppend woke the follower");
+    w.run_until(secs(8));
+    assert_eq!(
+        w.model.peers[FOLLOWER.ix()].group,
+        GroupState::Idle,
+        "follower stopped ticking"
+    );
+    assert!(
+        w.model.peers[LEADER.ix()].awake,
+        "the leader waits for the poll"
+    );
+    w.run_until(secs(40));
+    let l = &w.model.peers[LEADER.ix()];
+    assert_eq!(l.leader_state, LeaderState::Hibernated);
+    assert_eq!(l.group, GroupState::Idle);
+    assert!(!l.awake);
+    assert_eq!(
+        l.log.commit, l.log.last_index,
+        "the write committed before hibernating"
+    );
+}
+
+#[test]
+fn leader_does_not_hibernate_while_a_live_peer_has_not_voted() {
+    let mut w = world(UnreachableBroadcast::OncePerDisconnect);
+    // Pause store 2 (alive, connection up): it cannot vote, and it is not down.
+    let s2 = w.model.store_nodes()[2];
+    w.kernel
+        .schedule_fault(secs(4), faultline_sim::Fault::Pause(s2));
+    let (node, t) = w.model.action_timer(TikvAction::Write { region: 0 });
+    w.kernel.set_timer(node, SimDuration::from_secs(5), t);
+    w.run_until(secs(60));
+    let l = &w.model.peers[LEADER.ix()];
+    assert!(
+        l.awake && l.leader_state != LeaderState::Hibernated,
+        "{:?}",
+        l.leader_state
+    );
+    assert_eq!(l.role, Role::Leader);
+}
+
+#[test]
+fn stale_check_moves_idle_to_prechaos_to_chaos_then_registers_tick() {
+    let mut w = world(UnreachableBroadcast::OncePerDisconnect);
+    let k: &mut Kernel<Cluster> = &mut w.kernel;
+    let m = &mut w.model;
+    assert!(!m.peers[FOLLOWER.ix()].awake);
+    m.stale_check_peer(k, FOLLOWER);
+    assert_eq!(m.peers[FOLLOWER.ix()].group, GroupState::PreChaos);
+    assert!(!m.peers[FOLLOWER.ix()].awake, "PreChaos does not tick");
+    m.stale_check_peer(k, FOLLOWER);
+    assert_eq!(m.peers[FOLLOWER.ix()].group, GroupState::Chaos);
+    assert!(
+        !m.peers[FOLLOWER.ix()].awake,
+        "Chaos alone does not register the tick"
+    );
+    m.stale_check_peer(k, FOLLOWER);
+    assert!(
+        m.peers[FOLLOWER.ix()].awake,
+        "the third check registers the tick"
+    );
+}
+
+#[test]
+fn idle_follower_that_still_ticks_keeps_idle_on_stale_check() {
+    let mut w = world(UnreachableBroadcast::OncePerDisconnect);
+    w.model.register_tick(FOLLOWER);
+    w.model.stale_check_peer(&mut w.kernel, FOLLOWER);
+    assert_eq!(w.model.peers[FOLLOWER.ix()].group, GroupState::Idle);
+}
+
+#[test]
+fn leader_missing_longer_than_abnormal_duration_is_logged_and_counted() {
+    let mut w = world(UnreachableBroadcast::OncePerDisconnect);
+    let msg = "leader missing longer than abnormal_leader_missing_duration";
+    w.model.stale_check_peer(&mut w.kernel, FOLLOWER); // starts the clock at t=0
+    w.run_until(secs(9 * 60));
+    w.model.peers[FOLLOWER.ix()].leader_missing_since = 0; // pretend no leader message since
+    w.model.stale_check_peer(&mut w.kernel, FOLLOWER);
+    assert_eq!(
+        w.kernel.log.count_containing(msg),
+        0,
+        "9 min is not abnormal"
+    );
+    w.run_until(secs(10 * 60 + 1));
+    w.model.peers[FOLLOWER.ix()].leader_missing_since = 0;
+    w.model.stale_check_peer(&mut w.kernel, FOLLOWER);
+    assert_eq!(w.kernel.log.count_containing(msg), 1);
+    assert!(w.model.book.leader_missing.contains(&0));
+}
+
+#[test]
+fn unreachable_broadcast_puts_followers_of_that_store_in_chaos_once_per_backoff() {
+    let mut w = world(UnreachableBroadcast::OncePerDisconnect);
+    // Store 1 hosts the follower of region 0 whose leader is on store 0.
+    w.model.on_store_unreachable(&mut w.kernel, 1, 0);
+    assert_eq!(w.model.peers[FOLLOWER.ix()].group, GroupState::Chaos);
+    assert!(w.model.peers[FOLLOWER.ix()].awake);
+    w.model.set_group(FOLLOWER, GroupState::Idle);
+    w.run_until(secs(9));
+    w.model.on_store_unreachable(&mut w.kernel, 1, 0);
+    assert_eq!(
+        w.model.peers[FOLLOWER.ix()].group,
+        GroupState::Idle,
+        "within the 10 s backoff"
+    );
+    w.run_until(secs(11));
+    w.model.on_store_unreachable(&mut w.kernel, 1, 0);
+    assert_eq!(
+        w.model.peers[FOLLOWER.ix()].group,
+        GroupState::Chaos,
+        "a report after the backoff broadcasts"
+    );
+}
+
+#[test]
+fn fixed_mode_rebroadcasts_only_if_messages_arrived_since_last_broadcast() {
+    let mut w = world(UnreachableBroadcast::RepeatIfNewMessages);
+    w.model.on_store_unreachable(&mut w.kernel, 1, 0);
+    w.model.set_group(FOLLOWER, GroupState::Idle);
+    w.run_until(secs(11));
+    w.model.on_store_unreachable(&mut w.kernel, 1, 0);
+    assert_eq!(
+        w.model.peers[FOLLOWER.ix()].group,
+        GroupState::Idle,
+        "no new messages from store 0"
+    );
+    w.model.stores[1].recv_count[0] += 1; // a late message from store 0 was handled
+    w.model.on_store_unreachable(&mut w.kernel, 1, 0);
+    assert_eq!(w.model.peers[FOLLOWER.ix()].group, GroupState::Chaos);
+}
