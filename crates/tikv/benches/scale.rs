@@ -16,7 +16,9 @@ fn config(hibernate: bool) -> TikvConfig {
         regions: 256_000,
         replicas: 3,
         unreachable_broadcast: UnreachableBroadcast::OncePerDisconnect,
-        load: WriteLoad { writes_per_sec: 1000 },
+        load: WriteLoad {
+            writes_per_sec: 1000,
+        },
         ..Default::default()
     };
     cfg.hibernate.enabled = hibernate;
@@ -65,8 +67,15 @@ fn main() {
         m("leaderless_regions"),
         m("longest_leaderless_secs"),
     );
-    assert!(w.violation.is_none(), "invariant violated: {:?}", w.violation);
-    println!("peak memory (VmHWM): {} MB  (target <= 600 MB)", vm_hwm_mb().unwrap_or(0));
+    assert!(
+        w.violation.is_none(),
+        "invariant violated: {:?}",
+        w.violation
+    );
+    println!(
+        "peak memory (VmHWM): {} MB  (target <= 600 MB)",
+        vm_hwm_mb().unwrap_or(0)
+    );
     drop(w);
 
     // Raw throughput: hibernation off, so all 768k peers tick and every leader heartbeats.
@@ -82,5 +91,8 @@ fn main() {
         "raw raft messages, hibernate off, 20 s simulated: {n} in {wall:.2?} = {:.2} M msgs/s  (target >= 1.5 M/s; includes ticking 768k peers)",
         n as f64 / wall.as_secs_f64() / 1e6
     );
-    println!("peak memory after both runs (VmHWM): {} MB", vm_hwm_mb().unwrap_or(0));
+    println!(
+        "peak memory after both runs (VmHWM): {} MB",
+        vm_hwm_mb().unwrap_or(0)
+    );
 }
