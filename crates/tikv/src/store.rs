@@ -89,6 +89,10 @@ impl Cluster {
     /// whose connection is known broken are dropped, as raft client queues are cleared.
     pub(crate) fn flush(&mut self, k: &mut Kernel<Cluster>) {
         for s in 0..self.stores.len() {
+            if !self.stores[s].region_hb.is_empty() && self.store_live[s] {
+                let v = std::mem::take(&mut self.stores[s].region_hb);
+                k.send(self.store_nodes[s], self.pd_node, Msg::RegionHeartbeats(v));
+            }
             for t in 0..self.stores.len() {
                 if self.stores[s].outbox[t].is_empty() {
                     continue;

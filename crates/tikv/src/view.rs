@@ -109,6 +109,19 @@ impl Cluster {
         })
     }
 
+    /// True if the region's live leader holds a valid lease at the current time (it heard
+    /// from a quorum within `leader_lease`); what a leader checks before serving local reads.
+    pub fn region_leader_in_lease(&self, region: u32) -> bool {
+        let Some(s) = self.region_leader_store(region) else {
+            return false;
+        };
+        (0..self.replicas as u8).any(|sl| {
+            let pid = PeerId::of(RegionId(region), sl, self.replicas);
+            let p = &self.peers[pid.ix()];
+            self.slot_store[pid.ix()] as u32 == s && p.is_leader() && p.lease_until > self.now
+        })
+    }
+
     /// True if the region has no leader on an Up store (see `leaderless_regions`).
     pub fn region_leaderless(&self, region: u32) -> bool {
         region < self.cfg.regions && self.book.leaderless_since[region as usize] != u64::MAX

@@ -261,6 +261,9 @@ impl Cluster {
         p.matched[me as usize] = last;
         p.next[me as usize] = last + 1;
         self.leader_gained(k, pid);
+        // TiKV reports a new leader to PD at once (`on_role_changed` -> `heartbeat_pd`).
+        let s = self.slot_store[pid.ix()] as usize;
+        self.stores[s].region_hb.push((r.0, term));
         self.watch(pid, crate::watch::WatchWhat::BecameLeader { term });
         let node = self.node_of(pid);
         k.log(
