@@ -1,22 +1,21 @@
-//! Replays every input that once broke the link decoder or the parser (found by the fuzz
-//! tests or cargo-fuzz), kept in tests/fuzz_corpus/{link,scenario}/. Each must be handled
-//! without a panic, quickly. Add a file there for every new crash; see docs/fuzzing.md.
+//! Replays every input that once broke (or stalled) the link decoder or the parser, kept in
+//! tests/fuzz_corpus/<target>/ as the fuzzer saved it, through the same harness the cargo-fuzz
+//! target runs. Each must be handled without a panic, quickly. See docs/fuzzing.md.
 
 mod fuzz_common;
 
 use std::path::PathBuf;
 
-use faultline_scenario::{decode_link, parse_scenario};
-use fuzz_common::{assert_round_trips, quick};
+use fuzz_common::{check_link, check_scenario_text, link_from_input, quick};
 
-fn corpus(kind: &str) -> Vec<(PathBuf, Vec<u8>)> {
+fn corpus(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fuzz_corpus")
-        .join(kind);
+        .join(target);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
-    files.retain(|p| p.is_file() && p.extension().is_none_or(|x| x != "md"));
+    files.retain(|p| p.is_file());
     files.sort();
     files
         .into_iter()
@@ -28,25 +27,23 @@ fn corpus(kind: &str) -> Vec<(PathBuf, Vec<u8>)> {
 }
 
 #[test]
-fn link_corpus_replays() {
-    for (path, bytes) in corpus("link") {
-        let text = String::from_utf8_lossy(&bytes);
-        let what = format!("decode_link({})", path.display());
-        if let Ok(s) = quick(&what, || decode_link(&text)) {
-            assert_round_trips(&s);
+fn link_decode_corpus_replays() {
+    for (path, bytes) in corpus("link_decode") {
+        if let Some(link) = link_from_input(&bytes) {
+            quick(&format!("link_decode {}", path.display()), || {
+                check_link(&link)
+            });
         }
     }
 }
 
 #[test]
-fn scenario_corpus_replays() {
-    for (path, bytes) in corpus("scenario") {
-        let Ok(text) = std::str::from_utf8(&bytes) else {
-            continue;
-        };
-        let what = format!("parse_scenario({})", path.display());
-        if let Ok(s) = quick(&what, || parse_scenario("corpus.toml", text)) {
-            assert_round_trips(&s);
+fn scenario_parse_corpus_replays() {
+    for (path, bytes) in corpus("scenario_parse") {
+        if let Ok(text) = std::str::from_utf8(&bytes) {
+            quick(&format!("scenario_parse {}", path.display()), || {
+                check_scenario_text(text)
+            });
         }
     }
 }

@@ -5,13 +5,14 @@
 mod fuzz_common;
 
 use faultline_scenario::parse_scenario;
-use fuzz_common::{assert_round_trips, mutate, mutate_lines, quick, seed_texts, Edit, LineEdit};
+use fuzz_common::{
+    assert_round_trips, check_scenario_text, mutate, mutate_lines, quick, seed_texts, Edit,
+    LineEdit,
+};
 use proptest::prelude::*;
 
 fn parse(text: &str) {
-    if let Ok(s) = quick("parse_scenario", || parse_scenario("fuzz.toml", text)) {
-        assert_round_trips(&s);
-    }
+    quick("parse_scenario", || check_scenario_text(text));
 }
 
 fn edits() -> impl Strategy<Value = Vec<Edit>> {
@@ -51,9 +52,9 @@ proptest! {
 
 #[test]
 fn seed_files_parse_and_round_trip() {
-    for text in seed_texts() {
-        let s = parse_scenario("seed.toml", &text).expect("seed files are valid");
-        assert_round_trips(&s);
+    parse_scenario("rich.toml", fuzz_common::RICH).expect("RICH is valid");
+    for s in fuzz_common::seed_scenarios() {
+        assert_round_trips(s);
     }
 }
 

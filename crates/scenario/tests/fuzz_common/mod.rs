@@ -1,13 +1,19 @@
 //! Seeds, mutations and a time guard shared by the fuzz tests (tests/fuzz_*.rs).
 
-#![allow(dead_code)] // each fuzz test file uses a different part
+#![allow(dead_code, unused_imports)] // each fuzz test file uses a different part
 
+pub mod harness;
+
+pub use harness::{assert_round_trips, check_link, check_scenario_text, link_from_input};
+
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use faultline_scenario::{decode_link, encode_link, parse_scenario, to_toml, Scenario};
+use faultline_scenario::{encode_link, parse_scenario, Scenario};
 
-/// No single input may take longer than this (debug build, shared CI machine).
-pub const PER_INPUT: Duration = Duration::from_secs(2);
+/// No single input may take longer than this. Generous: a debug build on a shared 2-core
+/// machine; a real hang takes far longer.
+pub const PER_INPUT: Duration = Duration::from_secs(5);
 
 /// Runs `f`, failing if it takes longer than [`PER_INPUT`]: a decoder that "finishes" in a
 /// minute on a 64 KiB link hangs a browser tab.
@@ -146,8 +152,13 @@ at = "10m"
 caption = "end"
 "#;
 
-/// Seed scenario texts: [`RICH`] and every file in `scenarios/`.
-pub fn seed_texts() -> Vec<String> {
+/// Seed scenario texts: [`RICH`] and every file in `scenarios/` (read once).
+pub fn seed_texts() -> &'static [String] {
+    static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
+    TEXTS.get_or_init(read_seed_texts)
+}
+
+fn read_seed_texts() -> Vec<String> {
     let mut out = vec![RICH.to_string()];
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios");
     let mut files: Vec<_> = std::fs::read_dir(dir)
@@ -164,12 +175,24 @@ pub fn seed_texts() -> Vec<String> {
     out
 }
 
-/// The seed texts, parsed (each must be valid).
-pub fn seed_scenarios() -> Vec<Scenario> {
-    seed_texts()
-        .iter()
-        .map(|t| parse_scenario("seed.toml", t).expect("seed scenarios are valid"))
-        .collect()
+/// The seed texts that parse, parsed once. (Whether every shipped file parses is the gallery
+/// tests' business; a file mid-edit must not break fuzzing.)
+pub fn seed_scenarios() -> &'static [Scenario] {
+    static PARSED: OnceLock<Vec<Scenario>> = OnceLock::new();
+    PARSED.get_or_init(|| {
+        let parsed: Vec<Scenario> = seed_texts()
+            .iter()
+            .filter_map(|t| parse_scenario("seed.toml", t).ok())
+            .collect();
+        assert!(!parsed.is_empty(), "RICH parses");
+        parsed
+    })
+}
+
+/// The share link of each seed scenario, encoded once.
+pub fn seed_links() -> &'static [String] {
+    static LINKS: OnceLock<Vec<String>> = OnceLock::new();
+    LINKS.get_or_init(|| seed_scenarios().iter().map(encode_link).collect())
 }
 
 /// One byte-level edit: `(kind, position, byte)`, positions taken modulo the length.
@@ -270,16 +293,4 @@ pub fn mutate_lines(text: &str, edits: &[LineEdit]) -> String {
         }
     }
     lines.join("\n")
-}
-
-/// What must hold for every scenario that parsed or decoded: it survives TOML export and the
-/// share link unchanged.
-pub fn assert_round_trips(s: &Scenario) {
-    let text = to_toml(s);
-    let back = parse_scenario("export.toml", &text)
-        .unwrap_or_else(|e| panic!("exported TOML does not parse: {e}\n{text}"));
-    assert_eq!(&back, s, "TOML round trip changed the scenario");
-    let link = encode_link(s);
-    let back = decode_link(&link).unwrap_or_else(|e| panic!("own link does not decode: {e}"));
-    assert_eq!(&back, s, "link round trip changed the scenario");
 }
