@@ -1,7 +1,7 @@
 //! `shrink`: delta-debugs a failing scenario while the same property keeps failing.
 //!
 //! Passes, repeated until none makes progress: drop faults (ddmin), stop the run earlier,
-//! halve fault durations, fewer regions, fewer stores. Every candidate must pass validation
+//! halve fault durations, fewer regions, stores, captures and tables. Every candidate must pass validation
 //! and fail the same property; anything else is rejected. Candidates are tried in a fixed
 //! order, so shrinking is deterministic.
 
@@ -101,8 +101,9 @@ pub fn shrink(
         current = steps::drop_faults(&mut sh, current, log);
         current = steps::stop_earlier(&mut sh, current, log);
         current = steps::shorten_faults(&mut sh, current, log);
-        current = steps::fewer_regions(&mut sh, current, log);
-        current = steps::fewer_stores(&mut sh, current, log);
+        for knob in &steps::KNOBS {
+            current = steps::lower(&mut sh, current, knob, log);
+        }
         if current == before || sh.capped() {
             break;
         }

@@ -87,45 +87,67 @@ pub(crate) fn shorten_faults(
     s
 }
 
-/// Halves the region count while the property still fails.
-pub(crate) fn fewer_regions(
-    sh: &mut Shrinker,
-    mut s: Scenario,
-    log: &mut dyn FnMut(&str),
-) -> Scenario {
-    let before = s.topology.regions;
-    while s.topology.regions > 1 {
-        let mut c = s.clone();
-        c.topology.regions /= 2;
-        if sh.fails(&c).is_none() {
-            break;
-        }
-        s = c;
-    }
-    if s.topology.regions != before {
-        log(&format!("regions: {before} -> {}", s.topology.regions));
-    }
-    s
+/// A count in the scenario that shrinking may lower.
+pub(crate) struct Knob {
+    /// Field name for the log.
+    pub label: &'static str,
+    /// Reads it.
+    pub get: fn(&Scenario) -> u32,
+    /// Writes it.
+    pub set: fn(&mut Scenario, u32),
+    /// The next smaller value to try.
+    pub next: fn(u32) -> u32,
 }
 
-/// Removes stores one at a time while the property still fails (validation rejects fewer
-/// stores than replicas, and faults aimed at a removed store).
-pub(crate) fn fewer_stores(
+/// Regions halve, stores and captures go one at a time (each is a node with its own role),
+/// tables halve. Validation rejects what the rest of the scenario cannot live with: fewer
+/// stores than replicas, faults aimed at a removed node, changefeeds without captures.
+pub(crate) const KNOBS: [Knob; 4] = [
+    Knob {
+        label: "regions",
+        get: |s| s.topology.regions,
+        set: |s, v| s.topology.regions = v,
+        next: |v| v / 2,
+    },
+    Knob {
+        label: "stores",
+        get: |s| s.topology.stores,
+        set: |s, v| s.topology.stores = v,
+        next: |v| v - 1,
+    },
+    Knob {
+        label: "captures",
+        get: |s| s.topology.captures,
+        set: |s, v| s.topology.captures = v,
+        next: |v| v - 1,
+    },
+    Knob {
+        label: "workload.tables",
+        get: |s| s.workload.tables,
+        set: |s, v| s.workload.tables = v,
+        next: |v| v / 2,
+    },
+];
+
+/// Lowers one count while the property still fails.
+pub(crate) fn lower(
     sh: &mut Shrinker,
     mut s: Scenario,
+    knob: &Knob,
     log: &mut dyn FnMut(&str),
 ) -> Scenario {
-    let before = s.topology.stores;
-    while s.topology.stores > 1 {
+    let before = (knob.get)(&s);
+    while (knob.get)(&s) > 0 {
         let mut c = s.clone();
-        c.topology.stores -= 1;
+        (knob.set)(&mut c, (knob.next)((knob.get)(&s)));
         if sh.fails(&c).is_none() {
             break;
         }
         s = c;
     }
-    if s.topology.stores != before {
-        log(&format!("stores: {before} -> {}", s.topology.stores));
+    let after = (knob.get)(&s);
+    if after != before {
+        log(&format!("{}: {before} -> {after}", knob.label));
     }
     s
 }
