@@ -37,6 +37,7 @@ duration = "10m"
 stores = 4
 regions = 32
 replicas = 3
+captures = 2
 
 [raft]
 base_tick = "1s"
@@ -65,9 +66,30 @@ delay_max = "2ms"
 
 [toggles]
 "tikv.unreachable_broadcast" = "repeat_if_new_messages"
+"cdc.kv_client_evict" = "after_join"
 
 [workload]
 writes_per_sec = 100
+kind = "oltp_write_only"
+txns_per_sec = 50
+tables = 8
+rows_per_table = 1000
+stop_at = "8m"
+
+[cdc]
+min_ts_interval = "1s"
+owner_tick = "50ms"
+redo_flush_interval = "2s"
+mysql_write_latency = "5ms"
+
+[[changefeeds]]
+id = "cf-1"
+sink = "mysql"
+redo = true
+tables = 4
+
+[[changefeeds]]
+id = "cf-2"
 
 [[faults]]
 at = "30s"
@@ -105,6 +127,19 @@ target = "*"
 at = "5m"
 action = "pause"
 target = "tikv-4"
+
+[[faults]]
+at = "5m"
+action = "kill"
+target = "cdc-2"
+duration = "30s"
+
+[[faults]]
+at = "5m"
+action = "partition"
+target = "mysql-1"
+peers = "cdc-*"
+duration = "5s"
 
 [[faults]]
 at = "6m"
