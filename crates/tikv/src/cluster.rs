@@ -1,6 +1,7 @@
 //! The cluster: construction (deterministic placement of a hibernated, fully led cluster) and
 //! the [`Model`] implementation that routes kernel events to stores and PD.
 
+use crate::host::TikvHost;
 use faultline_sim::{
     Kernel, Level, Model, Network, NodeId, NodeState, SimDuration, SimRng, SimTime,
 };
@@ -163,7 +164,7 @@ impl Cluster {
 
     /// Re-seeds per-component streams from the run's seed (the kernel is not known at
     /// construction).
-    fn seed_streams(&mut self, k: &Kernel<Cluster>) {
+    fn seed_streams<H: TikvHost>(&mut self, k: &Kernel<H>) {
         for (i, st) in self.stores.iter_mut().enumerate() {
             st.rng = k.rng_stream(&format!("tikv-{}", i + 1));
         }
@@ -173,7 +174,7 @@ impl Cluster {
         }
     }
 
-    fn start_store_timers(&mut self, k: &mut Kernel<Cluster>, s: usize) {
+    fn start_store_timers<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize) {
         let node = self.store_nodes[s];
         let st = &mut self.stores[s];
         // Stores boot at different instants: spread their periodic ticks.
@@ -188,7 +189,7 @@ impl Cluster {
         k.set_timer(node, SimDuration(rhb_phase), Timer::RegionHeartbeat);
     }
 
-    fn on_store_timer(&mut self, k: &mut Kernel<Cluster>, s: usize, timer: Timer) {
+    fn on_store_timer<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize, timer: Timer) {
         let node = self.store_nodes[s];
         match timer {
             Timer::RaftTick => self.store_tick(k, s),
@@ -246,14 +247,20 @@ impl Cluster {
         }
     }
 
-    fn send_region_heartbeats(&mut self, k: &mut Kernel<Cluster>, s: usize) {
+    fn send_region_heartbeats<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize) {
         let v = std::mem::take(&mut self.stores[s].region_hb);
         if !v.is_empty() {
             k.send(self.store_nodes[s], self.pd_node, Msg::RegionHeartbeats(v));
         }
     }
 
-    fn on_store_message(&mut self, k: &mut Kernel<Cluster>, s: usize, from: NodeId, msg: Msg) {
+    fn on_store_message<H: TikvHost>(
+        &mut self,
+        k: &mut Kernel<H>,
+        s: usize,
+        from: NodeId,
+        msg: Msg,
+    ) {
         match msg {
             Msg::Raft(msgs) => {
                 if let Some(t) = self.node_store[from.0 as usize] {
@@ -298,9 +305,9 @@ impl Cluster {
     /// The leader applies PD's replica replacement. Simplified: the membership change takes
     /// effect at once (no joint consensus, no conf-change entry); the new replica starts empty
     /// and gets a snapshot from the leader.
-    fn replace_peer(
+    fn replace_peer<H: TikvHost>(
         &mut self,
-        k: &mut Kernel<Cluster>,
+        k: &mut Kernel<H>,
         s: usize,
         region: u32,
         slot: u8,
@@ -344,7 +351,7 @@ impl Cluster {
         );
     }
 
-    fn on_pd_timer(&mut self, k: &mut Kernel<Cluster>, timer: Timer) {
+    fn on_pd_timer<H: TikvHost>(&mut self, k: &mut Kernel<H>, timer: Timer) {
         match timer {
             Timer::PdTick => self.pd_tick(k),
             Timer::Load => {
@@ -371,14 +378,14 @@ impl Cluster {
 
     /// Sends a client request to the region's leader store. Simplified: the client's region
     /// cache is always right (real clients learn leaders through NotLeader retries).
-    fn route(&mut self, k: &mut Kernel<Cluster>, msg: Msg, region: u32) {
+    fn route<H: TikvHost>(&mut self, k: &mut Kernel<H>, msg: Msg, region: u32) {
         match self.leader_store_truth(RegionId(region)) {
             Some(s) => k.send(self.pd_node, self.store_nodes[s], msg),
             None => self.book.writes_dropped += 1,
         }
     }
 
-    fn store_crashed(&mut self, k: &mut Kernel<Cluster>, s: usize) {
+    fn store_crashed<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize) {
         for pid in self.peers_of(s) {
             if self.peers[pid.ix()].is_leader() {
                 self.leader_lost(pid);
@@ -397,7 +404,7 @@ impl Cluster {
         self.schedule_failure_detection(k);
     }
 
-    fn store_restarted(&mut self, k: &mut Kernel<Cluster>, s: usize) {
+    fn store_restarted<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize) {
         self.store_live[s] = true;
         self.store_up[s] = true;
         for pid in self.peers_of(s) {
@@ -428,11 +435,9 @@ impl Cluster {
     }
 }
 
-impl Model for Cluster {
-    type Msg = Msg;
-    type Timer = Timer;
-
-    fn init(&mut self, k: &mut Kernel<Self>) {
+impl Cluster {
+    /// Arms the first timers (the `Model::init` of this layer).
+    pub fn init_in<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
         self.now = k.now().0;
         self.seed_streams(k);
         if !self.cfg.hibernate.enabled {
@@ -453,29 +458,43 @@ impl Model for Cluster {
         }
     }
 
-    fn on_message(&mut self, k: &mut Kernel<Self>, from: NodeId, to: NodeId, msg: Msg) {
+    /// Handles a TiKV/PD message delivered by the kernel.
+    pub fn message_in<H: TikvHost>(
+        &mut self,
+        k: &mut Kernel<H>,
+        from: NodeId,
+        to: NodeId,
+        msg: Msg,
+    ) {
         self.now = k.now().0;
         if to == self.pd_node {
             self.pd_on_message(k, from, msg);
-        } else if let Some(s) = self.node_store[to.0 as usize] {
+        } else if let Some(s) = self.node_store.get(to.0 as usize).copied().flatten() {
             self.on_store_message(k, s as usize, from, msg);
         }
         self.flush(k);
     }
 
-    fn on_timer(&mut self, k: &mut Kernel<Self>, node: NodeId, timer: Timer) {
+    /// Handles a TiKV/PD timer.
+    pub fn timer_in<H: TikvHost>(&mut self, k: &mut Kernel<H>, node: NodeId, timer: Timer) {
         self.now = k.now().0;
         if node == self.pd_node {
             self.on_pd_timer(k, timer);
-        } else if let Some(s) = self.node_store[node.0 as usize] {
+        } else if let Some(s) = self.node_store.get(node.0 as usize).copied().flatten() {
             self.on_store_timer(k, s as usize, timer);
         }
         self.flush(k);
     }
 
-    fn on_node_state(&mut self, k: &mut Kernel<Self>, node: NodeId, state: NodeState) {
+    /// A node was killed, restarted, paused or resumed.
+    pub fn node_state_in<H: TikvHost>(
+        &mut self,
+        k: &mut Kernel<H>,
+        node: NodeId,
+        state: NodeState,
+    ) {
         self.now = k.now().0;
-        if let Some(s) = self.node_store[node.0 as usize] {
+        if let Some(s) = self.node_store.get(node.0 as usize).copied().flatten() {
             let s = s as usize;
             match state {
                 NodeState::Crashed => self.store_crashed(k, s),
@@ -496,9 +515,35 @@ impl Model for Cluster {
         self.flush(k);
     }
 
-    fn on_links_changed(&mut self, k: &mut Kernel<Self>) {
+    /// Links changed: raft clients notice broken connections.
+    pub fn links_changed_in<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
         self.now = k.now().0;
         self.schedule_failure_detection(k);
+    }
+}
+
+impl Model for Cluster {
+    type Msg = Msg;
+    type Timer = Timer;
+
+    fn init(&mut self, k: &mut Kernel<Self>) {
+        self.init_in(k)
+    }
+
+    fn on_message(&mut self, k: &mut Kernel<Self>, from: NodeId, to: NodeId, msg: Msg) {
+        self.message_in(k, from, to, msg)
+    }
+
+    fn on_timer(&mut self, k: &mut Kernel<Self>, node: NodeId, timer: Timer) {
+        self.timer_in(k, node, timer)
+    }
+
+    fn on_node_state(&mut self, k: &mut Kernel<Self>, node: NodeId, state: NodeState) {
+        self.node_state_in(k, node, state)
+    }
+
+    fn on_links_changed(&mut self, k: &mut Kernel<Self>) {
+        self.links_changed_in(k)
     }
 
     fn metric_names(&self) -> Vec<String> {

@@ -11,6 +11,7 @@
 //!   leader missing for `abnormal_leader_missing_duration` is logged
 //!   ([`Cluster::stale_check_peer`]).
 
+use crate::host::TikvHost;
 use faultline_sim::{Kernel, Level};
 
 use crate::ids::{PeerId, NO_SLOT};
@@ -204,7 +205,7 @@ impl Cluster {
 
     /// One peer's part of the `peer_stale_state_check_interval` tick (TiKV
     /// `on_check_peer_stale_state_tick`).
-    pub(crate) fn stale_check_peer(&mut self, k: &mut Kernel<Cluster>, pid: PeerId) {
+    pub(crate) fn stale_check_peer<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId) {
         let now = k.now().0;
         if self.cfg.hibernate.enabled {
             let p = &self.peers[pid.ix()];
@@ -228,7 +229,7 @@ impl Cluster {
     }
 
     /// TiKV `Peer::check_stale_state`: how long has this follower missed its leader?
-    fn check_stale_state(&mut self, k: &mut Kernel<Cluster>, pid: PeerId, now: u64) {
+    fn check_stale_state<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId, now: u64) {
         let abnormal = self.cfg.hibernate.abnormal_leader_missing_duration.0;
         let max = self.cfg.hibernate.max_leader_missing_duration.0;
         let p = &mut self.peers[pid.ix()];

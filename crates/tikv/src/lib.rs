@@ -23,6 +23,7 @@ pub mod action;
 pub mod cluster;
 pub mod config;
 pub mod hibernate;
+pub mod host;
 pub mod ids;
 pub mod invariants;
 pub mod metrics;

@@ -1,6 +1,7 @@
 //! Incremental bookkeeping behind the sampled metrics. Everything is updated where the state
 //! changes, so sampling costs O(stores), never a scan of 768k peers.
 
+use crate::host::TikvHost;
 use std::collections::BTreeSet;
 
 use faultline_sim::Kernel;
@@ -97,7 +98,7 @@ impl Book {
 
 impl Cluster {
     /// A peer became leader.
-    pub(crate) fn leader_gained(&mut self, k: &Kernel<Cluster>, pid: PeerId) {
+    pub(crate) fn leader_gained<H: TikvHost>(&mut self, k: &Kernel<H>, pid: PeerId) {
         let s = self.slot_store[pid.ix()] as usize;
         let r = pid.region(self.replicas);
         self.book.leaders_per_store[s] += 1;

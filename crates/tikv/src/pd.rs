@@ -4,6 +4,7 @@
 //! heartbeats in reality) but learns leaders only from region heartbeats; repair and balance
 //! are rate-limited scans rather than operators with steps.
 
+use crate::host::TikvHost;
 use faultline_sim::{Kernel, Level, NodeId};
 
 use crate::ids::{PeerId, RegionId};
@@ -73,7 +74,7 @@ impl Pd {
 
 impl Cluster {
     /// PD handles a message.
-    pub(crate) fn pd_on_message(&mut self, k: &mut Kernel<Cluster>, from: NodeId, msg: Msg) {
+    pub(crate) fn pd_on_message<H: TikvHost>(&mut self, k: &mut Kernel<H>, from: NodeId, msg: Msg) {
         match msg {
             Msg::StoreHeartbeat { store, leaders, .. } => {
                 let s = store as usize;
@@ -105,7 +106,7 @@ impl Cluster {
     }
 
     /// PD's scheduling round, every second.
-    pub(crate) fn pd_tick(&mut self, k: &mut Kernel<Cluster>) {
+    pub(crate) fn pd_tick<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
         let now = k.now().0;
         let max_down = self.cfg.pd.max_peer_down_duration.0;
         for s in 0..self.stores.len() {
@@ -137,7 +138,7 @@ impl Cluster {
     }
 
     /// Replaces replicas on Down stores by replicas on live stores, a few per second.
-    fn pd_repair(&mut self, k: &mut Kernel<Cluster>) {
+    fn pd_repair<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
         let regions = self.region_count();
         let mut budget = self.cfg.pd.replica_replacements_per_sec;
         let n = self.stores.len();
@@ -173,7 +174,7 @@ impl Cluster {
 
     /// Moves leaders from the store with most to the one with fewest when they differ by more
     /// than 5% of the mean (PD's balance-leader scheduler, simplified to a tolerance).
-    fn pd_balance_leaders(&mut self, k: &mut Kernel<Cluster>) {
+    fn pd_balance_leaders<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
         // PD only schedules onto and away from stores that heartbeat (not Disconnected).
         let now = k.now().0;
         let live: Vec<usize> = (0..self.stores.len())

@@ -2,6 +2,7 @@
 //! raft client (connections to other stores, unreachable reports, the StoreUnreachable
 //! broadcast whose repetition rule is the tikv#14547 toggle).
 
+use crate::host::TikvHost;
 use faultline_sim::{Kernel, Level, SimDuration, SimRng};
 
 use crate::config::UnreachableBroadcast;
@@ -87,7 +88,7 @@ impl Cluster {
 
     /// End of an event: each store sends one batch per target store. Messages to a store
     /// whose connection is known broken are dropped, as raft client queues are cleared.
-    pub(crate) fn flush(&mut self, k: &mut Kernel<Cluster>) {
+    pub(crate) fn flush<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
         for s in 0..self.stores.len() {
             if !self.stores[s].region_hb.is_empty() && self.store_live[s] {
                 let v = std::mem::take(&mut self.stores[s].region_hb);
@@ -107,9 +108,9 @@ impl Cluster {
     }
 
     /// A batch arrived from `from` (gRPC receive): it waits for raftstore to poll it.
-    pub(crate) fn on_raft_batch(
+    pub(crate) fn on_raft_batch<H: TikvHost>(
         &mut self,
-        k: &mut Kernel<Cluster>,
+        k: &mut Kernel<H>,
         s: usize,
         from: usize,
         msgs: Vec<RaftMsg>,
@@ -132,9 +133,9 @@ impl Cluster {
     }
 
     /// raftstore hands a batch to its peers.
-    pub(crate) fn process_batch(
+    pub(crate) fn process_batch<H: TikvHost>(
         &mut self,
-        k: &mut Kernel<Cluster>,
+        k: &mut Kernel<H>,
         s: usize,
         from: usize,
         msgs: &[RaftMsg],
@@ -161,7 +162,7 @@ impl Cluster {
     }
 
     /// Raft base tick of a store: tick every awake peer; peers that may sleep leave the list.
-    pub(crate) fn store_tick(&mut self, k: &mut Kernel<Cluster>, s: usize) {
+    pub(crate) fn store_tick<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize) {
         let list = std::mem::take(&mut self.stores[s].awake);
         let mut keep = Vec::with_capacity(list.len());
         for pid in list {
@@ -185,7 +186,7 @@ impl Cluster {
     }
 
     /// TiKV `on_raft_base_tick` for one peer; returns whether it keeps ticking.
-    fn tick_peer(&mut self, k: &mut Kernel<Cluster>, pid: PeerId) -> bool {
+    fn tick_peer<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId) -> bool {
         let hib = self.cfg.hibernate.enabled;
         if hib && self.peers[pid.ix()].group == GroupState::Idle {
             return false;
@@ -210,7 +211,7 @@ impl Cluster {
     /// The raft client's connection from `s` to `t` failed (detected, or a reconnect attempt
     /// failed). The buggy client reports only the first failure per disconnect; the fixed one
     /// reports every failure and lets the store decide.
-    pub(crate) fn conn_failed(&mut self, k: &mut Kernel<Cluster>, s: usize, t: usize) {
+    pub(crate) fn conn_failed<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize, t: usize) {
         let st = &mut self.stores[s];
         st.conn_broken[t] = true;
         let report = match self.cfg.unreachable_broadcast {
@@ -231,7 +232,7 @@ impl Cluster {
     }
 
     /// A reconnect attempt.
-    pub(crate) fn reconnect(&mut self, k: &mut Kernel<Cluster>, s: usize, t: usize) {
+    pub(crate) fn reconnect<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize, t: usize) {
         if !self.stores[s].conn_broken[t] {
             return;
         }
@@ -246,7 +247,12 @@ impl Cluster {
 
     /// TiKV `StoreFsm::on_store_unreachable`: broadcast at most once per backoff; with the fix,
     /// only if messages from that store were handled since the last broadcast.
-    pub(crate) fn on_store_unreachable(&mut self, k: &mut Kernel<Cluster>, s: usize, t: usize) {
+    pub(crate) fn on_store_unreachable<H: TikvHost>(
+        &mut self,
+        k: &mut Kernel<H>,
+        s: usize,
+        t: usize,
+    ) {
         let now = k.now().0;
         let backoff = self.cfg.hibernate.unreachable_backoff.0;
         let st = &mut self.stores[s];
@@ -299,7 +305,7 @@ impl Cluster {
 
     /// Schedules failure detection on every store whose connection to another store is up
     /// while the other store cannot be reached (a crash or a cut link).
-    pub(crate) fn schedule_failure_detection(&mut self, k: &mut Kernel<Cluster>) {
+    pub(crate) fn schedule_failure_detection<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
         let (lo, hi) = self.cfg.raft.conn_failure_detect;
         for s in 0..self.stores.len() {
             if !self.store_live[s] {

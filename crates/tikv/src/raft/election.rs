@@ -1,5 +1,6 @@
 //! Elections: the election clock, pre-vote, votes, check-quorum, becoming leader or follower.
 
+use crate::host::TikvHost;
 use faultline_sim::{Kernel, Level};
 
 use crate::hibernate::LeaderState;
@@ -27,7 +28,7 @@ impl Cluster {
     }
 
     /// One Raft tick (raft-rs `tick_election` / `tick_heartbeat`).
-    pub(crate) fn raft_tick(&mut self, k: &mut Kernel<Cluster>, pid: PeerId) {
+    pub(crate) fn raft_tick<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId) {
         if self.peers[pid.ix()].role == Role::Leader {
             self.tick_heartbeat(k, pid);
         } else {
@@ -41,7 +42,7 @@ impl Cluster {
         }
     }
 
-    fn tick_heartbeat(&mut self, k: &mut Kernel<Cluster>, pid: PeerId) {
+    fn tick_heartbeat<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId) {
         let me = pid.slot(self.replicas);
         let quorum = self.quorum();
         let p = &mut self.peers[pid.ix()];
@@ -93,9 +94,9 @@ impl Cluster {
 
     /// Starts a pre-vote (`pre`) or a real election (raft-rs `campaign`). `force` skips the
     /// receivers' lease check (leader transfer).
-    pub(crate) fn campaign_with(
+    pub(crate) fn campaign_with<H: TikvHost>(
         &mut self,
-        k: &mut Kernel<Cluster>,
+        k: &mut Kernel<H>,
         pid: PeerId,
         pre: bool,
         force: bool,
@@ -147,11 +148,11 @@ impl Cluster {
     }
 
     /// Campaign after an election timeout.
-    pub(crate) fn campaign(&mut self, k: &mut Kernel<Cluster>, pid: PeerId, pre: bool) {
+    pub(crate) fn campaign<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId, pre: bool) {
         self.campaign_with(k, pid, pre, false);
     }
 
-    fn on_campaign_won(&mut self, k: &mut Kernel<Cluster>, pid: PeerId, pre: bool) {
+    fn on_campaign_won<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId, pre: bool) {
         if pre {
             self.campaign_with(k, pid, false, false);
         } else {
@@ -190,9 +191,9 @@ impl Cluster {
     }
 
     /// Tallies a (pre-)vote answer for the current campaign.
-    pub(crate) fn handle_vote_response(
+    pub(crate) fn handle_vote_response<H: TikvHost>(
         &mut self,
-        k: &mut Kernel<Cluster>,
+        k: &mut Kernel<H>,
         pid: PeerId,
         m: &RaftMsg,
     ) {
@@ -237,7 +238,7 @@ impl Cluster {
     }
 
     /// raft-rs `become_leader`: reset progress and append an empty entry of the new term.
-    pub(crate) fn become_leader(&mut self, k: &mut Kernel<Cluster>, pid: PeerId) {
+    pub(crate) fn become_leader<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId) {
         let me = pid.slot(self.replicas);
         let r = pid.region(self.replicas);
         self.reset_election_clock(pid);

@@ -1,6 +1,7 @@
 //! Log replication: proposals, appends, snapshots, heartbeats, commit and apply, leader
 //! transfer.
 
+use crate::host::TikvHost;
 use faultline_sim::Kernel;
 
 use crate::ids::{PeerId, NO_SLOT};
@@ -13,7 +14,7 @@ const MAX_ENTRIES_PER_APPEND: u64 = 64;
 
 impl Cluster {
     /// A write reached the leader: append one entry and replicate it.
-    pub(crate) fn propose(&mut self, k: &mut Kernel<Cluster>, pid: PeerId) -> bool {
+    pub(crate) fn propose<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId) -> bool {
         if self.peers[pid.ix()].role != Role::Leader || self.peers[pid.ix()].transferee != NO_SLOT {
             return false;
         }
@@ -72,7 +73,12 @@ impl Cluster {
     }
 
     /// A follower handles an append from its leader (raft-rs `handle_append_entries`).
-    pub(crate) fn handle_append(&mut self, k: &mut Kernel<Cluster>, pid: PeerId, m: &RaftMsg) {
+    pub(crate) fn handle_append<H: TikvHost>(
+        &mut self,
+        k: &mut Kernel<H>,
+        pid: PeerId,
+        m: &RaftMsg,
+    ) {
         let me = pid.slot(self.replicas);
         let p = &self.peers[pid.ix()];
         let mut resp = RaftMsg::new(m.region, me, m.from, Kind::AppendResp, p.term);
@@ -111,7 +117,12 @@ impl Cluster {
     }
 
     /// A follower installs a snapshot (instantly: no data moves in the model).
-    pub(crate) fn handle_snapshot(&mut self, k: &mut Kernel<Cluster>, pid: PeerId, m: &RaftMsg) {
+    pub(crate) fn handle_snapshot<H: TikvHost>(
+        &mut self,
+        k: &mut Kernel<H>,
+        pid: PeerId,
+        m: &RaftMsg,
+    ) {
         let me = pid.slot(self.replicas);
         let p = &mut self.peers[pid.ix()];
         if m.index > p.log.commit {
@@ -127,7 +138,12 @@ impl Cluster {
     }
 
     /// A follower handles a heartbeat.
-    pub(crate) fn handle_heartbeat(&mut self, k: &mut Kernel<Cluster>, pid: PeerId, m: &RaftMsg) {
+    pub(crate) fn handle_heartbeat<H: TikvHost>(
+        &mut self,
+        k: &mut Kernel<H>,
+        pid: PeerId,
+        m: &RaftMsg,
+    ) {
         let me = pid.slot(self.replicas);
         self.advance_commit(k, pid, m.commit);
         let resp = RaftMsg::new(
@@ -141,9 +157,9 @@ impl Cluster {
     }
 
     /// The leader handles an append answer.
-    pub(crate) fn handle_append_response(
+    pub(crate) fn handle_append_response<H: TikvHost>(
         &mut self,
-        k: &mut Kernel<Cluster>,
+        k: &mut Kernel<H>,
         pid: PeerId,
         m: &RaftMsg,
     ) {
@@ -182,7 +198,7 @@ impl Cluster {
     }
 
     /// Commits what a quorum has, but only entries of the leader's own term (Raft §5.4.2).
-    pub(crate) fn maybe_commit(&mut self, k: &mut Kernel<Cluster>, pid: PeerId) -> bool {
+    pub(crate) fn maybe_commit<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId) -> bool {
         let n = self.replicas as usize;
         let p = &self.peers[pid.ix()];
         let mut m = [0u64; crate::raft::MAX_REPLICAS];
@@ -198,7 +214,7 @@ impl Cluster {
 
     /// Raises a peer's commit index; applying is immediate in the model. Counts applied
     /// entries on leaders (entries include each term's empty entry).
-    pub(crate) fn advance_commit(&mut self, k: &mut Kernel<Cluster>, pid: PeerId, c: u64) {
+    pub(crate) fn advance_commit<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId, c: u64) {
         let p = &mut self.peers[pid.ix()];
         let n = p.log.commit_to(c);
         if n == 0 {

@@ -1,6 +1,7 @@
 //! `step`: one Raft message into one peer (raft-rs `Raft::step`), term rules first, then by
 //! role.
 
+use crate::host::TikvHost;
 use faultline_sim::Kernel;
 
 use crate::ids::{PeerId, NO_SLOT};
@@ -10,7 +11,7 @@ use crate::Cluster;
 
 impl Cluster {
     /// Feeds one message to a peer.
-    pub(crate) fn step(&mut self, k: &mut Kernel<Cluster>, pid: PeerId, m: &RaftMsg) {
+    pub(crate) fn step<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId, m: &RaftMsg) {
         let me = pid.slot(self.replicas);
         let p = &self.peers[pid.ix()];
         if m.term > p.term {
@@ -65,7 +66,7 @@ impl Cluster {
                 || (p.election_elapsed as u32) < self.cfg.raft.election_ticks)
     }
 
-    fn step_leader(&mut self, pid: PeerId, k: &mut Kernel<Cluster>, m: &RaftMsg) {
+    fn step_leader<H: TikvHost>(&mut self, pid: PeerId, k: &mut Kernel<H>, m: &RaftMsg) {
         match m.kind {
             Kind::AppendResp => self.handle_append_response(k, pid, m),
             Kind::HeartbeatResp => self.handle_heartbeat_response(pid, m),
@@ -73,7 +74,7 @@ impl Cluster {
         }
     }
 
-    fn step_follower(&mut self, k: &mut Kernel<Cluster>, pid: PeerId, m: &RaftMsg) {
+    fn step_follower<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId, m: &RaftMsg) {
         match m.kind {
             Kind::Append | Kind::Heartbeat | Kind::Snapshot => {
                 let p = &mut self.peers[pid.ix()];
@@ -91,7 +92,7 @@ impl Cluster {
         }
     }
 
-    fn step_candidate(&mut self, k: &mut Kernel<Cluster>, pid: PeerId, m: &RaftMsg) {
+    fn step_candidate<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId, m: &RaftMsg) {
         match m.kind {
             Kind::Append | Kind::Heartbeat | Kind::Snapshot => {
                 let term = m.term;
