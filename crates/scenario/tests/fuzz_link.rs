@@ -31,7 +31,7 @@ fn edits() -> impl Strategy<Value = Vec<Edit>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1500, ..ProptestConfig::default() })]
+    #![proptest_config(fuzz_common::config(1500))]
 
     #[test]
     fn arbitrary_text(text in any::<String>()) {

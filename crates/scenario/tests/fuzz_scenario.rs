@@ -24,7 +24,7 @@ fn line_edits() -> impl Strategy<Value = Vec<LineEdit>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+    #![proptest_config(fuzz_common::config(1000))]
 
     #[test]
     fn arbitrary_text(text in any::<String>()) {

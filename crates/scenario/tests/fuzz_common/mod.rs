@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use faultline_scenario::{encode_link, parse_scenario, Scenario};
+use proptest::test_runner::{Config, RngSeed};
 
 /// No single input may take longer than this. Generous: a debug build on a shared 2-core
 /// machine; a real hang takes far longer.
@@ -23,6 +24,20 @@ pub fn quick<T>(what: &str, f: impl FnOnce() -> T) -> T {
     let took = start.elapsed();
     assert!(took < PER_INPUT, "{what} took {took:?}");
     out
+}
+
+/// proptest settings: `cases` cases from a fixed seed, so `cargo test` is deterministic like
+/// everything else here. `PROPTEST_CASES` and `PROPTEST_RNG_SEED` override both for long or
+/// varied runs (docs/fuzzing.md).
+pub fn config(cases: u32) -> Config {
+    let mut c = Config::default();
+    if std::env::var_os("PROPTEST_CASES").is_none() {
+        c.cases = cases;
+    }
+    if std::env::var_os("PROPTEST_RNG_SEED").is_none() {
+        c.rng_seed = RngSeed::Fixed(0x0fa0_171e);
+    }
+    c
 }
 
 /// A scenario that uses every part of the format, so mutations reach every field.
