@@ -172,8 +172,15 @@ impl Cluster {
         }
     }
 
-    /// Moves leaders from the store with most to the one with fewest when they differ by more
-    /// than 5% of the mean (PD's balance-leader scheduler, simplified to a tolerance).
+    /// Moves leaders from the store with most to the one with fewest while they differ by more
+    /// than 5% of the mean (PD's balance-leader scheduler, simplified to a tolerance), at most
+    /// `leader_transfers_per_sec` per round.
+    ///
+    /// The pair is chosen again before every transfer, on counts that already include the
+    /// transfers PD just ordered (PD's operator influence). Spending a round's whole budget on
+    /// one pair overshoots whenever the gap is smaller than twice the budget: 20/23 leaders
+    /// became 24/19, the next round moved them back, and leaders ping-ponged (four elections a
+    /// second) for as long as the cluster ran.
     fn pd_balance_leaders<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
         // PD only schedules onto and away from stores that heartbeat (not Disconnected).
         let now = k.now().0;
@@ -183,33 +190,22 @@ impl Cluster {
         if live.len() < 2 {
             return;
         }
-        let by = |s: &&usize| self.pd.store_leaders[**s];
-        let (Some(&max), Some(&min)) = (live.iter().max_by_key(by), live.iter().min_by_key(by))
-        else {
-            return;
-        };
         let total: i64 = live.iter().map(|s| self.pd.store_leaders[*s]).sum();
         let tolerance = (total / live.len() as i64 / 20).max(2);
-        if self.pd.store_leaders[max] - self.pd.store_leaders[min] <= tolerance {
-            return;
-        }
         let regions = self.region_count();
         let mut budget = self.cfg.pd.leader_transfers_per_sec;
-        for _ in 0..regions.min(20_000) {
-            if budget == 0 {
-                break;
+        // Bounds the work of one round on a 256k-region cluster.
+        let mut scan = regions.min(20_000);
+        while budget > 0 && scan > 0 {
+            let Some((max, min)) = self.pd_leader_extremes(&live) else {
+                return;
+            };
+            if self.pd.store_leaders[max] - self.pd.store_leaders[min] <= tolerance {
+                return;
             }
-            let r = self.pd.balance_cursor;
-            self.pd.balance_cursor = (r + 1) % regions;
-            if self.pd.region_leader[r as usize].0 as usize != max {
-                continue;
-            }
-            let has_min = (0..self.replicas as u8).any(|sl| {
-                self.slot_store[PeerId::of(RegionId(r), sl, self.replicas).ix()] as usize == min
-            });
-            if !has_min {
-                continue;
-            }
+            let Some(r) = self.pd_next_region_led_by(max, min, &mut scan) else {
+                return;
+            };
             budget -= 1;
             self.pd.store_leaders[max] -= 1;
             self.pd.store_leaders[min] += 1;
@@ -220,6 +216,33 @@ impl Cluster {
             };
             k.send(self.pd_node, self.store_nodes[max], msg);
         }
+    }
+
+    /// The live stores with the most and the fewest leaders in PD's view.
+    fn pd_leader_extremes(&self, live: &[usize]) -> Option<(usize, usize)> {
+        let by = |s: &&usize| self.pd.store_leaders[**s];
+        Some((*live.iter().max_by_key(by)?, *live.iter().min_by_key(by)?))
+    }
+
+    /// Advances the balance cursor to the next region PD believes `from` leads and that has a
+    /// replica on `to`, looking at no more than `scan` regions (decremented as it goes).
+    fn pd_next_region_led_by(&mut self, from: usize, to: usize, scan: &mut u32) -> Option<u32> {
+        let regions = self.region_count();
+        while *scan > 0 {
+            *scan -= 1;
+            let r = self.pd.balance_cursor;
+            self.pd.balance_cursor = (r + 1) % regions;
+            if self.pd.region_leader[r as usize].0 as usize != from {
+                continue;
+            }
+            let has_to = (0..self.replicas as u8).any(|sl| {
+                self.slot_store[PeerId::of(RegionId(r), sl, self.replicas).ix()] as usize == to
+            });
+            if has_to {
+                return Some(r);
+            }
+        }
+        None
     }
 
     /// The store whose peer leads `region` with the highest term among Up stores (what a
