@@ -196,7 +196,15 @@ fn is_newer_or_equal(a: &Path, b: &Path) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_locked_version;
+    use super::{check_trunk_toml_pin, locked_version, parse_locked_version};
+
+    /// Catches a wasm-bindgen bump in Cargo.lock without the matching Trunk.toml edit in
+    /// plain `cargo test`, before a slow wasm build would.
+    #[test]
+    fn trunk_toml_pins_the_locked_wasm_bindgen() {
+        let locked = locked_version("wasm-bindgen").unwrap();
+        check_trunk_toml_pin(&locked).unwrap();
+    }
 
     #[test]
     fn finds_the_version_of_the_exact_package() {
