@@ -138,10 +138,14 @@ impl Component for App {
 /// this is the default, so tests can run the same file natively.
 fn scenario_header(engine: &Engine) -> Html {
     let s = engine.scenario();
+    let (story, details) = format::story(&s.description);
     html! {
         <section class="scenario">
             <h2 id="scenario-name" data-file={ engine.default_file() }>{ &s.name }</h2>
-            <p class="story">{ &s.description }</p>
+            <p class="story">{ story }</p>
+            if !details.is_empty() {
+                <p class="details">{ details }</p>
+            }
             if let Some(issue) = &s.issue {
                 <p class="issue">{ "Models " }<code>{ issue }</code></p>
             }

@@ -18,3 +18,30 @@ mod tests {
         assert_eq!(sim_time(SimTime(61_234_999)), "61.234 s");
     }
 }
+
+/// Splits a scenario description into its one-line story (the first line, by the format's
+/// convention) and the rest as flowing text: TOML descriptions are hard-wrapped at ~90
+/// columns, which would look ragged in a wider or narrower page.
+pub fn story(description: &str) -> (String, String) {
+    let mut lines = description.trim().lines();
+    let first = lines.next().unwrap_or("").trim().to_string();
+    let rest = lines
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    (first, rest)
+}
+
+#[cfg(test)]
+mod story_tests {
+    use super::story;
+
+    #[test]
+    fn first_line_then_reflowed_rest() {
+        let (s, rest) = story("One line.\nA long\nwrapped text.\n");
+        assert_eq!(s, "One line.");
+        assert_eq!(rest, "A long wrapped text.");
+        assert_eq!(story(""), (String::new(), String::new()));
+    }
+}
