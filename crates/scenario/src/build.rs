@@ -1,14 +1,17 @@
 //! Wires a scenario into a runnable `World`: the TiKV/PD model, the network, and the fault
 //! script as kernel events.
 
+use faultline_cdc::{CdcConfig, ChangefeedConfig, Stack};
 use faultline_sim::{Fault, LinkChange, Network, NodeId, SimDuration, World};
-use faultline_tikv::{Cluster, TikvConfig};
+use faultline_tikv::TikvConfig;
 
-use crate::format::{FaultAction, FaultSpec, Scenario, UnreachableBroadcast};
+use crate::format::{
+    FaultAction, FaultSpec, KvClientEvict, Scenario, UnreachableBroadcast, WorkloadKind,
+};
 use crate::nodes::{node_names, resolve};
 
-/// The simulated world of a scenario.
-pub type SimWorld = World<Cluster>;
+/// The simulated world of a scenario: TiKV + PD + TiCDC.
+pub type SimWorld = World<Stack>;
 
 /// Metrics are sampled once per simulated second.
 pub const SAMPLE_EVERY: SimDuration = SimDuration::from_secs(1);
@@ -49,13 +52,49 @@ pub fn tikv_config(s: &Scenario) -> TikvConfig {
     c
 }
 
+/// Maps scenario parameters onto the TiCDC model's configuration.
+pub fn cdc_config(s: &Scenario) -> CdcConfig {
+    let w = &s.workload;
+    let mut c = CdcConfig {
+        captures: s.topology.captures,
+        changefeeds: s
+            .changefeeds
+            .iter()
+            .map(|cf| ChangefeedConfig {
+                id: cf.id.clone(),
+                tables: cf.tables,
+                redo: cf.redo,
+            })
+            .collect(),
+        kv_client_evict: match s.toggles.cdc_kv_client_evict {
+            KvClientEvict::OnWorkerExit => faultline_cdc::KvClientEvict::OnWorkerExit,
+            KvClientEvict::AfterJoin => faultline_cdc::KvClientEvict::AfterJoin,
+        },
+        ..CdcConfig::default()
+    };
+    c.workload.kind = match w.kind {
+        WorkloadKind::OltpUpdateNonIndex => faultline_cdc::WorkloadKind::OltpUpdateNonIndex,
+        WorkloadKind::OltpWriteOnly => faultline_cdc::WorkloadKind::OltpWriteOnly,
+        WorkloadKind::Insert => faultline_cdc::WorkloadKind::Insert,
+    };
+    c.workload.txns_per_sec = w.txns_per_sec;
+    c.workload.tables = w.tables;
+    c.workload.rows_per_table = w.rows_per_table;
+    c.workload.stop_at = w.stop_at.map(|d| d.to_sim());
+    c.min_ts_interval = s.cdc.min_ts_interval.to_sim();
+    c.owner_tick = s.cdc.owner_tick.to_sim();
+    c.redo_flush_interval = s.cdc.redo_flush_interval.to_sim();
+    c.mysql_write_latency = s.cdc.mysql_write_latency.to_sim();
+    c
+}
+
 /// Builds the world at time zero with the fault script scheduled. The scenario must have
 /// passed validation (targets resolve).
 pub fn build_world(s: &Scenario) -> SimWorld {
     let mut net = Network::new((s.network.delay_min.to_sim(), s.network.delay_max.to_sim()));
-    let cluster = Cluster::new(&tikv_config(s), &mut net);
+    let stack = Stack::new(&tikv_config(s), &cdc_config(s), &mut net, s.seed);
     let names = node_names(s);
-    let mut world = World::new(cluster, s.seed, net, SAMPLE_EVERY);
+    let mut world = World::new(stack, s.seed, net, SAMPLE_EVERY);
     for spec in &s.faults {
         for (at, fault) in kernel_faults(spec, &names, world.network()) {
             world.kernel.schedule_fault(at.to_time(), fault);

@@ -243,7 +243,8 @@ impl Default for NetworkParams {
     }
 }
 
-/// Behaviour toggles: each modelled bug's buggy and fixed behaviour.
+/// Behaviour toggles: each modelled bug's buggy and fixed behaviour. Defaults are the fixed
+/// (current upstream) behaviour.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Toggles {
@@ -260,9 +261,10 @@ pub struct Toggles {
 #[serde(rename_all = "snake_case")]
 pub enum KvClientEvict {
     /// Buggy (v7.4.0-alpha): when the region worker exits.
-    #[default]
     OnWorkerExit,
-    /// Fixed (tiflow#9597): after both loops joined, failing every pending region too.
+    /// Fixed (tiflow#9597): after both loops joined, failing every pending region too. The
+    /// default, as in current TiCDC.
+    #[default]
     AfterJoin,
 }
 
@@ -271,9 +273,10 @@ pub enum KvClientEvict {
 #[serde(rename_all = "snake_case")]
 pub enum UnreachableBroadcast {
     /// Buggy: once per disconnect.
-    #[default]
     OncePerDisconnect,
     /// Fixed (tikv#14574): again after the backoff if the store's messages kept arriving.
+    /// The default, as in current TiKV; seed scenarios pick the buggy side explicitly.
+    #[default]
     RepeatIfNewMessages,
 }
 

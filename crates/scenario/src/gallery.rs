@@ -21,7 +21,12 @@ macro_rules! shipped {
 }
 
 /// Every shipped scenario file, in gallery order.
-pub const SHIPPED: &[(&str, &str)] = shipped!["raft-basics-kill-a-store.toml",];
+pub const SHIPPED: &[(&str, &str)] = shipped![
+    "raft-basics-kill-a-store.toml",
+    "cdc-basic-replication.toml",
+    "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
+    "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml",
+];
 
 /// The scenario the app opens when the URL has none.
 pub const DEFAULT_SCENARIO_FILE: &str = "raft-basics-kill-a-store.toml";

@@ -13,6 +13,7 @@ stores = 3
 regions = 8
 [toggles]
 "tikv.unreachable_broadcast" = "repeat_if_new_messages"
+"cdc.kv_client_evict" = "on_worker_exit"
 [[faults]]
 at = "30s"
 action = "kill"

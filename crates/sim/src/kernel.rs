@@ -1,6 +1,8 @@
 //! The kernel: owns simulated time, the event queue, the network and its randomness, the trace
 //! hash, the log and the metric store. Models act through it.
 
+use std::collections::BTreeMap;
+
 use crate::fault::{Fault, LinkChange};
 use crate::log::{EventLog, Level, LogEntry};
 use crate::metrics::MetricStore;
@@ -81,6 +83,8 @@ pub struct Kernel<M: Model> {
     pub metrics: MetricStore,
     sample_every: SimDuration,
     held: Vec<Event<M>>,
+    /// Latest delivery time scheduled per ordered connection (see `send_ordered`).
+    fifo_last: BTreeMap<(NodeId, NodeId), SimTime>,
 }
 
 impl<M: Model> Kernel<M> {
@@ -102,6 +106,7 @@ impl<M: Model> Kernel<M> {
                 sample_every
             },
             held: Vec::new(),
+            fifo_last: BTreeMap::new(),
         }
     }
 
@@ -158,11 +163,28 @@ impl<M: Model> Kernel<M> {
         if link.loss_ppm > 0 && self.net_rng.chance(link.loss_ppm as u64, 1_000_000) {
             return;
         }
-        let (lo, hi) = self.net.base_delay;
-        let delay =
-            SimDuration(self.net_rng.range(lo.0, hi.0.max(lo.0 + 1))).0 + link.extra_delay.0;
-        let at = self.now.plus(SimDuration(delay));
+        let at = self.now.plus(self.draw_delay(link));
         self.queue.push(at, Event::Deliver { from, to, msg });
+    }
+
+    /// Sends `msg` over an ordered connection (a gRPC stream over TCP): like [`Kernel::send`],
+    /// but never delivered before an earlier ordered message from `from` to `to`.
+    pub fn send_ordered(&mut self, from: NodeId, to: NodeId, msg: impl Into<M::Msg>) {
+        let msg = msg.into();
+        let link = self.net.link(from, to);
+        if link.loss_ppm > 0 && self.net_rng.chance(link.loss_ppm as u64, 1_000_000) {
+            return;
+        }
+        let at = self.now.plus(self.draw_delay(link));
+        let last = self.fifo_last.entry((from, to)).or_insert(SimTime::ZERO);
+        let at = at.max(*last);
+        *last = at;
+        self.queue.push(at, Event::Deliver { from, to, msg });
+    }
+
+    fn draw_delay(&mut self, link: crate::network::LinkState) -> SimDuration {
+        let (lo, hi) = self.net.base_delay;
+        SimDuration(self.net_rng.range(lo.0, hi.0.max(lo.0 + 1)) + link.extra_delay.0)
     }
 
     /// Arms a timer for `node` after `after`.

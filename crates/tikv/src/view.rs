@@ -63,6 +63,15 @@ impl Cluster {
         self.leader_store_truth(RegionId(region)).map(|s| s as u32)
     }
 
+    /// The leader store PD believes a region has, from region heartbeats (what a client
+    /// such as TiCDC's region cache gets when it asks PD). It lags the truth.
+    pub fn pd_region_leader_store(&self, region: u32) -> Option<u32> {
+        self.pd
+            .region_leader
+            .get(region as usize)
+            .map(|(s, _)| *s as u32)
+    }
+
     /// True if every peer of the region on a live store is hibernated (Idle or PreChaos and
     /// not ticking).
     pub fn region_hibernated(&self, region: u32) -> bool {

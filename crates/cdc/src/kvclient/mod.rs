@@ -1,0 +1,366 @@
+//! The TiCDC KV client of one changefeed on one capture, as a sans-I/O state machine.
+//!
+//! Per store one stream; per stream a region worker and a receive loop; a pending map of
+//! regions requested but not yet answered. Region errors: `NotLeader` -> re-request (the
+//! leader comes from PD's region cache), `RegionNotFound` -> re-request after a backoff; a
+//! broken stream -> evict the worker's regions and re-request them and all pending ones.
+//!
+//! The tiflow#9595 toggle decides *when* a stream that is going away evicts:
+//! - `OnWorkerExit` (v7.4.0-alpha, tiflow#9519): the worker evicts its own regions when it
+//!   exits, and the receive loop fails the pending ones when it exits later. A first event the
+//!   receive loop takes in between is handed to the dead worker: that region is `Lost`.
+//! - `AfterJoin` (tiflow#9597): once both loops stopped, evict the worker's regions, the ones
+//!   handed to it late, and every pending region.
+
+pub mod region;
+pub mod stream;
+
+use std::collections::BTreeMap;
+
+use crate::config::KvClientEvict;
+use crate::msg::{RegionError, RegionEvent, RegionEventKind, RowChange};
+use crate::ts::Ts;
+pub use region::{Owner, RegionTrack};
+pub use stream::{Stream, Worker};
+
+/// What the client asks its host to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KvAction {
+    /// Send an EventFeed request for `region` on the stream to `store`.
+    Register {
+        /// Store.
+        store: u32,
+        /// Stream generation.
+        stream: u64,
+        /// Region.
+        region: u32,
+        /// Request id.
+        request: u64,
+        /// Scan from.
+        checkpoint: Ts,
+    },
+    /// Arm a request timer for `region`; `backoff` says whether to wait the retry backoff.
+    Retry {
+        /// Region.
+        region: u32,
+        /// Wait the backoff first.
+        backoff: bool,
+    },
+    /// Arm the worker-exit timer of a stream.
+    WorkerExit {
+        /// Store.
+        store: u32,
+        /// Stream generation.
+        stream: u64,
+    },
+    /// Arm the receive-loop-exit timer of a stream.
+    RecvLoopExit {
+        /// Store.
+        store: u32,
+        /// Stream generation.
+        stream: u64,
+    },
+    /// Committed rows for the puller's sorter.
+    Rows(Vec<RowChange>),
+    /// A region was orphaned (for the log).
+    Orphaned {
+        /// Region.
+        region: u32,
+    },
+}
+
+/// The KV client state.
+#[derive(Clone, Debug)]
+pub struct KvClient {
+    mode: KvClientEvict,
+    regions: BTreeMap<u32, RegionTrack>,
+    streams: BTreeMap<u32, Stream>,
+    /// The client's region cache: leader store per region, learned from PD and NotLeader
+    /// hints. It goes stale when leaders move, which is what sends re-requests to the wrong
+    /// store after a failure.
+    leader_cache: BTreeMap<u32, u32>,
+    next_generation: u64,
+    next_request: u64,
+}
+
+impl KvClient {
+    /// An idle client.
+    pub fn new(mode: KvClientEvict) -> Self {
+        KvClient {
+            mode,
+            regions: BTreeMap::new(),
+            streams: BTreeMap::new(),
+            leader_cache: BTreeMap::new(),
+            next_generation: 1,
+            next_request: 1,
+        }
+    }
+
+    /// Locks `region`'s range and subscribes to it from `from`.
+    pub fn track(&mut self, region: u32, from: Ts, out: &mut Vec<KvAction>) {
+        self.regions.insert(region, RegionTrack::new(from));
+        out.push(KvAction::Retry {
+            region,
+            backoff: false,
+        });
+    }
+
+    /// Tracked regions and their state.
+    pub fn regions(&self) -> &BTreeMap<u32, RegionTrack> {
+        &self.regions
+    }
+
+    /// Open streams by store.
+    pub fn streams(&self) -> &BTreeMap<u32, Stream> {
+        &self.streams
+    }
+
+    /// Regions whose range is locked but that no one owns.
+    pub fn orphaned(&self) -> usize {
+        self.regions
+            .values()
+            .filter(|r| r.owner == Owner::Lost)
+            .count()
+    }
+
+    /// The request timer of `region` fired. The leader comes from the region cache, else from
+    /// `pd_leader` (PD's answer); `reachable(store)` says whether a stream to a store can be
+    /// opened now.
+    pub fn request(
+        &mut self,
+        region: u32,
+        pd_leader: Option<u32>,
+        reachable: impl Fn(u32) -> bool,
+        out: &mut Vec<KvAction>,
+    ) {
+        let Some(track) = self.regions.get(&region) else {
+            return;
+        };
+        if track.owner != Owner::Retrying {
+            return;
+        }
+        let checkpoint = track.resolved;
+        let Some(store) = self.leader_cache.get(&region).copied().or(pd_leader) else {
+            out.push(KvAction::Retry {
+                region,
+                backoff: true,
+            });
+            return;
+        };
+        self.leader_cache.insert(region, store);
+        let reachable = reachable(store);
+        if !reachable {
+            // A failed connection invalidates the cached region: ask PD again next time.
+            self.leader_cache.remove(&region);
+        }
+        let stream = match self.streams.get(&store) {
+            Some(s) if s.closing() => None,
+            Some(s) => Some(s.generation),
+            None if reachable => {
+                let g = self.next_generation;
+                self.next_generation += 1;
+                self.streams.insert(store, Stream::new(g));
+                Some(g)
+            }
+            None => None,
+        };
+        let Some(generation) = stream else {
+            out.push(KvAction::Retry {
+                region,
+                backoff: true,
+            });
+            return;
+        };
+        let request = self.next_request;
+        self.next_request += 1;
+        self.streams
+            .get_mut(&store)
+            .expect("just found")
+            .pending
+            .insert(region, request);
+        self.set_owner(region, Owner::Pending { store, request });
+        out.push(KvAction::Register {
+            store,
+            stream: generation,
+            region,
+            request,
+            checkpoint,
+        });
+    }
+
+    /// The receive loop of the stream to `store` got a batch of events.
+    pub fn on_events(
+        &mut self,
+        store: u32,
+        generation: u64,
+        events: Vec<RegionEvent>,
+        out: &mut Vec<KvAction>,
+    ) {
+        for ev in events {
+            let Some(s) = self.streams.get_mut(&store) else {
+                return;
+            };
+            if s.generation != generation || !s.recv_alive {
+                return;
+            }
+            if s.pending.get(&ev.region) == Some(&ev.request) {
+                // First event of a pending region: hand the region to the worker.
+                s.pending.remove(&ev.region);
+                if s.worker.alive {
+                    s.worker.regions.insert(ev.region, ev.request);
+                    self.set_owner(
+                        ev.region,
+                        Owner::Worker {
+                            store,
+                            request: ev.request,
+                        },
+                    );
+                } else {
+                    s.worker.handed_after_exit.push((ev.region, ev.request));
+                    self.set_owner(ev.region, Owner::Lost);
+                    out.push(KvAction::Orphaned { region: ev.region });
+                    continue;
+                }
+            }
+            let s = self.streams.get(&store).expect("present");
+            if s.worker.alive && s.worker.regions.get(&ev.region) == Some(&ev.request) {
+                self.worker_handle(store, ev, out);
+            }
+        }
+    }
+
+    fn worker_handle(&mut self, store: u32, ev: RegionEvent, out: &mut Vec<KvAction>) {
+        let Some(track) = self.regions.get_mut(&ev.region) else {
+            return;
+        };
+        match ev.kind {
+            RegionEventKind::Entries(rows) => {
+                // Changes at or below the region's resolved ts were delivered before (stale
+                // commits are dropped, as the puller does).
+                let fresh: Vec<RowChange> = rows
+                    .into_iter()
+                    .filter(|r| r.commit_ts > track.resolved)
+                    .collect();
+                if !fresh.is_empty() {
+                    out.push(KvAction::Rows(fresh));
+                }
+            }
+            RegionEventKind::Initialized => track.initialized = true,
+            RegionEventKind::Resolved(ts) => {
+                if track.initialized && ts > track.resolved {
+                    track.resolved = ts;
+                }
+            }
+            RegionEventKind::Error(e) => {
+                match e {
+                    RegionError::NotLeader { leader: Some(l) } => {
+                        self.leader_cache.insert(ev.region, l)
+                    }
+                    _ => self.leader_cache.remove(&ev.region),
+                };
+                let track = self.regions.get_mut(&ev.region).expect("present");
+                track.initialized = false;
+                track.owner = Owner::Retrying;
+                let s = self.streams.get_mut(&store).expect("present");
+                s.worker.regions.remove(&ev.region);
+                out.push(KvAction::Retry {
+                    region: ev.region,
+                    backoff: !matches!(e, RegionError::NotLeader { leader: Some(_) }),
+                });
+                if s.worker.regions.is_empty() && !s.worker.exiting {
+                    // tiflow#9519: an empty worker exits and takes its stream down with it.
+                    s.worker.exiting = true;
+                    out.push(KvAction::WorkerExit {
+                        store,
+                        stream: s.generation,
+                    });
+                }
+            }
+        }
+    }
+
+    /// The stream to `store` failed (reset or keepalive timeout): both loops will stop.
+    pub fn on_stream_broken(&mut self, store: u32, out: &mut Vec<KvAction>) {
+        let Some(s) = self.streams.get_mut(&store) else {
+            return;
+        };
+        if !s.worker.exiting && s.worker.alive {
+            s.worker.exiting = true;
+            out.push(KvAction::WorkerExit {
+                store,
+                stream: s.generation,
+            });
+        }
+    }
+
+    /// The worker of a stream exited.
+    pub fn on_worker_exit(&mut self, store: u32, generation: u64, out: &mut Vec<KvAction>) {
+        let Some(s) = self.streams.get_mut(&store) else {
+            return;
+        };
+        if s.generation != generation || !s.worker.alive {
+            return;
+        }
+        s.worker.alive = false;
+        let evicted: Vec<u32> = match self.mode {
+            KvClientEvict::OnWorkerExit => {
+                std::mem::take(&mut s.worker.regions).into_keys().collect()
+            }
+            KvClientEvict::AfterJoin => Vec::new(),
+        };
+        if !s.recv_exiting {
+            s.recv_exiting = true;
+            out.push(KvAction::RecvLoopExit {
+                store,
+                stream: generation,
+            });
+        }
+        for region in evicted {
+            self.fail_region(region, out);
+        }
+    }
+
+    /// The receive loop of a stream exited: the stream is gone.
+    pub fn on_recv_exit(&mut self, store: u32, generation: u64, out: &mut Vec<KvAction>) {
+        if self.streams.get(&store).map(|s| s.generation) != Some(generation) {
+            return;
+        }
+        let s = self.streams.remove(&store).expect("present");
+        let mut evicted: Vec<u32> = s.pending.into_keys().collect();
+        if self.mode == KvClientEvict::AfterJoin {
+            evicted.extend(s.worker.regions.into_keys());
+            evicted.extend(s.worker.handed_after_exit.into_iter().map(|(r, _)| r));
+        }
+        evicted.sort_unstable();
+        evicted.dedup();
+        for region in evicted {
+            self.fail_region(region, out);
+        }
+    }
+
+    fn fail_region(&mut self, region: u32, out: &mut Vec<KvAction>) {
+        if let Some(t) = self.regions.get_mut(&region) {
+            t.initialized = false;
+            t.owner = Owner::Retrying;
+            out.push(KvAction::Retry {
+                region,
+                backoff: false,
+            });
+        }
+    }
+
+    fn set_owner(&mut self, region: u32, owner: Owner) {
+        if let Some(t) = self.regions.get_mut(&region) {
+            t.owner = owner;
+        }
+    }
+
+    /// Drops every stream and subscription (the capture restarted).
+    pub fn reset(&mut self) {
+        self.regions.clear();
+        self.streams.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests;

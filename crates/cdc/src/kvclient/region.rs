@@ -1,0 +1,50 @@
+//! What the KV client knows about one subscribed region.
+
+use crate::ts::Ts;
+
+/// Who is responsible for a region's subscription right now. A region whose range is locked
+/// must always have one; `Lost` is the state tiflow#9595 leaves a region in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owner {
+    /// Waiting for a (re)request timer.
+    Retrying,
+    /// Request sent on a stream; waiting for the region's first event.
+    Pending {
+        /// Store of the stream.
+        store: u32,
+        /// Request id.
+        request: u64,
+    },
+    /// Its events are processed by the stream's region worker.
+    Worker {
+        /// Store of the stream.
+        store: u32,
+        /// Request id.
+        request: u64,
+    },
+    /// Handed to a region worker that had already exited: nobody will process or re-request
+    /// it, and its range stays locked (the orphaned region of tiflow#9595).
+    Lost,
+}
+
+/// A region the KV client holds a range lock for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegionTrack {
+    /// Highest resolved ts applied (only after initialisation; never goes back).
+    pub resolved: Ts,
+    /// Incremental scan finished on the current subscription.
+    pub initialized: bool,
+    /// Who handles it.
+    pub owner: Owner,
+}
+
+impl RegionTrack {
+    /// A region to subscribe from `from`.
+    pub fn new(from: Ts) -> Self {
+        RegionTrack {
+            resolved: from,
+            initialized: false,
+            owner: Owner::Retrying,
+        }
+    }
+}

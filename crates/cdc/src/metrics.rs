@@ -1,0 +1,94 @@
+//! Metric series of the TiCDC model.
+
+use faultline_sim::SimTime;
+
+use crate::cdc::Cdc;
+use crate::consistency::check;
+use crate::msg::CfIx;
+
+/// Per-table series are only kept for the first tables, so a 1,000-table run stays cheap.
+pub const TABLE_SERIES_LIMIT: u32 = 16;
+
+impl Cdc {
+    /// Series names, in sampling order.
+    pub fn metric_names(&self) -> Vec<String> {
+        if !self.enabled() {
+            return Vec::new();
+        }
+        let mut names = vec![
+            "orphaned_regions".to_string(),
+            "txns_committed".to_string(),
+            "txns_aborted".to_string(),
+            "txn_commit_retries".to_string(),
+        ];
+        for cf in &self.cfg.changefeeds {
+            let id = &cf.id;
+            for m in [
+                "checkpoint_lag",
+                "resolved_lag",
+                "checkpoint_ts",
+                "resolved_ts",
+                "sink_rows_per_sec",
+                "redo_meta_age",
+                "consistency_diff_rows",
+                "consistency_checked_rows",
+            ] {
+                names.push(format!("{m}.{id}"));
+            }
+        }
+        for (cf, c) in self.cfg.changefeeds.iter().enumerate() {
+            for t in self.cf_tables(cf as CfIx).take(TABLE_SERIES_LIMIT as usize) {
+                names.push(format!("table_resolved_lag.{}.t{t}", c.id));
+            }
+        }
+        names
+    }
+
+    /// One sample of every series.
+    pub fn sample_metrics(&self, now: SimTime, out: &mut Vec<f64>) {
+        if !self.enabled() {
+            return;
+        }
+        let orphaned: usize = self
+            .processors
+            .iter()
+            .flatten()
+            .map(|p| p.kv.orphaned())
+            .sum();
+        out.push(orphaned as f64);
+        out.push(self.workload.committed as f64);
+        out.push(self.workload.aborted as f64);
+        out.push(self.workload.commit_retries as f64);
+        let last_sec = (now.0 / 1_000_000).saturating_sub(1);
+        for (cf, f) in self.feeds.iter().enumerate() {
+            out.push(f.checkpoint.lag_secs(now));
+            out.push(f.resolved.lag_secs(now));
+            out.push(f.checkpoint.sim_time().as_secs_f64());
+            out.push(f.resolved.sim_time().as_secs_f64());
+            out.push(f.rows_by_sec.get(&last_sec).copied().unwrap_or(0) as f64);
+            let redo_age = if self.cfg.changefeeds[cf].redo {
+                now.since(f.redo_changed_at).as_secs_f64()
+            } else {
+                0.0
+            };
+            out.push(redo_age);
+            let report = check(
+                &self.ks,
+                &self.upstream,
+                &self.downstream[cf],
+                self.cf_tables(cf as CfIx),
+                f.checkpoint,
+            );
+            out.push(report.diffs.len() as f64);
+            out.push(report.checked as f64);
+        }
+        for cf in 0..self.cfg.changefeeds.len() as CfIx {
+            for t in self.cf_tables(cf).take(TABLE_SERIES_LIMIT as usize) {
+                let c = self.table_capture(t) as usize;
+                let p = &self.processors[c][cf as usize];
+                let resolved = p.table_resolved(self.ks.table_regions(t));
+                out.push(resolved.lag_secs(now));
+            }
+        }
+    }
+}

@@ -1,0 +1,351 @@
+//! Messages and timers of the TiCDC model.
+
+use faultline_sim::{TraceEncode, TraceHasher};
+
+use crate::keyspace::Key;
+use crate::ts::Ts;
+
+/// Index of a changefeed in the configuration.
+pub type CfIx = u16;
+
+/// One committed row change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowChange {
+    /// Row key.
+    pub key: Key,
+    /// New value.
+    pub value: u64,
+    /// Transaction start ts.
+    pub start_ts: Ts,
+    /// Commit ts.
+    pub commit_ts: Ts,
+}
+
+/// A region error TiKV's CDC endpoint returns on a subscription.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RegionError {
+    /// This store is not the leader; `leader` is the store it believes is (0-based), if any.
+    NotLeader {
+        /// Believed leader store.
+        leader: Option<u32>,
+    },
+    /// The store has no peer of the region (or the region is not ready after a restart).
+    RegionNotFound,
+}
+
+/// What a region event carries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RegionEventKind {
+    /// Committed changes (from the incremental scan or live).
+    Entries(Vec<RowChange>),
+    /// The incremental scan is complete.
+    Initialized,
+    /// Every change with commit ts <= this has been sent.
+    Resolved(Ts),
+    /// The subscription ended.
+    Error(RegionError),
+}
+
+/// An event of one region's subscription.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegionEvent {
+    /// Region index.
+    pub region: u32,
+    /// The request it answers (stale answers are ignored).
+    pub request: u64,
+    /// Payload.
+    pub kind: RegionEventKind,
+}
+
+/// A message of the TiCDC model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CdcMsg {
+    /// Capture -> store: subscribe to a region from `checkpoint` (EventFeed request).
+    Register {
+        /// Changefeed.
+        cf: CfIx,
+        /// Stream generation at the capture.
+        stream: u64,
+        /// Region.
+        region: u32,
+        /// Request id.
+        request: u64,
+        /// Scan changes after this ts.
+        checkpoint: Ts,
+    },
+    /// Store -> capture: a batch of region events on one stream.
+    Events {
+        /// Changefeed.
+        cf: CfIx,
+        /// Stream generation.
+        stream: u64,
+        /// Events in order.
+        events: Vec<RegionEvent>,
+    },
+    /// Capture -> MySQL: write rows of one table up to `up_to`.
+    MysqlWrite {
+        /// Changefeed.
+        cf: CfIx,
+        /// Table.
+        table: u32,
+        /// Batch id.
+        batch: u64,
+        /// Rows in commit order.
+        rows: Vec<RowChange>,
+        /// The table checkpoint once written.
+        up_to: Ts,
+    },
+    /// MySQL -> capture: the batch is committed.
+    MysqlAck {
+        /// Changefeed.
+        cf: CfIx,
+        /// Table.
+        table: u32,
+        /// Batch id.
+        batch: u64,
+    },
+    /// Processor -> owner: table watermarks `(table, checkpoint, resolved)`.
+    TableStatus {
+        /// Changefeed.
+        cf: CfIx,
+        /// Watermarks.
+        tables: Vec<(u32, Ts, Ts)>,
+    },
+}
+
+/// A timer of the TiCDC model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CdcTimer {
+    /// Start the next upstream transaction.
+    WorkloadTick,
+    /// Commit transaction `txn`.
+    TxnCommit {
+        /// Transaction id.
+        txn: u64,
+    },
+    /// TiKV CDC endpoint: send resolved ts (every `min-ts-interval`).
+    EndpointTick,
+    /// TiKV CDC endpoint: an incremental scan finished.
+    ScanDone {
+        /// Subscriber capture index.
+        capture: u32,
+        /// Changefeed.
+        cf: CfIx,
+        /// Stream generation.
+        stream: u64,
+        /// Region.
+        region: u32,
+        /// Request.
+        request: u64,
+        /// Scan from.
+        checkpoint: Ts,
+    },
+    /// KV client: (re)request a region.
+    RequestRegion {
+        /// Changefeed.
+        cf: CfIx,
+        /// Region.
+        region: u32,
+    },
+    /// KV client: the region worker of a stream exits.
+    WorkerExit {
+        /// Changefeed.
+        cf: CfIx,
+        /// Store.
+        store: u32,
+        /// Stream generation.
+        stream: u64,
+    },
+    /// KV client: the receive loop of a stream exits.
+    RecvLoopExit {
+        /// Changefeed.
+        cf: CfIx,
+        /// Store.
+        store: u32,
+        /// Stream generation.
+        stream: u64,
+    },
+    /// KV client: the stream to a store broke (connection reset or keepalive timeout).
+    StreamBroken {
+        /// Store.
+        store: u32,
+    },
+    /// Processor tick (50 ms): flush sinks, report watermarks.
+    ProcessorTick,
+    /// Owner tick (50 ms): compute changefeed watermarks.
+    OwnerTick,
+    /// Redo meta manager flush (2 s).
+    RedoFlush,
+    /// MySQL finished applying a batch.
+    MysqlApplied {
+        /// Sending capture index.
+        capture: u32,
+        /// Changefeed.
+        cf: CfIx,
+        /// Table.
+        table: u32,
+        /// Batch.
+        batch: u64,
+    },
+}
+
+fn word_ts(h: &mut TraceHasher, ts: Ts) {
+    h.word(ts.0)
+}
+
+impl TraceEncode for RowChange {
+    fn encode(&self, h: &mut TraceHasher) {
+        h.word(self.key as u64);
+        h.word(self.value);
+        word_ts(h, self.start_ts);
+        word_ts(h, self.commit_ts);
+    }
+}
+
+impl TraceEncode for RegionEvent {
+    fn encode(&self, h: &mut TraceHasher) {
+        h.word(self.region as u64);
+        h.word(self.request);
+        match &self.kind {
+            RegionEventKind::Entries(rows) => {
+                h.word(1);
+                rows.encode(h);
+            }
+            RegionEventKind::Initialized => h.word(2),
+            RegionEventKind::Resolved(ts) => {
+                h.word(3);
+                word_ts(h, *ts);
+            }
+            RegionEventKind::Error(e) => {
+                h.word(4);
+                match e {
+                    RegionError::NotLeader { leader } => {
+                        h.word(leader.map_or(u64::MAX, |l| l as u64))
+                    }
+                    RegionError::RegionNotFound => h.word(u64::MAX - 1),
+                }
+            }
+        }
+    }
+}
+
+impl TraceEncode for CdcMsg {
+    fn encode(&self, h: &mut TraceHasher) {
+        match self {
+            CdcMsg::Register {
+                cf,
+                stream,
+                region,
+                request,
+                checkpoint,
+            } => {
+                h.word(1);
+                h.word(*cf as u64);
+                h.word(*stream);
+                h.word(*region as u64);
+                h.word(*request);
+                word_ts(h, *checkpoint);
+            }
+            CdcMsg::Events { cf, stream, events } => {
+                h.word(2);
+                h.word(*cf as u64);
+                h.word(*stream);
+                events.encode(h);
+            }
+            CdcMsg::MysqlWrite {
+                cf,
+                table,
+                batch,
+                rows,
+                up_to,
+            } => {
+                h.word(3);
+                h.word(*cf as u64);
+                h.word(*table as u64);
+                h.word(*batch);
+                rows.encode(h);
+                word_ts(h, *up_to);
+            }
+            CdcMsg::MysqlAck { cf, table, batch } => {
+                h.word(4);
+                h.word(*cf as u64);
+                h.word(*table as u64);
+                h.word(*batch);
+            }
+            CdcMsg::TableStatus { cf, tables } => {
+                h.word(5);
+                h.word(*cf as u64);
+                h.word(tables.len() as u64);
+                for (t, c, r) in tables {
+                    h.word(*t as u64);
+                    word_ts(h, *c);
+                    word_ts(h, *r);
+                }
+            }
+        }
+    }
+}
+
+impl TraceEncode for CdcTimer {
+    fn encode(&self, h: &mut TraceHasher) {
+        match self {
+            CdcTimer::WorkloadTick => h.word(1),
+            CdcTimer::TxnCommit { txn } => {
+                h.word(2);
+                h.word(*txn)
+            }
+            CdcTimer::EndpointTick => h.word(3),
+            CdcTimer::ScanDone {
+                capture,
+                cf,
+                stream,
+                region,
+                request,
+                checkpoint,
+            } => {
+                h.word(4);
+                h.word(*capture as u64);
+                h.word(*cf as u64);
+                h.word(*stream);
+                h.word(*region as u64);
+                h.word(*request);
+                word_ts(h, *checkpoint);
+            }
+            CdcTimer::RequestRegion { cf, region } => {
+                h.word(5);
+                h.word(*cf as u64);
+                h.word(*region as u64);
+            }
+            CdcTimer::WorkerExit { cf, store, stream }
+            | CdcTimer::RecvLoopExit { cf, store, stream } => {
+                h.word(if matches!(self, CdcTimer::WorkerExit { .. }) {
+                    6
+                } else {
+                    7
+                });
+                h.word(*cf as u64);
+                h.word(*store as u64);
+                h.word(*stream);
+            }
+            CdcTimer::StreamBroken { store } => {
+                h.word(8);
+                h.word(*store as u64);
+            }
+            CdcTimer::ProcessorTick => h.word(9),
+            CdcTimer::OwnerTick => h.word(10),
+            CdcTimer::RedoFlush => h.word(11),
+            CdcTimer::MysqlApplied {
+                capture,
+                cf,
+                table,
+                batch,
+            } => {
+                h.word(12);
+                h.word(*capture as u64);
+                h.word(*cf as u64);
+                h.word(*table as u64);
+                h.word(*batch);
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+//! A processor: one changefeed's tables on one capture, each with its puller (the KV client's
+//! regions of that table), a sorter, and a table sink writing to MySQL.
+
+use std::collections::BTreeMap;
+
+use crate::keyspace::Key;
+use crate::kvclient::KvClient;
+use crate::msg::RowChange;
+use crate::ts::Ts;
+
+/// A table sink with its sorter buffer.
+#[derive(Clone, Debug)]
+pub struct TableSink {
+    /// Everything up to this ts is written downstream.
+    pub checkpoint: Ts,
+    /// Sorted changes not yet written: (commit ts, key) -> change.
+    pub buffer: BTreeMap<(Ts, Key), RowChange>,
+    /// A batch written but not yet acknowledged: (batch id, checkpoint once acknowledged,
+    /// rows in it).
+    pub in_flight: Option<(u64, Ts, u64)>,
+}
+
+impl TableSink {
+    /// A sink starting at `checkpoint`.
+    pub fn new(checkpoint: Ts) -> Self {
+        TableSink {
+            checkpoint,
+            buffer: BTreeMap::new(),
+            in_flight: None,
+        }
+    }
+
+    /// Takes the sorted rows with commit ts <= `upto`.
+    pub fn take_until(&mut self, upto: Ts) -> Vec<RowChange> {
+        let rest = self.buffer.split_off(&(Ts(upto.0.saturating_add(1)), 0));
+        std::mem::replace(&mut self.buffer, rest)
+            .into_values()
+            .collect()
+    }
+}
+
+/// One changefeed on one capture.
+#[derive(Clone, Debug)]
+pub struct Processor {
+    /// The KV client of this changefeed's tables here.
+    pub kv: KvClient,
+    /// Table sinks by table id.
+    pub tables: BTreeMap<u32, TableSink>,
+    /// Next batch id.
+    pub next_batch: u64,
+}
+
+impl Processor {
+    /// A processor with no tables.
+    pub fn new(kv: KvClient) -> Self {
+        Processor {
+            kv,
+            tables: BTreeMap::new(),
+            next_batch: 1,
+        }
+    }
+
+    /// The puller frontier of a table: min resolved ts over its regions.
+    pub fn table_resolved(&self, regions: (u32, u32)) -> Ts {
+        (regions.0..=regions.1)
+            .filter_map(|r| self.kv.regions().get(&r).map(|t| t.resolved))
+            .min()
+            .unwrap_or(Ts::ZERO)
+    }
+}

@@ -1,0 +1,141 @@
+//! The full replication stack as one [`Model`]: the TiKV/PD Raft model plus TiCDC. Messages
+//! and timers are tagged by layer; each layer's handlers run on the same kernel.
+
+use faultline_sim::{Kernel, Model, Network, NodeId, NodeState, SimTime, TraceEncode, TraceHasher};
+use faultline_tikv::{Cluster, TikvConfig};
+
+use crate::cdc::Cdc;
+use crate::config::CdcConfig;
+use crate::msg::{CdcMsg, CdcTimer};
+
+/// A message of either layer.
+#[derive(Clone, Debug)]
+pub enum StackMsg {
+    /// TiKV/PD.
+    Tikv(faultline_tikv::Msg),
+    /// TiCDC.
+    Cdc(CdcMsg),
+}
+
+/// A timer of either layer.
+#[derive(Clone, Debug)]
+pub enum StackTimer {
+    /// TiKV/PD.
+    Tikv(faultline_tikv::Timer),
+    /// TiCDC.
+    Cdc(CdcTimer),
+}
+
+impl From<faultline_tikv::Msg> for StackMsg {
+    fn from(m: faultline_tikv::Msg) -> Self {
+        StackMsg::Tikv(m)
+    }
+}
+impl From<CdcMsg> for StackMsg {
+    fn from(m: CdcMsg) -> Self {
+        StackMsg::Cdc(m)
+    }
+}
+impl From<faultline_tikv::Timer> for StackTimer {
+    fn from(t: faultline_tikv::Timer) -> Self {
+        StackTimer::Tikv(t)
+    }
+}
+impl From<CdcTimer> for StackTimer {
+    fn from(t: CdcTimer) -> Self {
+        StackTimer::Cdc(t)
+    }
+}
+
+impl TraceEncode for StackMsg {
+    fn encode(&self, h: &mut TraceHasher) {
+        match self {
+            StackMsg::Tikv(m) => m.encode(h),
+            StackMsg::Cdc(m) => {
+                h.word(0xcdc);
+                m.encode(h)
+            }
+        }
+    }
+}
+
+impl TraceEncode for StackTimer {
+    fn encode(&self, h: &mut TraceHasher) {
+        match self {
+            StackTimer::Tikv(t) => t.encode(h),
+            StackTimer::Cdc(t) => {
+                h.word(0xcdc);
+                t.encode(h)
+            }
+        }
+    }
+}
+
+/// TiKV + PD + TiCDC.
+#[derive(Clone, Debug)]
+pub struct Stack {
+    /// The Raft/PD layer.
+    pub tikv: Cluster,
+    /// The TiCDC layer (inert when there are no captures).
+    pub cdc: Cdc,
+}
+
+impl Stack {
+    /// Builds both layers, adding nodes `pd-1`, `tikv-*`, then `cdc-*`, `mysql-1`.
+    pub fn new(tikv: &TikvConfig, cdc: &CdcConfig, net: &mut Network, seed: u64) -> Self {
+        let cluster = Cluster::new(tikv, net);
+        let pd = net.find("pd-1").expect("the TiKV model adds pd-1");
+        let stores = cluster.store_nodes().to_vec();
+        let cdc = Cdc::new(cdc, tikv.regions, net, pd, stores, seed);
+        Stack { tikv: cluster, cdc }
+    }
+}
+
+impl Model for Stack {
+    type Msg = StackMsg;
+    type Timer = StackTimer;
+
+    fn init(&mut self, k: &mut Kernel<Self>) {
+        self.tikv.init_in(k);
+        self.cdc.init(k);
+    }
+
+    fn on_message(&mut self, k: &mut Kernel<Self>, from: NodeId, to: NodeId, msg: StackMsg) {
+        match msg {
+            StackMsg::Tikv(m) => self.tikv.message_in(k, from, to, m),
+            StackMsg::Cdc(m) => self.cdc.on_message(k, &self.tikv, from, to, m),
+        }
+    }
+
+    fn on_timer(&mut self, k: &mut Kernel<Self>, node: NodeId, timer: StackTimer) {
+        match timer {
+            StackTimer::Tikv(t) => self.tikv.timer_in(k, node, t),
+            StackTimer::Cdc(t) => self.cdc.on_timer(k, &self.tikv, node, t),
+        }
+    }
+
+    fn on_node_state(&mut self, k: &mut Kernel<Self>, node: NodeId, state: NodeState) {
+        self.tikv.node_state_in(k, node, state);
+        self.cdc.on_node_state(k, node, state);
+    }
+
+    fn on_links_changed(&mut self, k: &mut Kernel<Self>) {
+        self.tikv.links_changed_in(k);
+        self.cdc.on_links_changed(k);
+    }
+
+    fn metric_names(&self) -> Vec<String> {
+        let mut names = self.tikv.metric_names();
+        names.extend(self.cdc.metric_names());
+        names
+    }
+
+    fn sample_metrics(&self, now: SimTime, out: &mut Vec<f64>) {
+        self.tikv.sample_metrics(now, out);
+        self.cdc.sample_metrics(now, out);
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        self.tikv.check_invariants()
+    }
+}

@@ -1,0 +1,70 @@
+//! Upstream ground truth: the latest committed version of every row, and the Percolator locks
+//! held per region by transactions between prewrite and commit.
+
+use std::collections::BTreeMap;
+
+use crate::keyspace::Key;
+use crate::ts::Ts;
+
+/// One committed row version.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RowVersion {
+    /// Value (a version counter of the row; 0 = never written).
+    pub value: u64,
+    /// Commit timestamp (ZERO = initial data, before any changefeed started).
+    pub commit_ts: Ts,
+}
+
+/// Rows and locks.
+#[derive(Clone, Debug)]
+pub struct Upstream {
+    rows: Vec<RowVersion>,
+    /// Per region: start ts of each lock -> number of keys locked at it.
+    locks: Vec<BTreeMap<Ts, u32>>,
+}
+
+impl Upstream {
+    /// `keys` rows with their initial versions, `regions` empty lock tables.
+    pub fn new(keys: u32, regions: u32) -> Self {
+        Upstream {
+            rows: vec![RowVersion::default(); keys as usize],
+            locks: vec![BTreeMap::new(); regions as usize],
+        }
+    }
+
+    /// The latest version of a row.
+    pub fn row(&self, key: Key) -> RowVersion {
+        self.rows[key as usize]
+    }
+
+    /// All rows.
+    pub fn rows(&self) -> &[RowVersion] {
+        &self.rows
+    }
+
+    /// Prewrite: a lock on one key of `region` at `start_ts`.
+    pub fn lock(&mut self, region: u32, start_ts: Ts) {
+        *self.locks[region as usize].entry(start_ts).or_insert(0) += 1;
+    }
+
+    /// Commit or rollback releases the lock.
+    pub fn unlock(&mut self, region: u32, start_ts: Ts) {
+        let locks = &mut self.locks[region as usize];
+        if let Some(n) = locks.get_mut(&start_ts) {
+            *n -= 1;
+            if *n == 0 {
+                locks.remove(&start_ts);
+            }
+        }
+    }
+
+    /// The oldest lock of a region: resolved ts cannot pass it.
+    pub fn oldest_lock(&self, region: u32) -> Option<Ts> {
+        self.locks[region as usize].keys().next().copied()
+    }
+
+    /// Writes a committed version.
+    pub fn commit(&mut self, key: Key, value: u64, commit_ts: Ts) {
+        self.rows[key as usize] = RowVersion { value, commit_ts };
+    }
+}
