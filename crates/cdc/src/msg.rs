@@ -189,6 +189,29 @@ pub enum CdcTimer {
     },
 }
 
+impl CdcMsg {
+    /// A short label for the message log and the space-time diagram.
+    pub fn label(&self) -> String {
+        match self {
+            CdcMsg::Register {
+                region, request, ..
+            } => format!("EventFeed request region {region} (#{request})"),
+            CdcMsg::Events { events, .. } => {
+                let errors = events
+                    .iter()
+                    .filter(|e| matches!(e.kind, RegionEventKind::Error(_)))
+                    .count();
+                format!("{} region events ({} errors)", events.len(), errors)
+            }
+            CdcMsg::MysqlWrite { table, rows, .. } => {
+                format!("write {} rows of table {table}", rows.len())
+            }
+            CdcMsg::MysqlAck { table, batch, .. } => format!("ack batch {batch} of table {table}"),
+            CdcMsg::TableStatus { tables, .. } => format!("status of {} tables", tables.len()),
+        }
+    }
+}
+
 fn word_ts(h: &mut TraceHasher, ts: Ts) {
     h.word(ts.0)
 }

@@ -22,6 +22,8 @@ macro_rules! shipped {
 
 /// Every shipped scenario file, in gallery order.
 pub const SHIPPED: &[(&str, &str)] = shipped![
+    "tikv-14547-leaders-lost-after-store-failure.toml",
+    "tikv-14547-leaders-lost-after-store-failure-fixed.toml",
     "raft-basics-kill-a-store.toml",
     "cdc-basic-replication.toml",
     "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
@@ -29,7 +31,7 @@ pub const SHIPPED: &[(&str, &str)] = shipped![
 ];
 
 /// The scenario the app opens when the URL has none.
-pub const DEFAULT_SCENARIO_FILE: &str = "raft-basics-kill-a-store.toml";
+pub const DEFAULT_SCENARIO_FILE: &str = "tikv-14547-leaders-lost-after-store-failure.toml";
 
 /// The shipped scenarios, parsed. A file that fails to parse is a build bug, caught by tests.
 pub fn gallery() -> Vec<GalleryEntry> {

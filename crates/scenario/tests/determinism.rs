@@ -43,3 +43,15 @@ fn slices_give_the_same_trace_as_one_run() {
     while !sliced.run_slice(sliced.end(), 37) {}
     assert_eq!(sliced.trace_hash(), hash(&s));
 }
+
+#[test]
+fn recording_messages_does_not_change_the_run() {
+    let s = default_scenario();
+    let mut plain = Run::new(&s).unwrap();
+    plain.run_to_end();
+    let mut recorded = Run::new(&s).unwrap();
+    recorded.world.kernel.messages.set_capacity(1000);
+    recorded.run_to_end();
+    assert_eq!(plain.trace_hash(), recorded.trace_hash());
+    assert_eq!(recorded.world.kernel.messages.records().len(), 1000);
+}

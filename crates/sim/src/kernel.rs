@@ -21,6 +21,8 @@ pub const LOG_CAPACITY: usize = 20_000;
 pub enum Event<M: Model> {
     /// A message arrives.
     Deliver {
+        /// When it was sent (for the space-time diagram).
+        sent: SimTime,
         /// Sender.
         from: NodeId,
         /// Receiver.
@@ -83,6 +85,8 @@ pub struct Kernel<M: Model> {
     pub metrics: MetricStore,
     sample_every: SimDuration,
     held: Vec<Event<M>>,
+    /// Recent deliveries, when recording is on (see `record_messages`).
+    pub messages: crate::message_trace::MessageTrace,
     /// Latest delivery time scheduled per ordered connection (see `send_ordered`).
     fifo_last: BTreeMap<(NodeId, NodeId), SimTime>,
 }
@@ -107,6 +111,7 @@ impl<M: Model> Kernel<M> {
             },
             held: Vec::new(),
             fifo_last: BTreeMap::new(),
+            messages: crate::message_trace::MessageTrace::default(),
         }
     }
 
@@ -164,7 +169,15 @@ impl<M: Model> Kernel<M> {
             return;
         }
         let at = self.now.plus(self.draw_delay(link));
-        self.queue.push(at, Event::Deliver { from, to, msg });
+        self.queue.push(
+            at,
+            Event::Deliver {
+                sent: self.now,
+                from,
+                to,
+                msg,
+            },
+        );
     }
 
     /// Sends `msg` over an ordered connection (a gRPC stream over TCP): like [`Kernel::send`],
@@ -179,7 +192,15 @@ impl<M: Model> Kernel<M> {
         let last = self.fifo_last.entry((from, to)).or_insert(SimTime::ZERO);
         let at = at.max(*last);
         *last = at;
-        self.queue.push(at, Event::Deliver { from, to, msg });
+        self.queue.push(
+            at,
+            Event::Deliver {
+                sent: self.now,
+                from,
+                to,
+                msg,
+            },
+        );
     }
 
     fn draw_delay(&mut self, link: crate::network::LinkState) -> SimDuration {

@@ -8,6 +8,7 @@
 pub mod fault;
 pub mod kernel;
 pub mod log;
+pub mod message_trace;
 pub mod metrics;
 pub mod model;
 pub mod network;
@@ -20,6 +21,7 @@ pub mod world;
 pub use fault::{Fault, LinkChange};
 pub use kernel::{describe_fault, Event, Kernel, StepKind};
 pub use log::{EventLog, Level, LogEntry};
+pub use message_trace::{MessageRecord, MessageTrace};
 pub use metrics::MetricStore;
 pub use model::Model;
 pub use network::{LinkState, Network, NodeId, NodeInfo, NodeState};

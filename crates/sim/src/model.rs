@@ -38,6 +38,12 @@ pub trait Model: Clone + Sized {
     /// One sample of every series, in `metric_names` order.
     fn sample_metrics(&self, now: SimTime, out: &mut Vec<f64>);
 
+    /// A short label for a message, for the message log and the space-time diagram (only
+    /// called while message recording is on).
+    fn describe_msg(_msg: &Self::Msg) -> String {
+        "message".to_string()
+    }
+
     /// Checks safety invariants; an `Err` names the violated property and what broke it.
     fn check_invariants(&self) -> Result<(), String> {
         Ok(())

@@ -61,10 +61,20 @@ impl<M: Model> World<M> {
     fn dispatch(&mut self, ev: Event<M>) -> StepKind {
         let k = &mut self.kernel;
         match ev {
-            Event::Deliver { from, to, msg } => {
+            Event::Deliver {
+                sent,
+                from,
+                to,
+                msg,
+            } => {
                 let state = k.net.node(to).state;
                 if state == NodeState::Paused {
-                    k.hold(Event::Deliver { from, to, msg });
+                    k.hold(Event::Deliver {
+                        sent,
+                        from,
+                        to,
+                        msg,
+                    });
                     return StepKind::Skipped;
                 }
                 // A message already on the wire arrives even if its sender died meanwhile
@@ -76,6 +86,11 @@ impl<M: Model> World<M> {
                 k.fold(1, from.0 as u64, to.0 as u64, &|h| {
                     crate::trace::TraceEncode::encode(&msg, h)
                 });
+                if k.messages.enabled() {
+                    let label = M::describe_msg(&msg);
+                    let now = k.now();
+                    k.messages.record(sent, now, from, to, label);
+                }
                 self.model.on_message(k, from, to, msg);
                 StepKind::Message { from, to }
             }
