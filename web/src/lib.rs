@@ -8,10 +8,13 @@
 //! A library (with a thin `main`) so everything compiles and is tested natively too.
 
 pub mod app;
+pub mod charts;
 pub mod engine;
 pub mod format;
 pub mod panic_report;
 pub mod slicer;
+pub mod view_model;
+pub mod views;
 
 /// Mounts the app on the page's body. Call once, from `main`.
 #[cfg(target_arch = "wasm32")]
