@@ -1,0 +1,27 @@
+//! One benchmark workload shared by a native binary and a wasm export, so the wasm/native
+//! speed ratio compares exactly the same simulation: the report's cluster (4 stores, 256,000
+//! regions) from `scenarios/tikv-14547-full-scale.toml`, run for a number of simulated minutes.
+//!
+//! The wasm export takes and returns plain integers, so it needs no wasm-bindgen glue and runs
+//! under any WebAssembly engine (Node.js here, the browser's engine is the same V8).
+
+use faultline_scenario::{parse_scenario, Run};
+use faultline_sim::SimTime;
+
+const FULL_SCALE: &str = include_str!("../../../scenarios/tikv-14547-full-scale.toml");
+
+/// Runs the full-scale scenario for `minutes` simulated minutes; returns events processed.
+pub fn run_full_scale(minutes: u32) -> u64 {
+    let scenario = parse_scenario("tikv-14547-full-scale.toml", FULL_SCALE)
+        .expect("the shipped full-scale scenario is valid");
+    let mut run = Run::new(&scenario).expect("and runnable");
+    run.world.set_check_invariants(false);
+    run.run_until(SimTime(minutes as u64 * 60_000_000));
+    run.world.kernel.processed()
+}
+
+/// The wasm entry point.
+#[no_mangle]
+pub extern "C" fn bench_full_scale(minutes: u32) -> u64 {
+    run_full_scale(minutes)
+}
