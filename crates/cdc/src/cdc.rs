@@ -196,7 +196,19 @@ impl Cdc {
                     cf,
                     stream,
                 };
-                if tikv.region_leader_store(region) != Some(s) {
+                let has_peer = tikv
+                    .region_detail(region)
+                    .is_some_and(|d| d.peers.iter().any(|p| p.store == s));
+                if !has_peer {
+                    // PD moved the replica away (or never placed one here).
+                    let kind = RegionEventKind::Error(RegionError::RegionNotFound);
+                    let ev = RegionEvent {
+                        region,
+                        request,
+                        kind,
+                    };
+                    self.endpoints[s as usize].push(sub, ev);
+                } else if tikv.region_leader_store(region) != Some(s) {
                     let leader = tikv.region_leader_store(region);
                     self.endpoints[s as usize].push(sub, not_leader(region, request, leader));
                 } else {
