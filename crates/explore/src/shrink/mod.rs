@@ -1,9 +1,9 @@
 //! `shrink`: delta-debugs a failing scenario while the same property keeps failing.
 //!
 //! Passes, repeated until none makes progress: drop faults (ddmin), stop the run earlier,
-//! halve fault durations, fewer regions, stores, captures and tables. Every candidate must pass validation
-//! and fail the same property; anything else is rejected. Candidates are tried in a fixed
-//! order, so shrinking is deterministic.
+//! halve fault durations, fewer regions, stores, captures and tables. Every candidate must
+//! pass validation and fail the same property; anything else is rejected. Candidates are
+//! tried in a fixed order, so shrinking is deterministic.
 
 mod ddmin;
 mod steps;
