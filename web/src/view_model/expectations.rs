@@ -1,0 +1,67 @@
+//! The scenario's `[[expect]]` checks, live at the cursor, and the first invariant violation.
+
+use faultline_scenario::{Run, Verdict};
+use serde::{Deserialize, Serialize};
+
+/// One expectation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExpectRow {
+    /// Index in the scenario's `expect` list (a stable test attribute).
+    pub index: usize,
+    /// Its name.
+    pub name: String,
+    /// The check in words.
+    pub check: String,
+    /// `pass`, `fail` or `pending`.
+    pub verdict: String,
+    /// The value that decided it.
+    pub observed: Option<f64>,
+}
+
+/// An invariant violation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ViolationRow {
+    /// When (µs).
+    pub at_us: u64,
+    /// What broke.
+    pub message: String,
+}
+
+/// The panel's data.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ExpectationsVm {
+    /// Every expectation, in scenario order.
+    pub rows: Vec<ExpectRow>,
+    /// The first invariant violation, if one happened.
+    pub violation: Option<ViolationRow>,
+}
+
+/// The verdict as the page and the tests spell it.
+pub fn verdict_name(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Pass => "pass",
+        Verdict::Fail => "fail",
+        Verdict::Pending => "pending",
+    }
+}
+
+/// Evaluates every expectation at the run's current time (the cursor).
+pub fn expectations(run: &Run) -> ExpectationsVm {
+    ExpectationsVm {
+        rows: run
+            .evaluate()
+            .into_iter()
+            .map(|r| ExpectRow {
+                index: r.index,
+                name: r.name,
+                check: r.check,
+                verdict: verdict_name(r.verdict).to_string(),
+                observed: r.observed,
+            })
+            .collect(),
+        violation: run.world.violation.as_ref().map(|(at, m)| ViolationRow {
+            at_us: at.as_micros(),
+            message: m.clone(),
+        }),
+    }
+}

@@ -1,0 +1,85 @@
+//! One region in full, for the panel beside the region map.
+
+use faultline_scenario::Run;
+use serde::{Deserialize, Serialize};
+
+/// One peer of the selected region.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PeerRow {
+    /// Store name, e.g. `tikv-2`.
+    pub store: String,
+    /// `leader`, `follower`, `candidate` or `precandidate`.
+    pub role: String,
+    /// Raft term.
+    pub term: u64,
+    /// Hibernate `GroupState`: `Ordered`, `Chaos`, `PreChaos` or `Idle`.
+    pub group_state: String,
+    /// Last log index.
+    pub last_index: u64,
+    /// Commit index.
+    pub commit: u64,
+    /// Whether its raft tick is registered (not hibernated).
+    pub ticking: bool,
+    /// False when its store is down (the values are what it persisted).
+    pub store_live: bool,
+}
+
+/// The selected region.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegionDetailVm {
+    /// Region id.
+    pub id: u32,
+    /// Table of the report's layout (256 regions per table) and the index within it.
+    pub table: u32,
+    /// Index of the region within its table.
+    pub part: u32,
+    /// Store of its live leader, if it has one.
+    pub leader_store: Option<String>,
+    /// Every live peer hibernates.
+    pub hibernated: bool,
+    /// Seconds without a leader, if leaderless.
+    pub leaderless_secs: Option<u64>,
+    /// Peers in slot order.
+    pub peers: Vec<PeerRow>,
+}
+
+/// The detail of region `region`; `None` when out of range.
+pub fn region_detail(run: &Run, region: u32) -> Option<RegionDetailVm> {
+    let tikv = &run.world.model.tikv;
+    let d = tikv.region_detail(region)?;
+    let store_name = |s: u32| store_name(run, s);
+    Some(RegionDetailVm {
+        id: d.id,
+        table: d.table,
+        part: d.part,
+        leader_store: tikv.region_leader_store(region).map(store_name),
+        hibernated: tikv.region_hibernated(region),
+        leaderless_secs: d.leaderless_secs,
+        peers: d
+            .peers
+            .iter()
+            .map(|p| PeerRow {
+                store: store_name(p.store),
+                role: p.role.to_string(),
+                term: p.term,
+                group_state: p.group_state.to_string(),
+                last_index: p.last_index,
+                commit: p.commit,
+                ticking: p.ticking,
+                store_live: p.store_live,
+            })
+            .collect(),
+    })
+}
+
+/// The node name of store index `s` (0-based), or `store-N` if the network has no such node.
+pub fn store_name(run: &Run, s: u32) -> String {
+    run.world
+        .model
+        .tikv
+        .store_nodes()
+        .get(s as usize)
+        .and_then(|id| run.world.kernel.net.nodes().get(id.0 as usize))
+        .map(|n| n.name.clone())
+        .unwrap_or_else(|| format!("store-{}", s + 1))
+}

@@ -1,0 +1,216 @@
+//! View-model extraction from real runs of the shipped scenarios.
+
+use faultline_cdc::kvclient::Owner;
+use faultline_scenario::{gallery, Run};
+use faultline_sim::SimTime;
+
+use super::blame::Reason;
+use super::region_map::{self, colour_index, LEADERLESS, LEADERLESS_HIBERNATED, STORE_BASE};
+use super::*;
+
+/// The shipped scenario `file` run to `secs` simulated seconds.
+pub(crate) fn run_at(file: &str, secs: u64) -> Run {
+    let entry = gallery()
+        .into_iter()
+        .find(|e| e.file == file)
+        .unwrap_or_else(|| panic!("{file} is not shipped"));
+    let mut run = Run::new(&entry.scenario).expect("a shipped scenario builds");
+    run.run_until(SimTime(secs * 1_000_000));
+    run
+}
+
+pub(crate) const TIKV_14547: &str = "tikv-14547-leaders-lost-after-store-failure.toml";
+pub(crate) const TIFLOW_9595: &str = "tiflow-9595-changefeed-stuck-after-tikv-failure.toml";
+pub(crate) const TIFLOW_9595_FIXED: &str =
+    "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml";
+
+#[test]
+fn region_map_colours_leaderless_and_hibernated_regions_from_the_model() {
+    // Three minutes after tikv-1 dies the buggy twin still has leaderless regions whose
+    // followers went back to sleep, and most other regions hibernate.
+    let run = run_at(TIKV_14547, 240);
+    let tikv = &run.world.model.tikv;
+    let map = region_map(&run);
+    assert_eq!(map.regions, tikv.region_count());
+    assert_eq!(map.pixels.len(), (map.width * map.height) as usize);
+    assert!(
+        map.width.abs_diff(map.height) <= 1,
+        "{}x{}",
+        map.width,
+        map.height
+    );
+    for r in 0..map.regions {
+        let leader = if tikv.region_leaderless(r) {
+            None
+        } else {
+            tikv.region_leader_store(r)
+        };
+        let want = colour_index(leader, tikv.region_hibernated(r));
+        let (x, y) = (r % map.width, r / map.width);
+        assert_eq!(map.region_at(x, y), Some(r));
+        assert_eq!(map.pixels[r as usize], want, "region {r}");
+    }
+    let leaderless = tikv.leaderless_regions().count() as u32;
+    assert!(leaderless > 0, "the bug left no leaderless region at 4 min");
+    assert_eq!(
+        map.count(LEADERLESS) + map.count(LEADERLESS_HIBERNATED),
+        leaderless
+    );
+    assert!(
+        map.count(LEADERLESS_HIBERNATED) > 0,
+        "tikv#14547: leaderless regions whose peers hibernate"
+    );
+    // tikv-1 is dead: no region is coloured as led by it.
+    assert_eq!(map.count(STORE_BASE) + map.count(STORE_BASE + 1), 0);
+    let hibernated_led: u32 = (1..4).map(|s| map.count(STORE_BASE + 2 * s + 1)).sum();
+    assert!(hibernated_led > 0, "no dimmed (hibernated) region");
+    assert_eq!(map.stores, ["tikv-1", "tikv-2", "tikv-3", "tikv-4"]);
+
+    let rgba = region_map::rgba_bytes(&map);
+    assert_eq!(rgba.len(), map.pixels.len() * 4);
+
+    // The detail panel of a leaderless region says for how long.
+    let (r, _) = tikv
+        .leaderless_regions()
+        .next()
+        .expect("a leaderless region");
+    let d = region_detail(&run, r).expect("in range");
+    assert_eq!(d.leader_store, None);
+    assert!(d.leaderless_secs.is_some_and(|s| s > 60), "{d:?}");
+    assert_eq!(d.peers.len(), 3);
+    assert!(d.peers.iter().any(|p| p.store == "tikv-1" && !p.store_live));
+    assert!(d
+        .peers
+        .iter()
+        .all(|p| !p.group_state.is_empty() && p.term > 0));
+    assert!(region_detail(&run, map.regions).is_none());
+}
+
+#[test]
+fn blame_names_the_orphaned_region_in_tiflow_9595_at_5_minutes() {
+    let run = run_at(TIFLOW_9595, 300);
+    let cdc = &run.world.model.cdc;
+    let lost: Vec<u32> = cdc
+        .processors
+        .iter()
+        .flatten()
+        .flat_map(|p| p.kv.regions().iter())
+        .filter(|(_, t)| t.owner == Owner::Lost)
+        .map(|(r, _)| *r)
+        .collect();
+    assert!(
+        !lost.is_empty(),
+        "the buggy run orphaned no region by 5 min"
+    );
+
+    let b = blame(&run);
+    assert_eq!(b.feeds.len(), 1);
+    let feed = &b.feeds[0];
+    assert_eq!(feed.id, "redo-cf");
+    assert!(
+        feed.checkpoint_lag_secs > 100.0,
+        "{}",
+        feed.checkpoint_lag_secs
+    );
+    let holder = b
+        .checkpoint_holder(0)
+        .expect("a table holds the checkpoint");
+    assert!(holder.holds_resolved);
+    assert!(
+        lost.contains(&holder.region.region),
+        "{holder:?} vs lost {lost:?}"
+    );
+    assert_eq!(holder.region.reasons.first(), Some(&Reason::Orphaned));
+    assert_eq!(holder.region.owner, "lost");
+    let (first, last) = holder.regions;
+    assert!((first..=last).contains(&holder.region.region));
+    // The tables are listed most lagging first.
+    assert!(feed
+        .tables
+        .windows(2)
+        .all(|w| w[0].checkpoint_lag_secs >= w[1].checkpoint_lag_secs));
+}
+
+#[test]
+fn fixed_twin_blames_nothing_decisive_once_recovered() {
+    let run = run_at(TIFLOW_9595_FIXED, 300);
+    let b = blame(&run);
+    let holder = b
+        .checkpoint_holder(0)
+        .expect("a table holds the checkpoint");
+    assert!(holder.checkpoint_lag_secs < 30.0, "{holder:?}");
+    assert!(!holder.region.reasons.contains(&Reason::Orphaned));
+}
+
+#[test]
+fn consistency_checks_rows_and_lists_none_when_equal() {
+    let run = run_at(TIFLOW_9595_FIXED, 300);
+    let c = consistency(&run);
+    assert_eq!(c.feeds.len(), 1);
+    assert!(c.feeds[0].checked > 0);
+    assert_eq!(c.feeds[0].differing, c.feeds[0].rows.len() as u64);
+}
+
+#[test]
+fn metrics_strip_and_expectations_at_the_cursor() {
+    let run = run_at(TIFLOW_9595, 300);
+    let strip = metrics_strip(&run);
+    let names: Vec<&str> = strip.items.iter().map(|i| i.name.as_str()).collect();
+    for want in [
+        "leaderless_regions",
+        "longest_leaderless_secs",
+        "hibernated_peers",
+        "orphaned_regions",
+        "checkpoint_lag.redo-cf",
+    ] {
+        assert!(names.contains(&want), "{want} missing from {names:?}");
+    }
+    let orphaned = strip.items.iter().find(|i| i.name == "orphaned_regions");
+    assert!(orphaned.is_some_and(|i| i.value >= Some(1.0) && i.alert));
+
+    let e = expectations(&run);
+    assert_eq!(e.rows.len(), run.scenario.expect.len());
+    assert!(e
+        .rows
+        .iter()
+        .all(|r| ["pass", "fail", "pending"].contains(&r.verdict.as_str())));
+    assert!(e.rows.iter().enumerate().all(|(i, r)| r.index == i));
+    assert!(e.violation.is_none());
+}
+
+#[test]
+fn log_uses_node_names_and_messages_are_recorded_when_enabled() {
+    let mut run = run_at(TIKV_14547, 59);
+    run.world.kernel.messages.set_capacity(1_000);
+    run.run_until(SimTime(62_000_000));
+    let log = log_vm(&run);
+    assert!(
+        log.rows.iter().any(|r| r.kind == "sim"),
+        "the injected kill is logged"
+    );
+    assert!(log.nodes.contains(&"tikv-2".to_string()));
+    assert!(log.rows.windows(2).all(|w| w[0].at_us <= w[1].at_us));
+    let msgs = messages_vm(&run);
+    assert!(msgs.enabled);
+    assert!(!msgs.rows.is_empty());
+    let st = space_time(
+        &msgs.rows,
+        &["tikv-2".into(), "tikv-3".into(), "tikv-4".into()],
+        61_000_000,
+        1_000_000,
+    );
+    assert!(!st.arrows.is_empty());
+    assert!(st.arrows.iter().all(|a| a.from_lane < 3 && a.to_lane < 3));
+}
+
+#[test]
+fn view_models_survive_serde() {
+    let run = run_at(TIFLOW_9595, 300);
+    let b = blame(&run);
+    let json = serde_json::to_string(&b).expect("serialises");
+    let back: BlameVm = serde_json::from_str(&json).expect("deserialises");
+    assert_eq!(back, b);
+    let m = region_map(&run);
+    let json = serde_json::to_string(&m).expect("serialises");
+    assert_eq!(serde_json::from_str::<RegionMapVm>(&json).ok(), Some(m));
+}
