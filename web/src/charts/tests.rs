@@ -1,0 +1,109 @@
+//! The charts rendered to SVG natively: the same drawing code the browser runs on a canvas.
+
+use faultline_sim::SimTime;
+
+use super::{render_svg, series_colour};
+use crate::view_model::chart_data::{chart_data, ChartKind, LabelledRun};
+use crate::view_model::tests::{run_at, TIFLOW_9595, TIFLOW_9595_FIXED, TIKV_14547};
+
+/// `#RRGGBB` as plotters' SVG backend writes a colour.
+fn hex(c: plotters::style::RGBColor) -> String {
+    format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
+}
+
+#[test]
+fn cdc_lag_overlays_two_runs_with_the_alert_lines_and_the_cursor() {
+    let buggy = run_at(TIFLOW_9595, 300);
+    let fixed = run_at(TIFLOW_9595_FIXED, 300);
+    let runs = [
+        LabelledRun {
+            label: "buggy",
+            run: &buggy,
+        },
+        LabelledRun {
+            label: "fixed",
+            run: &fixed,
+        },
+    ];
+    let data = chart_data(ChartKind::CdcLag, &runs, Some(SimTime(300_000_000)));
+    assert_eq!(data.series.len(), 4, "checkpoint and resolved lag per run");
+    let svg = render_svg(&data, 800, 400).expect("renders");
+    std::fs::write(std::env::temp_dir().join("faultline-cdc-lag.svg"), &svg).ok();
+    for label in [
+        "buggy: checkpoint_lag.redo-cf",
+        "buggy: resolved_lag.redo-cf",
+        "fixed: checkpoint_lag.redo-cf",
+        "fixed: resolved_lag.redo-cf",
+        "resolved-ts lag alert (300 s)",
+        "checkpoint lag alert (600 s)",
+        "Changefeed checkpoint and resolved-ts lag",
+    ] {
+        assert!(svg.contains(label), "{label} missing");
+    }
+    // The alert lines are drawn in the alert red; the first run's series are solid polylines
+    // in their palette colour.
+    assert!(svg.contains(&hex(super::ALERT)), "no alert-red stroke");
+    assert!(svg.contains(&hex(super::CURSOR)), "no cursor line");
+    for s in data.series.iter().filter(|s| s.run == 0) {
+        let stroke = hex(series_colour(s.colour));
+        assert!(
+            svg.contains(&format!(
+                "<polyline fill=\"none\" opacity=\"1\" stroke=\"{stroke}\""
+            )),
+            "{} is not drawn as a polyline in {stroke}",
+            s.label
+        );
+    }
+}
+
+#[test]
+fn leaderless_chart_puts_hibernated_peers_on_the_right_axis() {
+    let run = run_at(TIKV_14547, 240);
+    let runs = [LabelledRun {
+        label: "buggy",
+        run: &run,
+    }];
+    let data = chart_data(ChartKind::Leaderless, &runs, Some(run.now()));
+    assert_eq!(data.y2_label.as_deref(), Some("hibernated peers"));
+    let svg = render_svg(&data, 640, 320).expect("renders");
+    assert!(svg.contains("leaderless_regions"));
+    assert!(svg.contains("hibernated_peers"));
+    assert!(svg.contains("hibernated peers"), "right axis label");
+    assert!(!svg.contains("alert"), "no alert lines on the Raft chart");
+}
+
+#[test]
+fn every_available_chart_renders_and_empty_ones_too() {
+    let run = run_at(TIFLOW_9595, 200);
+    let runs = [LabelledRun {
+        label: "run",
+        run: &run,
+    }];
+    for kind in crate::view_model::available_charts(&run) {
+        let data = chart_data(kind, &runs, None);
+        assert!(!data.is_empty(), "{kind:?}");
+        let svg = render_svg(&data, 400, 240).expect("renders");
+        assert!(svg.contains(&data.series[0].label), "{kind:?}");
+    }
+    let tikv_only = run_at(TIKV_14547, 10);
+    let runs = [LabelledRun {
+        label: "run",
+        run: &tikv_only,
+    }];
+    let empty = chart_data(ChartKind::SinkRows, &runs, None);
+    assert!(empty.is_empty());
+    assert!(render_svg(&empty, 400, 240).is_ok());
+}
+
+#[test]
+fn clicks_map_back_to_time() {
+    let layout = super::ChartLayout {
+        left_px: 60,
+        right_px: 560,
+        x_max_secs: 600.0,
+    };
+    assert_eq!(layout.secs_at(60), 0.0);
+    assert_eq!(layout.secs_at(310), 300.0);
+    assert_eq!(layout.secs_at(9_999), 600.0);
+    assert_eq!(layout.secs_at(-5), 0.0);
+}
