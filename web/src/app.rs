@@ -1,184 +1,230 @@
-//! The page: scenario header, run status, simulated time and trace hash.
-//!
-//! The element ids (`status`, `sim-time`, `trace-hash`, `error`) are a contract with the
-//! browser tests in tests/e2e.
+//! The page: layout, the slice timer, keyboard shortcuts, URL-hash sync and autosave. State
+//! lives in `crate::state`; the rules in `crate::playground`.
 
-use crate::engine::{self, Engine};
-use crate::format;
-use crate::slicer;
-use faultline_sim::format_hash;
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use gloo::events::EventListener;
-use gloo::timers::callback::Timeout;
+use gloo::timers::callback::{Interval, Timeout};
+use wasm_bindgen::JsCast;
+use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
-/// Wall-clock milliseconds per slice: long enough to make progress, short enough to keep
-/// the page responsive (a 60 fps frame is ~16 ms).
-const SLICE_MS: f64 = 8.0;
+use crate::components::branches::Branches;
+use crate::components::compare::Compare;
+use crate::components::controls::Controls;
+use crate::components::expectations::Expectations;
+use crate::components::fault_palette::FaultPalette;
+use crate::components::fault_timeline::FaultTimeline;
+use crate::components::gallery::Gallery;
+use crate::components::guide::Guide;
+use crate::components::header::Header;
+use crate::components::help::Help;
+use crate::components::inspector::Inspector;
+use crate::components::link_error::LinkError;
+use crate::components::run_status::RunStatus;
+use crate::components::scrubber::Scrubber;
+use crate::components::share::Share;
+use crate::components::topology::Topology;
+use crate::components::vitals::{self, Vitals};
+use crate::dom;
+use crate::playground::{topology as topo, Action, Playground};
+use crate::state::AppState;
 
-/// Messages the page handles.
-pub enum Msg {
-    /// Run the next slice of the simulation.
-    Slice,
-    /// The URL hash changed (a pasted link): reload the scenario.
-    HashChanged,
+/// Milliseconds between slices: about one frame.
+const TICK_MS: u32 = 16;
+/// Most often the URL hash is rewritten while playing (it is cheap, but the address bar
+/// flickering at 60 Hz is not).
+const HASH_EVERY_MS: f64 = 500.0;
+
+/// Builds the initial state from the URL, the autosave and the saved node positions.
+fn initial_state() -> AppState {
+    let mut pg = Playground::from_hash(&dom::current_hash(), dom::autosaved(), dom::is_embed());
+    if let Some(text) = dom::load(dom::POSITIONS_KEY) {
+        pg.positions = topo::positions_from_text(&text);
+    }
+    AppState {
+        pg: Rc::new(RefCell::new(pg)),
+        rev: 0,
+    }
+}
+
+/// Maps a key press to an action; None for keys we leave alone (and for typing in fields).
+fn shortcut(e: &KeyboardEvent) -> Option<Action> {
+    let typing = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+    if typing {
+        return None;
+    }
+    let ctrl = e.ctrl_key() || e.meta_key();
+    match e.key().as_str() {
+        " " => Some(Action::TogglePlay),
+        "ArrowRight" if e.shift_key() => Some(Action::Nudge(10_000_000)),
+        "ArrowRight" => Some(Action::StepEvent),
+        "ArrowLeft" => Some(Action::Nudge(-1_000_000)),
+        "z" | "Z" if ctrl && e.shift_key() => Some(Action::Redo),
+        "z" if ctrl => Some(Action::Undo),
+        "?" => Some(Action::ToggleHelp),
+        "Escape" => Some(Action::ContextMenu(None)),
+        _ => None,
+    }
 }
 
 /// The root component.
-pub struct App {
-    engine: Option<Engine>,
-    error: Option<String>,
-    finished: bool,
-    /// Holding the handle keeps the next slice scheduled; dropping it cancels.
-    next_slice: Option<Timeout>,
-    _hash_listener: EventListener,
-}
+#[function_component]
+pub fn App() -> Html {
+    let state = use_reducer_eq(initial_state);
+    let on_action = {
+        let d = state.dispatcher();
+        Callback::from(move |a: Action| d.dispatch(a))
+    };
+    let (status, embed, help_open, hash, edits, link) = {
+        let pg = state.pg.borrow();
+        (
+            pg.status(),
+            pg.embed,
+            pg.help_open,
+            pg.url_hash(),
+            pg.edits,
+            pg.link.clone(),
+        )
+    };
+    let active = matches!(status, "running" | "seeking");
 
-impl App {
-    /// (Re)loads the scenario from the current URL hash and schedules the first slice.
-    fn load(&mut self, ctx: &Context<Self>) {
-        let hash = current_hash();
-        match engine::load(&hash) {
-            Ok(loaded) => {
-                self.engine = Some(loaded.engine);
-                self.error = loaded.link_error;
-            }
-            Err(e) => {
-                self.engine = None;
-                self.error = Some(e);
-            }
-        }
-        self.finished = false;
-        self.schedule(ctx);
-    }
-
-    fn schedule(&mut self, ctx: &Context<Self>) {
-        let link = ctx.link().clone();
-        // A zero timeout yields to the browser (paint, input) before the next slice.
-        self.next_slice = Some(Timeout::new(0, move || link.send_message(Msg::Slice)));
-    }
-}
-
-impl Component for App {
-    type Message = Msg;
-    type Properties = ();
-
-    fn create(ctx: &Context<Self>) -> Self {
-        let link = ctx.link().clone();
-        let window = gloo::utils::window();
-        let listener = EventListener::new(&window, "hashchange", move |_| {
-            link.send_message(Msg::HashChanged)
+    // The slicer: a timer runs only while there is work (playing or seeking).
+    {
+        let d = state.dispatcher();
+        use_effect_with(active, move |active| {
+            let timer = active.then(|| Interval::new(TICK_MS, move || d.dispatch(Action::Tick)));
+            move || drop(timer)
         });
-        let mut app = App {
-            engine: None,
-            error: None,
-            finished: false,
-            next_slice: None,
-            _hash_listener: listener,
-        };
-        app.load(ctx);
-        app
     }
-
-    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
-        match msg {
-            Msg::HashChanged => self.load(ctx),
-            Msg::Slice => {
-                self.next_slice = None;
-                if let Some(engine) = self.engine.as_mut() {
-                    self.finished = slicer::run_for(engine, SLICE_MS, js_sys::Date::now);
-                    if !self.finished {
-                        self.schedule(ctx);
-                    }
+    // Keyboard shortcuts and pasted links.
+    {
+        let d = state.dispatcher();
+        use_effect_with((), move |_| {
+            let doc = gloo::utils::document();
+            let d2 = d.clone();
+            let keys = EventListener::new(&doc, "keydown", move |e| {
+                if let Some(a) = e.dyn_ref::<KeyboardEvent>().and_then(shortcut) {
+                    e.prevent_default();
+                    d2.dispatch(a);
                 }
+            });
+            let hash = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
+                d.dispatch(Action::LoadHash(dom::current_hash()))
+            });
+            move || drop((keys, hash))
+        });
+    }
+    // The URL always holds the scenario and cursor (throttled while the clock runs).
+    {
+        let last = use_mut_ref(|| 0.0f64);
+        use_effect_with(hash, move |hash| {
+            let now = dom::now_ms();
+            if !active || now - *last.borrow() >= HASH_EVERY_MS {
+                *last.borrow_mut() = now;
+                dom::replace_hash(hash);
             }
+        });
+    }
+    // A final hash write once the clock stops, so a throttled cursor is not left stale.
+    {
+        let state = state.clone();
+        use_effect_with(active, move |active| {
+            let t = (!active)
+                .then(|| Timeout::new(0, move || dom::replace_hash(&state.pg.borrow().url_hash())));
+            move || drop(t)
+        });
+    }
+    // Autosave after edits and opens (not on page load: the old autosave must survive a
+    // broken link so it can be offered).
+    use_effect_with(edits, move |edits| {
+        if *edits > 0 {
+            dom::save(dom::AUTOSAVE_KEY, &link);
         }
-        true
+    });
+    {
+        let positions = topo::positions_to_text(&state.pg.borrow().positions);
+        use_effect_with(positions, |p| {
+            if !p.is_empty() {
+                dom::save(dom::POSITIONS_KEY, p);
+            }
+        });
     }
 
-    fn view(&self, _ctx: &Context<Self>) -> Html {
-        let status = match (&self.engine, self.finished) {
-            (None, _) => "failed",
-            (Some(_), true) => "finished",
-            (Some(_), false) => "running",
-        };
-        html! {
-            <main>
-                <h1>{ "Faultline" }</h1>
-                if let Some(e) = &self.error {
-                    <p id="error" class="error" role="alert">{ e }</p>
-                }
-                if let Some(engine) = &self.engine {
-                    { scenario_header(engine) }
-                    <dl class="run">
-                        <dt>{ "status" }</dt>
-                        <dd id="status">{ status }</dd>
-                        <dt>{ "simulated time" }</dt>
-                        <dd>
-                            <span id="sim-time">{ format::sim_time(engine.now()) }</span>
-                            { " of " }
-                            <span id="sim-end">{ format::sim_time(engine.end()) }</span>
-                        </dd>
-                        <dt>{ "trace hash" }</dt>
-                        <dd><code id="trace-hash">{ format_hash(engine.trace_hash()) }</code></dd>
-                    </dl>
-                    <progress max={ engine.end().as_micros().max(1).to_string() }
-                              value={ engine.now().as_micros().to_string() } />
-                    if self.finished {
-                        { expectations(engine) }
-                    }
-                } else {
-                    <p id="status">{ status }</p>
-                }
+    let close_help = {
+        let cb = on_action.clone();
+        Callback::from(move |_| cb.emit(Action::ToggleHelp))
+    };
+    let pg = state.pg.borrow();
+    let vit = vitals::rows(&pg.session.run);
+    let results = pg.session.run.evaluate();
+    let file = pg.file;
+    let compare_on = pg.compare.is_some();
+    drop(pg);
+
+    if embed {
+        return html! {
+            <main class="embed">
+                <Header state={ state.clone() } on_action={ on_action.clone() } />
+                <Controls state={ state.clone() } on_action={ on_action.clone() } />
+                <RunStatus state={ state.clone() } on_action={ on_action.clone() } />
+                <Scrubber state={ state.clone() } on_action={ on_action.clone() } />
+                <Vitals which="primary" rows={ vit } />
+                <Expectations which="primary" title="Expectations" results={ results } />
             </main>
+        };
+    }
+    html! {
+        <>
+        <header class="topbar">
+            <h1>{ "Faultline" }</h1>
+            <Share state={ state.clone() } on_action={ on_action.clone() } />
+        </header>
+        <main class="layout">
+            <aside class="side">
+                <Gallery current={ file } on_action={ on_action.clone() } />
+            </aside>
+            <div class="center">
+                <LinkError state={ state.clone() } on_action={ on_action.clone() } />
+                <Header state={ state.clone() } on_action={ on_action.clone() } />
+                <Guide state={ state.clone() } on_action={ on_action.clone() } />
+                <section class="panel time">
+                    <Controls state={ state.clone() } on_action={ on_action.clone() } />
+                    <Scrubber state={ state.clone() } on_action={ on_action.clone() } />
+                    <FaultTimeline state={ state.clone() } on_action={ on_action.clone() } />
+                    <RunStatus state={ state.clone() } on_action={ on_action.clone() } />
+                    <Notice state={ state.clone() } on_action={ on_action.clone() } />
+                </section>
+                <Branches state={ state.clone() } on_action={ on_action.clone() } />
+                if !compare_on {
+                    <Vitals which="primary" rows={ vit } />
+                }
+                <Compare state={ state.clone() } on_action={ on_action.clone() } />
+                if !compare_on {
+                    <Expectations which="primary" title="Expectations" results={ results } />
+                }
+                <Topology state={ state.clone() } on_action={ on_action.clone() } />
+                <FaultPalette state={ state.clone() } on_action={ on_action.clone() } />
+                <Inspector state={ state.clone() } on_action={ on_action.clone() } />
+            </div>
+        </main>
+        if help_open {
+            <Help on_close={ close_help } />
         }
+        </>
     }
 }
 
-/// Name, story and upstream issue of the scenario. `data-file` names the shipped file when
-/// this is the default, so tests can run the same file natively.
-fn scenario_header(engine: &Engine) -> Html {
-    let s = engine.scenario();
-    let (story, details) = format::story(&s.description);
-    html! {
-        <section class="scenario">
-            <h2 id="scenario-name" data-file={ engine.default_file() }>{ &s.name }</h2>
-            <p class="story">{ story }</p>
-            if !details.is_empty() {
-                <p class="details">{ details }</p>
-            }
-            if let Some(issue) = &s.issue {
-                <p class="issue">{ "Models " }<code>{ issue }</code></p>
-            }
-        </section>
+/// A one-line confirmation or hint under the controls.
+#[function_component]
+fn Notice(props: &crate::components::PanelProps) -> Html {
+    let pg = props.state.pg.borrow();
+    match &pg.notice {
+        Some(n) => html! { <p id="notice" class="notice" role="status">{ n }</p> },
+        None => html! {},
     }
-}
-
-/// The `[[expect]]` checks, evaluated once the run finished.
-fn expectations(engine: &Engine) -> Html {
-    let results = engine.evaluate();
-    if results.is_empty() {
-        return html! {};
-    }
-    html! {
-        <section id="expectations">
-            <h3>{ "Expectations" }</h3>
-            <ul>
-                { for results.iter().map(|r| {
-                    let mark = if r.passed() { "pass" } else { "fail" };
-                    let observed = r.observed.map(|v| format!(" (observed {v})")).unwrap_or_default();
-                    html! {
-                        <li class={ mark }>
-                            <strong>{ mark }</strong>{ " " }{ &r.name }{ ": " }
-                            <code>{ &r.check }</code>{ observed }
-                        </li>
-                    }
-                }) }
-            </ul>
-        </section>
-    }
-}
-
-/// The URL hash including its leading `#`, or empty.
-fn current_hash() -> String {
-    gloo::utils::window().location().hash().unwrap_or_default()
 }

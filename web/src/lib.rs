@@ -1,18 +1,22 @@
-//! Faultline in the browser: the first shell.
+//! Faultline in the browser: the playground.
 //!
-//! Loads the scenario from the URL hash (`#v1.…`) or the default, runs it with the same kernel
-//! as the CLI in short slices so the page never freezes, and shows the trace hash, the
-//! simulated time and the status. A link that fails to decode is reported in the page and the
-//! default scenario runs instead.
+//! Loads the scenario from the URL hash (`#v1.…&t=<cursor>`) or the default, runs it with the
+//! same kernel as the CLI in short slices so the page never freezes, and lets the user play,
+//! rewind, branch, compare, edit and share it. Layout: [`playground`] holds the state and its
+//! rules (no Yew), [`state`] wraps it in a reducer, [`components`] draws it, [`app`] wires the
+//! page (timer, keys, URL, autosave), [`dom`] is the only browser glue.
 //!
 //! A library (with a thin `main`) so everything compiles and is tested natively too.
 
 pub mod app;
 pub mod charts;
-pub mod engine;
+pub mod components;
+pub mod dom;
 pub mod format;
 pub mod panic_report;
+pub mod playground;
 pub mod slicer;
+pub mod state;
 pub mod view_model;
 pub mod views;
 

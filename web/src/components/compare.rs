@@ -1,0 +1,86 @@
+//! Compare mode: the same scenario with one toggle flipped, run on the same cursor; both
+//! runs' headline numbers and expectations side by side (the design-review view).
+
+use faultline_sim::format_hash;
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+use super::expectations::Expectations;
+use super::vitals::{self, Vitals};
+use super::PanelProps;
+use crate::playground::toggles::{is_buggy, primary_toggle, TOGGLES};
+use crate::playground::Action;
+
+/// Side label of a run for toggle `i`.
+fn side(s: &faultline_scenario::Scenario, i: usize) -> &'static str {
+    if is_buggy(s, i) {
+        "buggy"
+    } else {
+        "fixed"
+    }
+}
+
+/// The compare panel: a switch when off, both runs when on.
+#[function_component]
+pub fn Compare(props: &PanelProps) -> Html {
+    let pg = props.state.pg.borrow();
+    let pick = use_state(|| None::<usize>);
+    let toggle = pick.unwrap_or_else(|| primary_toggle(pg.scenario()));
+    let Some(c) = &pg.compare else {
+        let on_pick = {
+            let pick = pick.clone();
+            Callback::from(move |e: Event| {
+                if let Some(v) = e
+                    .target_dyn_into::<HtmlSelectElement>()
+                    .and_then(|s| s.value().parse().ok())
+                {
+                    pick.set(Some(v));
+                }
+            })
+        };
+        let cb = props.on_action.clone();
+        let start = Callback::from(move |_: MouseEvent| cb.emit(Action::CompareOn(toggle)));
+        return html! {
+            <section class="panel compare off">
+                <h3>{ "Compare" }</h3>
+                <div class="row">
+                    <span>{ "Run this scenario twice, with" }</span>
+                    <select id="compare-toggle" onchange={ on_pick }>
+                        { for TOGGLES.iter().enumerate().map(|(i, t)| html! {
+                            <option value={ i.to_string() } selected={ i == toggle }>{ format!("{} ({})", t.key, t.issue) }</option>
+                        }) }
+                    </select>
+                    <span>{ "flipped" }</span>
+                    <button id="compare-on" class="primary" onclick={ start }>{ "Compare buggy vs fixed" }</button>
+                </div>
+            </section>
+        };
+    };
+    let t = &TOGGLES[c.toggle];
+    let cb = props.on_action.clone();
+    let stop = Callback::from(move |_: MouseEvent| cb.emit(Action::CompareOff));
+    let a = &pg.session.run;
+    let b = &c.session.run;
+    let col = |which: &'static str, run: &faultline_scenario::Run| {
+        let label = side(&run.scenario, c.toggle);
+        html! {
+            <div class={ classes!("compare-col", label) } data-run={ which } data-side={ label }>
+                <h4>{ format!("{label}: {} = {}", t.key, if label == "buggy" { t.values.0 } else { t.values.1 }) }</h4>
+                <p class="hash">{ "trace hash " }<code data-hash={ which }>{ format_hash(run.trace_hash()) }</code></p>
+                <Vitals which={ which } rows={ vitals::rows(run) } />
+                <Expectations which={ if which == "primary" { "primary-compare" } else { which } }
+                              title={ format!("Expectations ({label})") } results={ run.evaluate() } />
+            </div>
+        }
+    };
+    html! {
+        <section id="compare" class="panel compare on">
+            <h3>{ format!("Compare: {} ({})", t.key, t.issue) }
+                <button id="compare-off" onclick={ stop }>{ "Leave compare" }</button></h3>
+            <div class="compare-grid">
+                { col("primary", a) }
+                { col("twin", b) }
+            </div>
+        </section>
+    }
+}

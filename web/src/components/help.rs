@@ -1,0 +1,62 @@
+//! The help overlay: keyboard shortcuts and what the model simplifies.
+
+use yew::prelude::*;
+
+/// Props of [`Help`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct HelpProps {
+    /// Close the overlay.
+    pub on_close: Callback<()>,
+}
+
+const SHORTCUTS: [(&str, &str); 8] = [
+    ("space", "play / pause"),
+    ("→", "step one event"),
+    ("shift + →", "forward 10 s"),
+    ("←", "back 1 s (rewinds through snapshots)"),
+    ("ctrl + z", "undo an edit"),
+    ("ctrl + shift + z", "redo"),
+    ("?", "this help"),
+    ("esc", "close this help"),
+];
+
+const SIMPLIFICATIONS: [&str; 7] = [
+    "Time is simulated and exact: every message has a one-way latency drawn from [delay_min, delay_max); the same link gives the same run, bit for bit.",
+    "TiKV: one Raft group per region with raft-rs's election, pre-vote, check-quorum and leader lease; hibernate regions follow raftstore's GroupState (Ordered, Chaos, PreChaos, Idle). Writes are single entries, not batches; no region split or merge; no disks.",
+    "PD: TSO, store and region heartbeats, Down-store repair after max_peer_down_duration, and leader balance; no other schedulers.",
+    "TiKV's CDC endpoint: a subscription becomes active when its incremental scan ends; leadership is read from the Raft model; scans on a store run one at a time at a fixed cost per row.",
+    "TiCDC: captures, owner, processors, KV client, puller and a MySQL sink; the workload is sysbench-like (update, write-only or insert) on a few tables, applied to MySQL in batches with a fixed latency.",
+    "Faults act on whole processes and directional links, as Chaos Mesh does: kill loses volatile state; pause holds messages and timers until resume.",
+    "Node names are fixed by the model (pd-1, tikv-N, cdc-N, mysql-1), so nodes cannot be renamed; removing a store removes the highest-numbered one.",
+];
+
+/// The overlay.
+#[function_component]
+pub fn Help(props: &HelpProps) -> Html {
+    let close = {
+        let cb = props.on_close.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(()))
+    };
+    let stop = Callback::from(|e: MouseEvent| e.stop_propagation());
+    html! {
+        <div class="overlay" onclick={ close.clone() }>
+            <div id="help" class="dialog" role="dialog" aria-label="help" onclick={ stop }>
+                <h2>{ "Keyboard shortcuts" }</h2>
+                <table>
+                    { for SHORTCUTS.iter().map(|(k, what)| html! {
+                        <tr><td><kbd>{ *k }</kbd></td><td>{ *what }</td></tr>
+                    }) }
+                </table>
+                <h2>{ "What the model simplifies" }</h2>
+                <ul>{ for SIMPLIFICATIONS.iter().map(|s| html! { <li>{ *s }</li> }) }</ul>
+                <h2>{ "The URL" }</h2>
+                <p>{ "The address always holds the scenario and the cursor: " }
+                   <code>{ "#v1.<scenario>&t=<seconds>" }</code>
+                   { ". Any moment is a link; without " }<code>{ "&t=" }</code>
+                   { " the run starts at 0 and plays. Add " }<code>{ "?embed" }</code>
+                   { " before the # for a read-only, autoplaying view." }</p>
+                <button id="help-close" class="primary" onclick={ close }>{ "Close" }</button>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,34 @@
+//! The playground's components, one per file. Each takes the read-only state handle and an
+//! `on_action` callback; none mutates state directly.
+
+pub mod branches;
+pub mod compare;
+pub mod controls;
+pub mod expectations;
+pub mod fault_palette;
+pub mod fault_timeline;
+pub mod gallery;
+pub mod guide;
+pub mod header;
+pub mod help;
+pub mod inspector;
+pub mod link_error;
+pub mod run_status;
+pub mod scrubber;
+pub mod share;
+pub mod topology;
+pub mod vitals;
+
+use yew::prelude::*;
+
+use crate::playground::Action;
+use crate::state::StateHandle;
+
+/// Props shared by every playground component.
+#[derive(Properties, PartialEq, Clone)]
+pub struct PanelProps {
+    /// The state (read it with `state.pg.borrow()`).
+    pub state: StateHandle,
+    /// Where actions go.
+    pub on_action: Callback<Action>,
+}

@@ -1,0 +1,109 @@
+//! Sharing and keeping work: copy link, copy issue report, export/import TOML, undo/redo.
+//! Copied text is also shown in a box, because a browser may refuse clipboard access.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use faultline_scenario::to_toml;
+use gloo::file::callbacks::FileReader;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+use super::PanelProps;
+use crate::dom;
+use crate::playground::report::{issue_report, ReportInput};
+use crate::playground::Action;
+
+/// The share bar.
+#[function_component]
+pub fn Share(props: &PanelProps) -> Html {
+    let pg = props.state.pg.borrow();
+    let copied = use_state(|| None::<(String, String)>);
+    // Keeps the file read alive until it finishes.
+    let reader: Rc<RefCell<Option<FileReader>>> = use_mut_ref(|| None);
+    let url = format!("{}{}", dom::base_url(), pg.url_hash());
+    let copy_link = {
+        let (copied, cb, url) = (copied.clone(), props.on_action.clone(), url.clone());
+        Callback::from(move |_: MouseEvent| {
+            dom::copy(&url);
+            copied.set(Some(("Link".into(), url.clone())));
+            cb.emit(Action::Notice("Link copied".into()));
+        })
+    };
+    let report = issue_report(&ReportInput {
+        scenario: pg.scenario(),
+        url: &url,
+        cursor: pg.now(),
+        trace_hash: pg.session.run.trace_hash(),
+        results: &pg.session.run.evaluate(),
+    });
+    let copy_report = {
+        let (copied, cb) = (copied.clone(), props.on_action.clone());
+        Callback::from(move |_: MouseEvent| {
+            dom::copy(&report);
+            copied.set(Some(("Issue report".into(), report.clone())));
+            cb.emit(Action::Notice("Issue report copied (Markdown)".into()));
+        })
+    };
+    let toml_href = dom::data_url("application/toml", &to_toml(pg.scenario()));
+    let file_name = format!(
+        "{}.toml",
+        pg.scenario()
+            .name
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            })
+            .collect::<String>()
+            .trim_matches('-')
+    );
+    let on_import = {
+        let (cb, reader) = (props.on_action.clone(), reader.clone());
+        Callback::from(move |e: Event| {
+            let Some(input) = e.target_dyn_into::<HtmlInputElement>() else {
+                return;
+            };
+            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+                return;
+            };
+            let file = gloo::file::File::from(file);
+            let name = file.name();
+            let cb = cb.clone();
+            let task = gloo::file::callbacks::read_as_text(&file, move |res| match res {
+                Ok(text) => cb.emit(Action::ImportToml(name, text)),
+                Err(e) => cb.emit(Action::Notice(format!("Could not read the file: {e}"))),
+            });
+            *reader.borrow_mut() = Some(task);
+            input.set_value("");
+        })
+    };
+    let (can_undo, can_redo) = pg.history.can();
+    let send = |a: Action| {
+        let cb = props.on_action.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(a.clone()))
+    };
+    let close = {
+        let copied = copied.clone();
+        Callback::from(move |_: MouseEvent| copied.set(None))
+    };
+    html! {
+        <div class="share row" role="toolbar" aria-label="share">
+            <button id="copy-link" onclick={ copy_link }>{ "Copy link" }</button>
+            <button id="copy-report" onclick={ copy_report }>{ "Copy issue report" }</button>
+            <a id="export-toml" class="button" href={ toml_href } download={ file_name }>{ "Export TOML" }</a>
+            <label class="button" for="import-toml">{ "Import TOML…" }</label>
+            <input id="import-toml" type="file" accept=".toml,text/plain" class="visually-hidden" onchange={ on_import } />
+            <button id="undo" disabled={ !can_undo } title="Undo edit (ctrl+z)" onclick={ send(Action::Undo) }>{ "Undo" }</button>
+            <button id="redo" disabled={ !can_redo } title="Redo edit (ctrl+shift+z)" onclick={ send(Action::Redo) }>{ "Redo" }</button>
+            if let Some((what, text)) = &*copied {
+                <div class="copied">
+                    <span>{ format!("{what} (copied; select it here if the clipboard refused):") }</span>
+                    <textarea id="copied-text" readonly=true rows="4" value={ text.clone() } />
+                    <button onclick={ close }>{ "Close" }</button>
+                </div>
+            }
+        </div>
+    }
+}

@@ -1,0 +1,127 @@
+//! Everything the user (or the page's timer) can ask the playground to do.
+
+use std::rc::Rc;
+
+use faultline_scenario::{FaultSpec, Scenario};
+use faultline_sim::SimTime;
+
+use super::topology::NodeKind;
+
+/// Playback speed: simulated seconds per wall-clock second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Speed {
+    /// Real time.
+    X1,
+    /// Ten times.
+    X10,
+    /// A hundred times.
+    X100,
+    /// As fast as the machine goes.
+    Max,
+}
+
+impl Speed {
+    /// Every speed, for the selector.
+    pub const ALL: [Speed; 4] = [Speed::X1, Speed::X10, Speed::X100, Speed::Max];
+
+    /// Label in the selector.
+    pub fn label(self) -> &'static str {
+        match self {
+            Speed::X1 => "1x",
+            Speed::X10 => "10x",
+            Speed::X100 => "100x",
+            Speed::Max => "max",
+        }
+    }
+
+    /// Simulated microseconds per wall-clock millisecond, or None for "max".
+    pub fn us_per_ms(self) -> Option<f64> {
+        match self {
+            Speed::X1 => Some(1_000.0),
+            Speed::X10 => Some(10_000.0),
+            Speed::X100 => Some(100_000.0),
+            Speed::Max => None,
+        }
+    }
+}
+
+/// An edit of the scenario, as a function so every editor can say what it changes.
+pub type Edit = Rc<dyn Fn(&mut Scenario)>;
+
+/// What can happen to the playground.
+#[derive(Clone)]
+pub enum Action {
+    /// The page timer fired: run the next slice.
+    Tick,
+    /// Play / pause.
+    TogglePlay,
+    /// Pause.
+    Pause,
+    /// Change the speed (and play).
+    SetSpeed(Speed),
+    /// Process one event.
+    StepEvent,
+    /// Process events until the named node handles a message or a tick.
+    StepToNode(String),
+    /// Move the cursor by a signed number of microseconds.
+    Nudge(i64),
+    /// Move the cursor to a time (rewinding through snapshots if needed).
+    Seek(SimTime),
+    /// Keep the current run as a branch and continue in a copy.
+    BranchHere,
+    /// Switch to another branch.
+    SwitchBranch(usize),
+    /// Open a scenario (gallery, import); starts at t = 0 and plays.
+    Open {
+        /// The scenario.
+        scenario: Box<Scenario>,
+        /// The shipped file, when it came from the gallery.
+        file: Option<&'static str>,
+    },
+    /// Import a TOML file (name, text).
+    ImportToml(String, String),
+    /// A URL hash pasted into the address bar.
+    LoadHash(String),
+    /// Open the scenario autosaved before this page loaded.
+    OpenAutosave,
+    /// Jump to guide step `n` and show its caption.
+    GuideTo(usize),
+    /// Leave the guide for free play.
+    LeaveGuide,
+    /// Change the scenario (validated; the run rebuilds from t = 0 and returns to the cursor).
+    Edit(Edit),
+    /// Throw away an invalid draft.
+    DiscardDraft,
+    /// Undo the last edit.
+    Undo,
+    /// Redo.
+    Redo,
+    /// Add a fault.
+    AddFault(FaultSpec),
+    /// Replace fault `i`.
+    UpdateFault(usize, FaultSpec),
+    /// Delete fault `i`.
+    RemoveFault(usize),
+    /// Select a fault on the timeline.
+    SelectFault(Option<usize>),
+    /// Select a node (inspector, context menu).
+    SelectNode(Option<String>),
+    /// Open the context menu of a node.
+    ContextMenu(Option<String>),
+    /// Place a node on the editor canvas.
+    MoveNode(String, f64, f64),
+    /// Add a node of a kind.
+    AddNode(NodeKind),
+    /// Remove a node.
+    RemoveNode(String),
+    /// Compare with toggle `i` flipped.
+    CompareOn(usize),
+    /// Leave compare mode.
+    CompareOff,
+    /// Show / hide the help overlay.
+    ToggleHelp,
+    /// Show a short message (e.g. "Link copied").
+    Notice(String),
+    /// Hide the error box.
+    DismissError,
+}

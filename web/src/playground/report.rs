@@ -1,0 +1,138 @@
+//! "Copy issue report": a Markdown text ready to paste into a GitHub issue.
+
+use faultline_scenario::{ExpectResult, Scenario, Verdict};
+use faultline_sim::{format_hash, SimTime};
+
+use super::toggles::{is_buggy, issue_url, TOGGLES};
+use crate::format;
+
+/// What the report says about the run.
+pub struct ReportInput<'a> {
+    /// The scenario.
+    pub scenario: &'a Scenario,
+    /// The share URL (with the cursor).
+    pub url: &'a str,
+    /// Where the cursor is.
+    pub cursor: SimTime,
+    /// The trace hash at the cursor.
+    pub trace_hash: u64,
+    /// The expectations, evaluated at the cursor.
+    pub results: &'a [ExpectResult],
+}
+
+/// The Markdown report.
+pub fn issue_report(r: &ReportInput<'_>) -> String {
+    let s = r.scenario;
+    let (story, details) = format::story(&s.description);
+    let mut out = format!("## {}\n\n", s.name);
+    if !story.is_empty() {
+        out += &format!("{story}\n\n");
+    }
+    if !details.is_empty() {
+        out += &format!("{details}\n\n");
+    }
+    out += &format!(
+        "**Reproduce:** [open in Faultline]({}) (seed {}, cursor at {}, trace hash `{}`)\n\n",
+        r.url,
+        s.seed,
+        format::sim_time(r.cursor),
+        format_hash(r.trace_hash)
+    );
+    if let Some(issue) = &s.issue {
+        match issue_url(issue) {
+            Some(u) => out += &format!("Models upstream issue [{issue}]({u}).\n\n"),
+            None => out += &format!("Models upstream issue {issue}.\n\n"),
+        }
+    }
+    out += "### Modelled behaviour\n\n";
+    for (i, t) in TOGGLES.iter().enumerate() {
+        let buggy = is_buggy(s, i);
+        let (value, side, text) = if buggy {
+            (t.values.0, "buggy", t.buggy)
+        } else {
+            (t.values.1, "fixed", t.fixed)
+        };
+        let link = issue_url(t.issue).unwrap_or_default();
+        out += &format!(
+            "- `{}` = `{value}` ({side}, [{}]({link})): {text}\n",
+            t.key, t.issue
+        );
+    }
+    out += &format!(
+        "\n### Cluster\n\n{} stores, {} regions x {} replicas, {} TiCDC captures, {} changefeeds; {} writes/s, {} txns/s; run length {}.\n",
+        s.topology.stores,
+        s.topology.regions,
+        s.topology.replicas,
+        s.topology.captures,
+        s.changefeeds.len(),
+        s.workload.writes_per_sec,
+        s.workload.txns_per_sec,
+        s.duration
+    );
+    out += "\n### Timeline of faults\n\n";
+    if s.faults.is_empty() {
+        out += "No faults.\n";
+    }
+    for f in &s.faults {
+        let mut line = format!("- {} `{}` {}", f.at, f.action.name(), f.target);
+        if let Some(p) = &f.peers {
+            line += &format!(" <-> {p}");
+        }
+        if f.one_way {
+            line += " (one way)";
+        }
+        if let Some(l) = f.loss_percent {
+            line += &format!(", {l}% loss");
+        }
+        if let Some(d) = f.delay {
+            line += &format!(", +{d}");
+        }
+        if let Some(d) = f.duration {
+            line += &format!(", for {d}");
+        }
+        out += &line;
+        out += "\n";
+    }
+    out += &format!("\n### Expectations (at {})\n\n", format::sim_time(r.cursor));
+    if r.results.is_empty() {
+        out += "None.\n";
+    }
+    for e in r.results {
+        let verdict = match e.verdict {
+            Verdict::Pass => "pass",
+            Verdict::Fail => "FAIL",
+            _ => "pending",
+        };
+        let observed = e
+            .observed
+            .map(|v| format!(" (observed {v})"))
+            .unwrap_or_default();
+        out += &format!("- **{verdict}** {}: `{}`{observed}\n", e.name, e.check);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use faultline_scenario::{default_scenario, Run};
+
+    #[test]
+    fn report_names_the_link_toggles_faults_and_expectations() {
+        let s = default_scenario();
+        let run = Run::new(&s).unwrap();
+        let results = run.evaluate();
+        let text = issue_report(&ReportInput {
+            scenario: &s,
+            url: "http://x/#v1.abc",
+            cursor: SimTime(0),
+            trace_hash: 1,
+            results: &results,
+        });
+        assert!(text.contains("http://x/#v1.abc"));
+        assert!(text.contains("tikv.unreachable_broadcast"));
+        assert!(text.contains("buggy"));
+        assert!(text.contains("kill"));
+        assert!(text.contains("https://github.com/tikv/tikv/issues/14547"));
+    }
+}

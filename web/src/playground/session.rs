@@ -1,0 +1,159 @@
+//! One scenario being run: the live `Run`, its snapshots, and the ways to move its clock
+//! (slices towards a target, one event, the next event of a node, rewind).
+
+use faultline_scenario::{Run, Scenario, ScenarioError};
+use faultline_sim::{NodeId, SimTime, StepKind};
+
+use super::snapshots::Snapshots;
+use crate::slicer::{self, Steppable};
+
+/// Most events "step to the next event of a node" runs before giving up (the node may be
+/// crashed and never act again).
+const MAX_NODE_STEP_EVENTS: u64 = 2_000_000;
+
+/// A run and its snapshots.
+#[derive(Clone)]
+pub struct Session {
+    /// The live run; its clock is the time cursor.
+    pub run: Run,
+    snapshots: Snapshots,
+}
+
+/// A run advancing towards a time, for the slicer.
+struct Towards<'a> {
+    session: &'a mut Session,
+    until: SimTime,
+}
+
+impl Steppable for Towards<'_> {
+    fn step_events(&mut self, max_events: u64) -> bool {
+        let done = self.session.run.run_slice(self.until, max_events);
+        self.session.snapshots.maybe_take(&self.session.run);
+        done
+    }
+}
+
+impl Session {
+    /// Builds the world of `scenario` at t = 0.
+    pub fn new(scenario: &Scenario) -> Result<Session, ScenarioError> {
+        let run = Run::new(scenario)?;
+        let snapshots = Snapshots::new(&run, Snapshots::budget_for(scenario.topology.regions));
+        Ok(Session { run, snapshots })
+    }
+
+    /// The cursor.
+    pub fn now(&self) -> SimTime {
+        self.run.now()
+    }
+
+    /// The end of the run.
+    pub fn end(&self) -> SimTime {
+        self.run.end()
+    }
+
+    /// True at the end.
+    pub fn finished(&self) -> bool {
+        self.run.finished()
+    }
+
+    /// Number of snapshots held (for the status line).
+    pub fn snapshot_count(&self) -> usize {
+        self.snapshots.len()
+    }
+
+    /// Jumps to the best starting point for reaching `t`: the latest snapshot at or before
+    /// `t` if that is ahead of the cursor, or if `t` is behind the cursor (rewind). The
+    /// caller then advances to `t`.
+    pub fn restore_for(&mut self, t: SimTime) {
+        let t = t.min(self.end());
+        if let Some(snap) = self.snapshots.at_or_before(t) {
+            if t < self.now() || snap.now() > self.now() {
+                self.run = snap.clone();
+            }
+        }
+    }
+
+    /// Advances towards `until` for at most `budget_ms` of wall time (read by `clock`).
+    /// Returns true once `until` (capped at the end) is reached.
+    pub fn advance(&mut self, until: SimTime, budget_ms: f64, clock: &dyn Fn() -> f64) -> bool {
+        let until = until.min(self.end());
+        if self.now() >= until {
+            return true;
+        }
+        let mut t = Towards {
+            session: self,
+            until,
+        };
+        slicer::run_for(&mut t, budget_ms, clock)
+    }
+
+    /// Runs straight to `t` (rewinding first if needed); for tests and small jumps.
+    pub fn seek(&mut self, t: SimTime) {
+        self.restore_for(t);
+        self.advance(t, f64::INFINITY, &|| 0.0);
+    }
+
+    /// Processes exactly one event, if one is due before the end.
+    pub fn step_event(&mut self) -> Option<StepKind> {
+        let next = self.run.world.kernel.next_event_time()?;
+        if next > self.end() {
+            return None;
+        }
+        let (_, kind) = self.run.world.step()?;
+        self.snapshots.maybe_take(&self.run);
+        Some(kind)
+    }
+
+    /// Processes events until one is a tick or a message handled by `node`. Returns false
+    /// if the run ended (or the search gave up) first.
+    pub fn step_to_node(&mut self, node: NodeId) -> bool {
+        for _ in 0..MAX_NODE_STEP_EVENTS {
+            match self.step_event() {
+                None => return false,
+                Some(StepKind::Message { to, .. }) if to == node => return true,
+                Some(StepKind::Timer { node: n }) if n == node => return true,
+                Some(_) => {}
+            }
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use faultline_scenario::gallery;
+
+    fn small() -> Scenario {
+        let g = gallery();
+        let e = g
+            .iter()
+            .find(|e| e.file.starts_with("raft-basics"))
+            .expect("raft-basics is shipped");
+        e.scenario.clone()
+    }
+
+    #[test]
+    fn rewind_and_replay_give_the_same_hash() {
+        let s = small();
+        let mut whole = Run::new(&s).unwrap();
+        whole.run_until(SimTime(150_000_000));
+        let mut sess = Session::new(&s).unwrap();
+        sess.seek(SimTime(150_000_000));
+        assert_eq!(sess.run.trace_hash(), whole.trace_hash());
+        sess.seek(SimTime(42_000_000));
+        assert_eq!(sess.now(), SimTime(42_000_000));
+        sess.seek(SimTime(150_000_000));
+        assert_eq!(sess.run.trace_hash(), whole.trace_hash());
+        assert!(sess.snapshot_count() > 1);
+    }
+
+    #[test]
+    fn stepping_to_a_node_stops_on_its_event() {
+        let s = small();
+        let mut sess = Session::new(&s).unwrap();
+        let node = sess.run.world.kernel.net.find("tikv-2").unwrap();
+        assert!(sess.step_to_node(node));
+        assert!(sess.now() > SimTime(0) || sess.run.world.kernel.processed() > 0);
+    }
+}
