@@ -17,7 +17,8 @@ pub const STORE_BASE: u8 = 3;
 pub const MAX_COLOURED_STORES: u32 = 12;
 
 /// The whole map at the cursor.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+// Eq lets `Rc<RegionMapVm>` props compare by pointer first, not by 256,000 bytes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RegionMapVm {
     /// Image width in pixels (regions per row).
     pub width: u32,

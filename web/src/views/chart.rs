@@ -1,0 +1,73 @@
+//! One chart on a canvas, drawn by the same plotters function the SVG export uses. Clicking it
+//! jumps the cursor to that time.
+
+use std::rc::Rc;
+
+use faultline_sim::SimTime;
+use yew::prelude::*;
+
+use super::{canvas, fmt};
+use crate::charts::ChartLayout;
+use crate::view_model::chart_data::ChartData;
+
+/// Props of [`Chart`].
+#[derive(Properties, PartialEq)]
+pub struct ChartProps {
+    /// From `view_model::chart_data(kind, &runs, Some(cursor))`.
+    pub data: Rc<ChartData>,
+    /// Canvas width in pixels.
+    #[prop_or(640)]
+    pub width: u32,
+    /// Canvas height in pixels.
+    #[prop_or(260)]
+    pub height: u32,
+    /// The chart was clicked at this time.
+    #[prop_or_default]
+    pub on_jump: Callback<SimTime>,
+}
+
+/// A chart.
+#[function_component]
+pub fn Chart(props: &ChartProps) -> Html {
+    let canvas_ref = use_node_ref();
+    // Where the last drawing put the plot, for mapping clicks to time; not state, because
+    // drawing it must not re-render.
+    let layout = use_mut_ref(|| None::<ChartLayout>);
+    {
+        let (canvas_ref, layout) = (canvas_ref.clone(), layout.clone());
+        use_effect_with(
+            (props.data.clone(), props.width, props.height),
+            move |(data, _, _)| {
+                *layout.borrow_mut() = canvas::draw_chart(&canvas_ref, data);
+            },
+        );
+    }
+    let data = &props.data;
+    if data.is_empty() {
+        return html! {
+            <figure class="view chart empty" data-chart={ data.kind.id() }>
+                <figcaption>{ &data.title }{ ": no data in this run" }</figcaption>
+            </figure>
+        };
+    }
+    let onclick = {
+        let (canvas_ref, cb) = (canvas_ref.clone(), props.on_jump.clone());
+        Callback::from(move |e: MouseEvent| {
+            let Some(l) = *layout.borrow() else {
+                return;
+            };
+            if let Some((x, _)) = canvas::canvas_xy(&canvas_ref, &e) {
+                cb.emit(fmt::secs_to_time(l.secs_at(x as i32)));
+            }
+        })
+    };
+    let series: Vec<String> = data.series.iter().map(|s| s.label.clone()).collect();
+    html! {
+        <figure class="view chart" data-chart={ data.kind.id() }
+                data-series={ series.join(",") }>
+            <canvas ref={ canvas_ref } width={ props.width.to_string() }
+                    height={ props.height.to_string() } aria-label={ data.title.clone() }
+                    {onclick} />
+        </figure>
+    }
+}

@@ -1,0 +1,143 @@
+//! The region map: one pixel per region on a canvas, painted from the view model's colour
+//! indices in one `ImageData` (no DOM node per region, so 256,000 regions stay cheap).
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::canvas;
+use crate::view_model::region_map::{
+    css_colour, rgba_bytes, RegionMapVm, LEADERLESS, LEADERLESS_HIBERNATED, MAX_COLOURED_STORES,
+    STORE_BASE,
+};
+
+/// Props of [`RegionMap`].
+#[derive(Properties, PartialEq)]
+pub struct RegionMapProps {
+    /// From `view_model::region_map(&run)`.
+    pub map: Rc<RegionMapVm>,
+    /// The selected region, outlined.
+    #[prop_or_default]
+    pub selected: Option<u32>,
+    /// A region was clicked.
+    pub on_select_region: Callback<u32>,
+    /// The pointer moved over a region (or off the map).
+    #[prop_or_default]
+    pub on_hover_region: Callback<Option<u32>>,
+    /// Small maps are scaled up to at least this many CSS pixels wide.
+    #[prop_or(320)]
+    pub min_css_px: u32,
+}
+
+/// CSS pixels per region: whole numbers keep pixels crisp.
+fn scale(width: u32, min_css_px: u32) -> u32 {
+    min_css_px.div_ceil(width.max(1)).clamp(1, 16)
+}
+
+/// The region map with its legend.
+#[function_component]
+pub fn RegionMap(props: &RegionMapProps) -> Html {
+    let canvas_ref = use_node_ref();
+    let hover = use_state(|| None::<u32>);
+    {
+        let canvas_ref = canvas_ref.clone();
+        use_effect_with(props.map.clone(), move |map| {
+            canvas::put_rgba(&canvas_ref, map.width, map.height, &rgba_bytes(map));
+        });
+    }
+    let map = &props.map;
+    let px = scale(map.width, props.min_css_px);
+    let region_under = {
+        let canvas_ref = canvas_ref.clone();
+        let map = map.clone();
+        move |e: &MouseEvent| {
+            let (x, y) = canvas::canvas_xy(&canvas_ref, e)?;
+            if x < 0.0 || y < 0.0 {
+                return None;
+            }
+            map.region_at(x as u32, y as u32)
+        }
+    };
+    let onmousemove = {
+        let (hover, cb, under) = (
+            hover.clone(),
+            props.on_hover_region.clone(),
+            region_under.clone(),
+        );
+        Callback::from(move |e: MouseEvent| {
+            let r = under(&e);
+            if *hover != r {
+                hover.set(r);
+                cb.emit(r);
+            }
+        })
+    };
+    let onmouseleave = {
+        let (hover, cb) = (hover.clone(), props.on_hover_region.clone());
+        Callback::from(move |_| {
+            hover.set(None);
+            cb.emit(None);
+        })
+    };
+    let onclick = {
+        let cb = props.on_select_region.clone();
+        Callback::from(move |e: MouseEvent| {
+            if let Some(r) = region_under(&e) {
+                cb.emit(r);
+            }
+        })
+    };
+    let outline = props.selected.filter(|r| *r < map.regions).map(|r| {
+        let (x, y) = (r % map.width.max(1), r / map.width.max(1));
+        let style = format!(
+            "left:{}px;top:{}px;width:{px}px;height:{px}px",
+            x * px,
+            y * px
+        );
+        html! { <div class="region-map-selected" style={ style } /> }
+    });
+    let size = format!("width:{}px;height:{}px", map.width * px, map.height * px);
+    html! {
+        <section class="view region-map" data-regions={ map.regions.to_string() }>
+            <div class="region-map-canvas" style={ size.clone() }>
+                <canvas ref={ canvas_ref } style={ size } width={ map.width.to_string() }
+                        height={ map.height.to_string() } aria-label="region map"
+                        {onmousemove} {onmouseleave} {onclick} />
+                { for outline }
+            </div>
+            <p class="region-map-hover">
+                { match *hover {
+                    Some(r) => format!("region {r}: click for detail"),
+                    None => format!("{} regions, one pixel each", map.regions),
+                } }
+            </p>
+            { legend(map) }
+        </section>
+    }
+}
+
+fn legend(map: &RegionMapVm) -> Html {
+    let item = |index: u8, label: String| {
+        html! {
+            <li data-colour={ index.to_string() }>
+                <span class="swatch" style={ format!("background:{}", css_colour(index)) } />
+                { label }{ " " }<span class="count">{ map.count(index) }</span>
+            </li>
+        }
+    };
+    let stores = map
+        .stores
+        .iter()
+        .take(MAX_COLOURED_STORES as usize)
+        .enumerate();
+    html! {
+        <ul class="legend">
+            { item(LEADERLESS, "leaderless".into()) }
+            { item(LEADERLESS_HIBERNATED, "leaderless, hibernated".into()) }
+            { for stores.flat_map(|(s, name)| {
+                let base = STORE_BASE + 2 * s as u8;
+                [item(base, format!("led by {name}")), item(base + 1, format!("{name}, hibernated"))]
+            }) }
+        </ul>
+    }
+}
