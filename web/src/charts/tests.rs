@@ -74,7 +74,7 @@ fn leaderless_chart_puts_hibernated_peers_on_the_right_axis() {
 
 #[test]
 fn every_available_chart_renders_and_empty_ones_too() {
-    let run = run_at(TIFLOW_9595, 200);
+    let run = run_at(TIFLOW_9595, 300);
     let runs = [LabelledRun {
         label: "run",
         run: &run,
@@ -85,7 +85,7 @@ fn every_available_chart_renders_and_empty_ones_too() {
         let svg = render_svg(&data, 400, 240).expect("renders");
         assert!(svg.contains(&data.series[0].label), "{kind:?}");
     }
-    let tikv_only = run_at(TIKV_14547, 10);
+    let tikv_only = run_at(TIKV_14547, 240);
     let runs = [LabelledRun {
         label: "run",
         run: &tikv_only,

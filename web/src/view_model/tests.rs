@@ -3,19 +3,29 @@
 use faultline_cdc::kvclient::Owner;
 use faultline_scenario::{gallery, Run};
 use faultline_sim::SimTime;
+use std::sync::{Mutex, OnceLock};
 
 use super::blame::Reason;
 use super::region_map::{self, colour_index, LEADERLESS, LEADERLESS_HIBERNATED, STORE_BASE};
 use super::*;
 
-/// The shipped scenario `file` run to `secs` simulated seconds.
+/// The shipped scenario `file` run to `secs` simulated seconds. Runs are cached: several
+/// tests read the same moment, and a debug-build run takes seconds.
 pub(crate) fn run_at(file: &str, secs: u64) -> Run {
+    static CACHE: OnceLock<Mutex<Vec<(String, u64, Run)>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
+    // A test that panicked while holding the lock leaves the cache itself intact.
+    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, _, run)) = cache.iter().find(|(f, s, _)| f == file && *s == secs) {
+        return run.clone();
+    }
     let entry = gallery()
         .into_iter()
         .find(|e| e.file == file)
         .unwrap_or_else(|| panic!("{file} is not shipped"));
     let mut run = Run::new(&entry.scenario).expect("a shipped scenario builds");
     run.run_until(SimTime(secs * 1_000_000));
+    cache.push((file.to_string(), secs, run.clone()));
     run
 }
 
@@ -213,4 +223,25 @@ fn view_models_survive_serde() {
     let m = region_map(&run);
     let json = serde_json::to_string(&m).expect("serialises");
     assert_eq!(serde_json::from_str::<RegionMapVm>(&json).ok(), Some(m));
+}
+
+/// The map must stay cheap at the report's scale (256,000 regions): one pass, one byte each.
+/// Ignored by default (building the full cluster takes a while in a debug build); run with
+/// `cargo test -p faultline-web --release -- --ignored full_scale`.
+#[test]
+#[ignore]
+fn full_scale_region_map_is_one_cheap_pass() {
+    let text = include_str!("../../../scenarios/tikv-14547-full-scale.toml");
+    let scenario = faultline_scenario::parse_scenario("full-scale.toml", text).expect("parses");
+    let mut run = Run::new(&scenario).expect("builds");
+    // Past the kill of tikv-1 at 60 s, so leaders, leaderless and hibernated regions all show.
+    run.run_until(SimTime(70_000_000));
+    let start = std::time::Instant::now();
+    let map = region_map(&run);
+    let rgba = region_map::rgba_bytes(&map);
+    let took = start.elapsed();
+    assert_eq!(map.regions, 256_000);
+    assert_eq!((map.width, map.height), (506, 506));
+    assert_eq!(rgba.len(), 506 * 506 * 4);
+    eprintln!("region map of 256,000 regions: {took:?}");
 }
