@@ -22,3 +22,6 @@ pub use metrics_strip::{MetricsStrip, MetricsStripProps};
 pub use region_detail::{RegionDetailPanel, RegionDetailProps};
 pub use region_map::{RegionMap, RegionMapProps};
 pub use space_time::{SpaceTime, SpaceTimeProps};
+
+#[cfg(test)]
+mod tests;
