@@ -13,7 +13,6 @@ use yew::prelude::*;
 use crate::components::branches::Branches;
 use crate::components::compare::Compare;
 use crate::components::controls::Controls;
-use crate::components::expectations::Expectations;
 use crate::components::fault_palette::FaultPalette;
 use crate::components::fault_timeline::FaultTimeline;
 use crate::components::gallery::Gallery;
@@ -26,10 +25,12 @@ use crate::components::run_status::RunStatus;
 use crate::components::scrubber::Scrubber;
 use crate::components::share::Share;
 use crate::components::topology::Topology;
-use crate::components::vitals::{self, Vitals};
+use crate::components::views_panel::ViewsPanel;
 use crate::dom;
 use crate::playground::{topology as topo, Action, Playground};
 use crate::state::AppState;
+use crate::view_model as vm;
+use crate::views::{ExpectationsPanel, MetricsStrip};
 
 /// Milliseconds between slices: about one frame.
 const TICK_MS: u32 = 16;
@@ -159,9 +160,13 @@ pub fn App() -> Html {
         let cb = on_action.clone();
         Callback::from(move |_| cb.emit(Action::ToggleHelp))
     };
+    let on_jump = {
+        let cb = on_action.clone();
+        Callback::from(move |t| cb.emit(Action::Seek(t)))
+    };
     let pg = state.pg.borrow();
-    let vit = vitals::rows(&pg.session.run);
-    let results = pg.session.run.evaluate();
+    let strip = Rc::new(vm::metrics_strip(&pg.session.run));
+    let expect = Rc::new(vm::expectations(&pg.session.run));
     let file = pg.file;
     let compare_on = pg.compare.is_some();
     drop(pg);
@@ -173,8 +178,8 @@ pub fn App() -> Html {
                 <Controls state={ state.clone() } on_action={ on_action.clone() } />
                 <RunStatus state={ state.clone() } on_action={ on_action.clone() } />
                 <Scrubber state={ state.clone() } on_action={ on_action.clone() } />
-                <Vitals which="primary" rows={ vit } />
-                <Expectations which="primary" title="Expectations" results={ results } />
+                <MetricsStrip data={ strip } />
+                <ExpectationsPanel data={ expect } on_jump={ on_jump } />
             </main>
         };
     }
@@ -201,12 +206,13 @@ pub fn App() -> Html {
                 </section>
                 <Branches state={ state.clone() } on_action={ on_action.clone() } />
                 if !compare_on {
-                    <Vitals which="primary" rows={ vit } />
+                    <MetricsStrip data={ strip } />
                 }
                 <Compare state={ state.clone() } on_action={ on_action.clone() } />
                 if !compare_on {
-                    <Expectations which="primary" title="Expectations" results={ results } />
+                    <ExpectationsPanel data={ expect } on_jump={ on_jump } />
                 }
+                <ViewsPanel state={ state.clone() } on_action={ on_action.clone() } />
                 <Topology state={ state.clone() } on_action={ on_action.clone() } />
                 <FaultPalette state={ state.clone() } on_action={ on_action.clone() } />
                 <Inspector state={ state.clone() } on_action={ on_action.clone() } />

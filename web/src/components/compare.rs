@@ -5,11 +5,13 @@ use faultline_sim::format_hash;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use super::expectations::Expectations;
-use super::vitals::{self, Vitals};
+use std::rc::Rc;
+
 use super::PanelProps;
 use crate::playground::toggles::{is_buggy, primary_toggle, TOGGLES};
 use crate::playground::Action;
+use crate::view_model as vm;
+use crate::views::{ExpectationsPanel, MetricsStrip};
 
 /// Side label of a run for toggle `i`.
 fn side(s: &faultline_scenario::Scenario, i: usize) -> &'static str {
@@ -59,6 +61,10 @@ pub fn Compare(props: &PanelProps) -> Html {
     let t = &TOGGLES[c.toggle];
     let cb = props.on_action.clone();
     let stop = Callback::from(move |_: MouseEvent| cb.emit(Action::CompareOff));
+    let on_jump = {
+        let cb = props.on_action.clone();
+        Callback::from(move |t| cb.emit(Action::Seek(t)))
+    };
     let a = &pg.session.run;
     let b = &c.session.run;
     let col = |which: &'static str, run: &faultline_scenario::Run| {
@@ -67,9 +73,9 @@ pub fn Compare(props: &PanelProps) -> Html {
             <div class={ classes!("compare-col", label) } data-run={ which } data-side={ label }>
                 <h4>{ format!("{label}: {} = {}", t.key, if label == "buggy" { t.values.0 } else { t.values.1 }) }</h4>
                 <p class="hash">{ "trace hash " }<code data-hash={ which }>{ format_hash(run.trace_hash()) }</code></p>
-                <Vitals which={ which } rows={ vitals::rows(run) } />
-                <Expectations which={ if which == "primary" { "primary-compare" } else { which } }
-                              title={ format!("Expectations ({label})") } results={ run.evaluate() } />
+                <MetricsStrip data={ Rc::new(vm::metrics_strip(run)) } run={ which } />
+                <ExpectationsPanel data={ Rc::new(vm::expectations(run)) } on_jump={ on_jump.clone() }
+                                   title={ format!("Expectations ({label})") } />
             </div>
         }
     };

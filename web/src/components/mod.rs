@@ -4,7 +4,6 @@
 pub mod branches;
 pub mod compare;
 pub mod controls;
-pub mod expectations;
 pub mod fault_palette;
 pub mod fault_timeline;
 pub mod gallery;
@@ -17,7 +16,7 @@ pub mod run_status;
 pub mod scrubber;
 pub mod share;
 pub mod topology;
-pub mod vitals;
+pub mod views_panel;
 
 use yew::prelude::*;
 

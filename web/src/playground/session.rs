@@ -11,6 +11,9 @@ use crate::slicer::{self, Steppable};
 /// crashed and never act again).
 const MAX_NODE_STEP_EVENTS: u64 = 2_000_000;
 
+/// Deliveries kept for the message views.
+const MESSAGE_RECORDS: usize = 5_000;
+
 /// A run and its snapshots.
 #[derive(Clone)]
 pub struct Session {
@@ -36,7 +39,10 @@ impl Steppable for Towards<'_> {
 impl Session {
     /// Builds the world of `scenario` at t = 0.
     pub fn new(scenario: &Scenario) -> Result<Session, ScenarioError> {
-        let run = Run::new(scenario)?;
+        let mut run = Run::new(scenario)?;
+        // The log and space-time views show recent deliveries; recording only observes (the
+        // trace hash does not change), and the cap bounds each snapshot's copy.
+        run.world.kernel.messages.set_capacity(MESSAGE_RECORDS);
         let snapshots = Snapshots::new(&run, Snapshots::budget_for(scenario.topology.regions));
         Ok(Session { run, snapshots })
     }
