@@ -1,11 +1,17 @@
 //! Shows a panic in the page instead of leaving a dead tab: the message goes into the
-//! `#error` element (created if the app has not rendered yet) and to the console.
+//! `#error` element (created if the app has not rendered yet) and to the console, with a
+//! repro link: the page URL, whose hash always holds the scenario and cursor.
 
 /// Installs the panic hook. Call first thing in `main`.
 #[cfg(target_arch = "wasm32")]
 pub fn install() {
     std::panic::set_hook(Box::new(|info| {
-        let text = format!("The simulation crashed: {info}");
+        let href = web_sys::window()
+            .and_then(|w| w.location().href().ok())
+            .unwrap_or_default();
+        let text = format!(
+            "The simulation crashed: {info}\nRepro link (copy it into a bug report): {href}\nReload the page to continue."
+        );
         web_sys_log(&text);
         show(&text);
     }));
