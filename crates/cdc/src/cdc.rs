@@ -54,6 +54,10 @@ pub struct Cdc {
     pub start_ts: Ts,
     /// Regions ever handed to an exited worker.
     pub orphan_events: u64,
+    /// Kafka brokers, topics, consumers and producer closes.
+    pub kafka: crate::kafka::KafkaCluster,
+    /// Lifecycle of the owner loop, changefeeds, sinks and processors.
+    pub life: crate::owner_loop::Lifecycle,
     rng: SimRng,
 }
 
@@ -77,6 +81,10 @@ impl Cdc {
             .map(|i| net.add_node(&format!("cdc-{i}"), "cdc"))
             .collect();
         let mysql = (cfg.captures > 0).then(|| net.add_node("mysql-1", "mysql"));
+        let sinks: Vec<_> = cfg.changefeeds.iter().map(|c| c.sink).collect();
+        let ids: Vec<String> = cfg.changefeeds.iter().map(|c| c.id.clone()).collect();
+        let kafka = crate::kafka::KafkaCluster::new(&cfg.kafka, &sinks, ks.keys(), net, &ids);
+        let life = crate::owner_loop::Lifecycle::new(captures.len(), cfg.changefeeds.len(), seed);
         let processors = (0..captures.len())
             .map(|_| {
                 cfg.changefeeds
@@ -101,6 +109,8 @@ impl Cdc {
             tso: Tso::default(),
             start_ts: Ts::at(faultline_sim::SimTime::ZERO, 0),
             orphan_events: 0,
+            kafka,
+            life,
             rng: SimRng::stream(seed, "cdc.goroutines"),
         }
     }
@@ -154,21 +164,28 @@ impl Cdc {
             k.set_timer(node, self.cfg.redo_flush_interval, CdcTimer::RedoFlush);
         }
         for cf in 0..self.cfg.changefeeds.len() as CfIx {
-            let from = self.feeds[cf as usize].checkpoint.max(self.start_ts);
-            let mut out = Vec::new();
-            for table in self.cf_tables(cf) {
-                if self.table_capture(table) != c {
-                    continue;
-                }
-                let p = &mut self.processors[c as usize][cf as usize];
-                p.tables.insert(table, TableSink::new(from));
-                let (a, b) = self.ks.table_regions(table);
-                for region in a..=b {
-                    p.kv.track(region, from, &mut out);
-                }
-            }
-            self.apply_kv(k, c, cf, out);
+            self.start_processor(k, c, cf);
         }
+        self.lifecycle_capture_started(c);
+    }
+
+    /// Creates the table sinks of changefeed `cf` on capture `c` from the changefeed
+    /// checkpoint and subscribes their regions.
+    pub(crate) fn start_processor(&mut self, k: &mut Kernel<Stack>, c: u32, cf: CfIx) {
+        let from = self.feeds[cf as usize].checkpoint.max(self.start_ts);
+        let mut out = Vec::new();
+        for table in self.cf_tables(cf) {
+            if self.table_capture(table) != c {
+                continue;
+            }
+            let p = &mut self.processors[c as usize][cf as usize];
+            p.tables.insert(table, TableSink::new(from));
+            let (a, b) = self.ks.table_regions(table);
+            for region in a..=b {
+                p.kv.track(region, from, &mut out);
+            }
+        }
+        self.apply_kv(k, c, cf, out);
     }
 
     /// Handles a TiCDC message.
@@ -292,6 +309,13 @@ impl Cdc {
                     feed.tables.insert(t, (cp, rs));
                 }
             }
+            CdcMsg::KafkaProduce {
+                cf,
+                partition,
+                batch,
+                messages,
+            } => self.kafka_on_produce(k, to, cf, partition, batch, messages),
+            CdcMsg::KafkaAck { cf, table, batch } => self.kafka_on_ack(k, to, cf, table, batch),
         }
         self.flush_endpoints(k);
     }
@@ -418,17 +442,22 @@ impl Cdc {
                 }
             }
             CdcTimer::ProcessorTick => {
+                let mut blocked = false;
                 if let Some(c) = self.capture_ix(node) {
                     self.processor_tick(k, c);
+                    // A sync producer close re-arms the tick when it finishes.
+                    blocked = self.life.processor_blocked[c as usize];
                 }
-                k.set_timer(node, self.cfg.owner_tick, CdcTimer::ProcessorTick);
+                if !blocked {
+                    k.set_timer(node, self.cfg.owner_tick, CdcTimer::ProcessorTick);
+                }
             }
-            CdcTimer::OwnerTick => {
-                let start = self.start_ts;
-                for f in &mut self.feeds {
-                    f.recompute(start);
-                }
-                k.set_timer(node, self.cfg.owner_tick, CdcTimer::OwnerTick);
+            CdcTimer::OwnerTick => self.owner_tick(k, node),
+            CdcTimer::KafkaSendTimeout { cf, table, batch } => {
+                self.kafka_on_send_timeout(k, node, cf, table, batch)
+            }
+            CdcTimer::KafkaClientClosed { cf, side, client } => {
+                self.on_client_closed(k, node, cf, side, client)
             }
             CdcTimer::RedoFlush => {
                 self.redo_flush(k, node);
@@ -464,6 +493,7 @@ impl Cdc {
         if !self.enabled() {
             return;
         }
+        self.kafka.on_node_state(node, state);
         if let Some(s) = self.store_ix(node) {
             match state {
                 NodeState::Crashed => {
@@ -482,6 +512,7 @@ impl Cdc {
                     for p in &mut self.processors[c as usize] {
                         *p = Processor::new(KvClient::new(self.cfg.kv_client_evict));
                     }
+                    self.lifecycle_capture_lost(c);
                 }
                 NodeState::Up
                     if k.net.node(node).incarnation > 0
@@ -667,6 +698,15 @@ impl Cdc {
         let node = self.captures[c as usize];
         let owner = self.captures[0];
         for cf in 0..self.cfg.changefeeds.len() {
+            if self.processor_lifecycle(k, c, cf as CfIx) {
+                self.life.processor_blocked[c as usize] = true;
+                return;
+            }
+            if self.life.processors[c as usize][cf] != crate::lifecycle::ProcessorState::Running {
+                continue;
+            }
+            let kafka = self.cfg.changefeeds[cf].sink.is_kafka();
+            let mut kafka_batches = Vec::new();
             let barrier = self.feeds[cf].barrier(self.cfg.changefeeds[cf].redo);
             let mut status = Vec::new();
             let tables: Vec<u32> = self.processors[c as usize][cf]
@@ -685,6 +725,10 @@ impl Cdc {
                     let rows = sink.take_until(upto);
                     if rows.is_empty() {
                         sink.checkpoint = sink.checkpoint.max(upto);
+                    } else if kafka {
+                        sink.in_flight = Some((batch, upto, rows.len() as u64));
+                        p.next_batch += 1;
+                        kafka_batches.push((table, batch, rows));
                     } else if let Some(mysql) = self.mysql {
                         sink.in_flight = Some((batch, upto, rows.len() as u64));
                         p.next_batch += 1;
@@ -703,6 +747,9 @@ impl Cdc {
                 }
                 let sink = &p.tables[&table];
                 status.push((table, sink.checkpoint, resolved));
+            }
+            for (table, batch, rows) in kafka_batches {
+                self.kafka_produce(k, c, cf as CfIx, table, batch, rows);
             }
             if !status.is_empty() {
                 k.send_ordered(

@@ -4,7 +4,8 @@
 //! region leaders (change events, resolved ts every second, NotLeader on leadership loss).
 //! TiCDC: captures with a KV client per changefeed (streams, region workers, pending regions,
 //! region-error handling), puller frontiers, sorters, table sinks, the owner's watermarks, a
-//! redo meta manager, and a downstream MySQL with a consistency check.
+//! redo meta manager, the owner loop with changefeed / sink / processor lifecycles, and
+//! downstream MySQL or Kafka (brokers, producer, consumer) with a consistency check.
 //!
 //! [`Model`]: faultline_sim::Model
 
@@ -12,12 +13,15 @@ pub mod cdc;
 pub mod config;
 pub mod consistency;
 pub mod endpoint;
+pub mod kafka;
 pub mod keyspace;
 pub mod kvclient;
+pub mod lifecycle;
 pub mod metrics;
 pub mod msg;
 pub mod mysql;
 pub mod owner;
+pub mod owner_loop;
 pub mod processor;
 pub mod stack;
 pub mod ts;

@@ -41,6 +41,7 @@ impl Cdc {
                 names.push(format!("table_resolved_lag.{}.t{t}", c.id));
             }
         }
+        names.extend(self.lifecycle_metric_names());
         names
     }
 
@@ -72,12 +73,13 @@ impl Cdc {
                 0.0
             };
             out.push(redo_age);
+            let (downstream, mark) = self.replica(cf as CfIx);
             let report = check(
                 &self.ks,
                 &self.upstream,
-                &self.downstream[cf],
+                downstream,
                 self.cf_tables(cf as CfIx),
-                f.checkpoint,
+                mark,
             );
             out.push(report.diffs.len() as f64);
             out.push(report.checked as f64);
@@ -90,5 +92,6 @@ impl Cdc {
                 out.push(resolved.lag_secs(now));
             }
         }
+        self.sample_lifecycle_metrics(now, out);
     }
 }

@@ -2,6 +2,7 @@
 
 use faultline_sim::{TraceEncode, TraceHasher};
 
+use crate::kafka::codec::KafkaMessage;
 use crate::keyspace::Key;
 use crate::ts::Ts;
 
@@ -111,6 +112,27 @@ pub enum CdcMsg {
         /// Watermarks.
         tables: Vec<(u32, Ts, Ts)>,
     },
+    /// Producer -> partition leader broker: append messages (a table sink's batch, or the
+    /// owner's checkpoint broadcast when `batch` is `None`).
+    KafkaProduce {
+        /// Changefeed (its topic).
+        cf: CfIx,
+        /// Partition.
+        partition: u32,
+        /// (capture, table, batch id) to acknowledge.
+        batch: Option<(u32, u32, u64)>,
+        /// Messages in order.
+        messages: Vec<KafkaMessage>,
+    },
+    /// Broker -> capture: the batch is appended.
+    KafkaAck {
+        /// Changefeed.
+        cf: CfIx,
+        /// Table.
+        table: u32,
+        /// Batch id.
+        batch: u64,
+    },
 }
 
 /// A timer of the TiCDC model.
@@ -187,6 +209,24 @@ pub enum CdcTimer {
         /// Batch.
         batch: u64,
     },
+    /// Kafka producer: a table sink's batch was not acknowledged within the timeout.
+    KafkaSendTimeout {
+        /// Changefeed.
+        cf: CfIx,
+        /// Table.
+        table: u32,
+        /// Batch.
+        batch: u64,
+    },
+    /// Kafka producer close: client `client` finished closing.
+    KafkaClientClosed {
+        /// Changefeed.
+        cf: CfIx,
+        /// Who closes: a capture index, or `kafka::OWNER_SIDE`.
+        side: u32,
+        /// Client index (`kafka::CLIENTS`).
+        client: u32,
+    },
 }
 
 impl CdcMsg {
@@ -208,6 +248,21 @@ impl CdcMsg {
             }
             CdcMsg::MysqlAck { table, batch, .. } => format!("ack batch {batch} of table {table}"),
             CdcMsg::TableStatus { tables, .. } => format!("status of {} tables", tables.len()),
+            CdcMsg::KafkaProduce {
+                partition,
+                batch,
+                messages,
+                ..
+            } => match batch {
+                Some((_, table, _)) => format!(
+                    "produce {} messages of table {table} to partition {partition}",
+                    messages.len()
+                ),
+                None => format!("checkpoint to partition {partition}"),
+            },
+            CdcMsg::KafkaAck { table, batch, .. } => {
+                format!("kafka ack batch {batch} of table {table}")
+            }
         }
     }
 }
@@ -305,6 +360,31 @@ impl TraceEncode for CdcMsg {
                     word_ts(h, *r);
                 }
             }
+            CdcMsg::KafkaProduce {
+                cf,
+                partition,
+                batch,
+                messages,
+            } => {
+                h.word(6);
+                h.word(*cf as u64);
+                h.word(*partition as u64);
+                match batch {
+                    Some((c, t, b)) => {
+                        h.word(*c as u64);
+                        h.word(*t as u64);
+                        h.word(*b);
+                    }
+                    None => h.word(u64::MAX),
+                }
+                messages.encode(h);
+            }
+            CdcMsg::KafkaAck { cf, table, batch } => {
+                h.word(7);
+                h.word(*cf as u64);
+                h.word(*table as u64);
+                h.word(*batch);
+            }
         }
     }
 }
@@ -368,6 +448,18 @@ impl TraceEncode for CdcTimer {
                 h.word(*cf as u64);
                 h.word(*table as u64);
                 h.word(*batch);
+            }
+            CdcTimer::KafkaSendTimeout { cf, table, batch } => {
+                h.word(13);
+                h.word(*cf as u64);
+                h.word(*table as u64);
+                h.word(*batch);
+            }
+            CdcTimer::KafkaClientClosed { cf, side, client } => {
+                h.word(14);
+                h.word(*cf as u64);
+                h.word(*side as u64);
+                h.word(*client as u64);
             }
         }
     }

@@ -1,12 +1,13 @@
 //! Wires a scenario into a runnable `World`: the TiKV/PD model, the network, and the fault
 //! script as kernel events.
 
-use faultline_cdc::{CdcConfig, ChangefeedConfig, Stack};
+use faultline_cdc::{CdcConfig, ChangefeedConfig, SinkType, Stack};
 use faultline_sim::{Fault, LinkChange, Network, NodeId, SimDuration, World};
 use faultline_tikv::TikvConfig;
 
 use crate::format::{
-    FaultAction, FaultSpec, KvClientEvict, Scenario, UnreachableBroadcast, WorkloadKind,
+    FaultAction, FaultSpec, KafkaProtocol, KvClientEvict, Scenario, SinkClose, SinkKind,
+    UnreachableBroadcast, WorkloadKind,
 };
 use crate::nodes::{node_names, resolve};
 
@@ -64,6 +65,15 @@ pub fn cdc_config(s: &Scenario) -> CdcConfig {
                 id: cf.id.clone(),
                 tables: cf.tables,
                 redo: cf.redo,
+                sink: match (cf.sink, cf.protocol) {
+                    (SinkKind::Mysql, _) => SinkType::Mysql,
+                    (SinkKind::Kafka, KafkaProtocol::OpenProtocol) => {
+                        SinkType::Kafka(faultline_cdc::KafkaProtocol::OpenProtocol)
+                    }
+                    (SinkKind::Kafka, KafkaProtocol::CanalJson) => {
+                        SinkType::Kafka(faultline_cdc::KafkaProtocol::CanalJson)
+                    }
+                },
             })
             .collect(),
         kv_client_evict: match s.toggles.cdc_kv_client_evict {
@@ -85,6 +95,13 @@ pub fn cdc_config(s: &Scenario) -> CdcConfig {
     c.owner_tick = s.cdc.owner_tick.to_sim();
     c.redo_flush_interval = s.cdc.redo_flush_interval.to_sim();
     c.mysql_write_latency = s.cdc.mysql_write_latency.to_sim();
+    c.sink_close = match s.toggles.cdc_sink_close {
+        SinkClose::Sync => faultline_cdc::SinkClose::Sync,
+        SinkClose::Async => faultline_cdc::SinkClose::Async,
+    };
+    c.kafka.brokers = s.topology.kafka_brokers;
+    c.kafka.partitions = s.cdc.kafka_partitions;
+    c.kafka.timeout = s.cdc.kafka_timeout.to_sim();
     c
 }
 

@@ -79,6 +79,20 @@ pub struct ChangefeedSpec {
     /// Replicate only the first N tables (default: all).
     #[serde(default)]
     pub tables: Option<u32>,
+    /// For `sink = "kafka"`: the message encoding.
+    #[serde(default)]
+    pub protocol: KafkaProtocol,
+}
+
+/// Kafka message encodings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KafkaProtocol {
+    /// TiCDC Open Protocol.
+    #[default]
+    OpenProtocol,
+    /// Canal-JSON with the TiDB extension (commit ts and watermarks).
+    CanalJson,
 }
 
 /// Sink types.
@@ -88,6 +102,9 @@ pub enum SinkKind {
     /// Downstream MySQL (`mysql-1`).
     #[default]
     Mysql,
+    /// A Kafka topic named after the changefeed, on `kafka-1..N` (needs
+    /// `topology.kafka_brokers >= 1`).
+    Kafka,
 }
 
 /// TiCDC timing (TiCDC 7.x defaults).
@@ -102,6 +119,11 @@ pub struct CdcParams {
     pub redo_flush_interval: Dur,
     /// Downstream write latency per batch.
     pub mysql_write_latency: Dur,
+    /// Partitions of each Kafka changefeed's topic.
+    pub kafka_partitions: u32,
+    /// Sarama dial / read / write timeout: a send waits this long for an ack, and one
+    /// producer client's close blocks this long while no broker answers.
+    pub kafka_timeout: Dur,
 }
 
 impl Default for CdcParams {
@@ -111,6 +133,8 @@ impl Default for CdcParams {
             owner_tick: Dur::millis(50),
             redo_flush_interval: Dur::secs(2),
             mysql_write_latency: Dur::millis(5),
+            kafka_partitions: 3,
+            kafka_timeout: Dur::secs(10),
         }
     }
 }
@@ -127,6 +151,8 @@ pub struct Topology {
     pub replicas: u32,
     /// TiCDC captures `cdc-1..cdc-N` (0 = no TiCDC). With captures there is also `mysql-1`.
     pub captures: u32,
+    /// Kafka brokers `kafka-1..kafka-N` (0 = no Kafka).
+    pub kafka_brokers: u32,
 }
 
 impl Default for Topology {
@@ -136,6 +162,7 @@ impl Default for Topology {
             regions: 16,
             replicas: 3,
             captures: 0,
+            kafka_brokers: 0,
         }
     }
 }
@@ -254,6 +281,21 @@ pub struct Toggles {
     /// tiflow#9595.
     #[serde(rename = "cdc.kv_client_evict")]
     pub cdc_kv_client_evict: KvClientEvict,
+    /// tiflow#4241.
+    #[serde(rename = "cdc.sink_close")]
+    pub cdc_sink_close: SinkClose,
+}
+
+/// tiflow#4241: how a failed changefeed's sink (its Kafka producer) is closed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SinkClose {
+    /// Buggy: the owner waits inside its loop for the producer's clients to close.
+    Sync,
+    /// Fixed (tiflow#5186): closed in the background; the sink shows `Closing` until done.
+    /// The default, as in current TiCDC.
+    #[default]
+    Async,
 }
 
 /// tiflow#9595: when the KV client evicts a closing stream's regions.

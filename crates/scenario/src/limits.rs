@@ -33,6 +33,10 @@ pub const MAX_TICKS: u32 = 1_000;
 pub const MAX_CAPTURES: u32 = 16;
 /// Most changefeeds.
 pub const MAX_CHANGEFEEDS: usize = 16;
+/// Most Kafka brokers.
+pub const MAX_KAFKA_BROKERS: u32 = 16;
+/// Most partitions per Kafka topic.
+pub const MAX_KAFKA_PARTITIONS: u32 = 64;
 /// Most tables.
 pub const MAX_TABLES: u32 = 1_000;
 /// Most rows over all tables (the ground truth and downstream copies live in memory).

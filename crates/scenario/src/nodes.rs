@@ -2,7 +2,8 @@
 
 use crate::format::Scenario;
 
-/// Every node name the scenario creates, in creation order: `pd-1`, then `tikv-1..tikv-N`.
+/// Every node name the scenario creates, in creation order: `pd-1`, `tikv-1..tikv-N`,
+/// `cdc-1..cdc-N`, `mysql-1` (with captures), then `kafka-1..kafka-N`.
 pub fn node_names(s: &Scenario) -> Vec<String> {
     let mut names = vec!["pd-1".to_string()];
     names.extend((1..=s.topology.stores).map(|i| format!("tikv-{i}")));
@@ -10,6 +11,7 @@ pub fn node_names(s: &Scenario) -> Vec<String> {
     if s.topology.captures > 0 {
         names.push("mysql-1".to_string());
     }
+    names.extend((1..=s.topology.kafka_brokers).map(|i| format!("kafka-{i}")));
     names
 }
 

@@ -2,7 +2,7 @@
 
 use crate::dur::Dur;
 use crate::error::{Problems, ScenarioError};
-use crate::format::{FaultAction, Scenario};
+use crate::format::{FaultAction, KafkaProtocol, Scenario, SinkKind};
 use crate::limits::*;
 use crate::nodes::{node_names, resolve};
 
@@ -13,6 +13,7 @@ pub fn validate(source_name: &str, s: &Scenario) -> Result<(), ScenarioError> {
     check_topology(&mut p, s);
     check_timing(&mut p, s);
     check_cdc(&mut p, s);
+    check_kafka(&mut p, s);
     check_faults(&mut p, s);
     check_expectations(&mut p, s);
     p.into_result(source_name)
@@ -429,5 +430,42 @@ fn check_cdc(p: &mut Problems, s: &Scenario) {
         c.mysql_write_latency,
         Dur(1),
         Dur::secs(60),
+    );
+}
+
+fn check_kafka(p: &mut Problems, s: &Scenario) {
+    range_u32(
+        p,
+        "topology.kafka_brokers",
+        s.topology.kafka_brokers,
+        0,
+        MAX_KAFKA_BROKERS,
+    );
+    for (i, cf) in s.changefeeds.iter().enumerate() {
+        match cf.sink {
+            SinkKind::Kafka if s.topology.kafka_brokers == 0 => p.add(
+                format!("changefeeds[{i}].sink"),
+                "a Kafka changefeed needs brokers; set topology.kafka_brokers = 1 or more",
+            ),
+            SinkKind::Mysql if cf.protocol != KafkaProtocol::default() => p.add(
+                format!("changefeeds[{i}].protocol"),
+                "only Kafka changefeeds take a protocol; remove it or set sink = \"kafka\"",
+            ),
+            _ => {}
+        }
+    }
+    range_u32(
+        p,
+        "cdc.kafka_partitions",
+        s.cdc.kafka_partitions,
+        1,
+        MAX_KAFKA_PARTITIONS,
+    );
+    dur_range(
+        p,
+        "cdc.kafka_timeout",
+        s.cdc.kafka_timeout,
+        Dur::millis(1),
+        Dur::secs(600),
     );
 }

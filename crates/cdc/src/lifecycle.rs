@@ -1,0 +1,279 @@
+//! Lifecycle states of changefeeds, their sinks and their processors (tiflow#4241, seed 003),
+//! and the owner's exponential backoff before restarting a failed changefeed.
+//!
+//! The states and their numeric codes (the `changefeed_state.<cf>`, `sink_state.<cf>` and
+//! `processor_state.<cf>.<capture>` metrics) are documented in docs/scenario-format.md.
+
+use faultline_sim::{SimDuration, SimRng, SimTime};
+
+use crate::config::BackoffConfig;
+use crate::ts::Ts;
+
+/// A changefeed's state as `cdc cli changefeed list` shows it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FeedStatus {
+    /// Replicating.
+    #[default]
+    Normal,
+    /// Restarted after an error; back to `Normal` once the checkpoint passes the retry point.
+    Warning,
+    /// Stopped by an error, waiting for the backoff to elapse (TiCDC 7.x calls this
+    /// `pending` internally; 5.x/6.x showed `error`).
+    Error,
+    /// Retried for longer than `changefeed-error-stuck-duration`: not restarted any more.
+    Failed,
+    /// Paused by the user.
+    Stopped,
+    /// Reached its target ts.
+    Finished,
+}
+
+impl FeedStatus {
+    /// Every state, in code order.
+    pub const ALL: [FeedStatus; 6] = [
+        FeedStatus::Normal,
+        FeedStatus::Warning,
+        FeedStatus::Error,
+        FeedStatus::Failed,
+        FeedStatus::Stopped,
+        FeedStatus::Finished,
+    ];
+
+    /// The numeric code of the `changefeed_state` metric.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The name `cdc cli` prints.
+    pub fn name(self) -> &'static str {
+        match self {
+            FeedStatus::Normal => "normal",
+            FeedStatus::Warning => "warning",
+            FeedStatus::Error => "error",
+            FeedStatus::Failed => "failed",
+            FeedStatus::Stopped => "stopped",
+            FeedStatus::Finished => "finished",
+        }
+    }
+
+    /// True when the changefeed should be replicating (its sink and processors running).
+    pub fn should_run(self) -> bool {
+        matches!(self, FeedStatus::Normal | FeedStatus::Warning)
+    }
+}
+
+/// The owner-side sink of a changefeed (the seed PR's `changeFeedRunningStatus`):
+/// Closed -> Running -> Closing -> Closed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SinkState {
+    /// No sink (never initialised, or fully closed).
+    #[default]
+    Closed,
+    /// Initialised and writing.
+    Running,
+    /// Being closed; it cannot be re-initialised or closed again until `Closed`.
+    Closing,
+}
+
+impl SinkState {
+    /// Every state, in code order.
+    pub const ALL: [SinkState; 3] = [SinkState::Closed, SinkState::Running, SinkState::Closing];
+
+    /// The numeric code of the `sink_state` metric.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// A lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            SinkState::Closed => "closed",
+            SinkState::Running => "running",
+            SinkState::Closing => "closing",
+        }
+    }
+}
+
+/// A processor's sink manager (the seed PR's `processorRunningStatus`):
+/// Closed -> Initializing -> Running -> Closing -> Closed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ProcessorState {
+    /// No sink manager.
+    #[default]
+    Closed,
+    /// The sink manager is being created; no table pipelines yet.
+    Initializing,
+    /// Tables replicate.
+    Running,
+    /// The sink manager is being closed.
+    Closing,
+}
+
+impl ProcessorState {
+    /// Every state, in code order.
+    pub const ALL: [ProcessorState; 4] = [
+        ProcessorState::Closed,
+        ProcessorState::Initializing,
+        ProcessorState::Running,
+        ProcessorState::Closing,
+    ];
+
+    /// The numeric code of the `processor_state` metric.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// A lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ProcessorState::Closed => "closed",
+            ProcessorState::Initializing => "initializing",
+            ProcessorState::Running => "running",
+            ProcessorState::Closing => "closing",
+        }
+    }
+}
+
+/// Why a lifecycle request was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// The sink is still closing: re-initialising now would run two sinks, closing again
+    /// would close the clients twice.
+    Closing,
+    /// Already in the requested state.
+    AlreadyThere,
+}
+
+/// The owner's lifecycle state of one changefeed.
+#[derive(Clone, Debug, Default)]
+pub struct FeedLifecycle {
+    /// Changefeed state.
+    pub status: FeedStatus,
+    /// Owner-side sink state.
+    pub sink: SinkState,
+    /// Last error, as `cdc cli` shows it.
+    pub error: Option<String>,
+    /// An error reported by a processor and not yet handled by the owner (the processor
+    /// writes it to etcd; the owner reads it on its next tick).
+    pub pending_error: Option<String>,
+    /// Backoff between retries.
+    pub backoff: ErrBackoff,
+    /// True from the first error until the checkpoint advances after a retry.
+    pub retrying: bool,
+    /// Checkpoint when the last retry started (`lastErrorRetryCheckpointTs`).
+    pub retry_checkpoint: Ts,
+    /// When the last retry started (`lastErrorRetryTime`); `None` = retry at once.
+    pub last_retry: Option<SimTime>,
+    /// Times the sink was closed (a double close would be a bug; tests check it).
+    pub closes: u32,
+    /// Last checkpoint emitted to a Kafka topic's partitions.
+    pub emitted_checkpoint: Ts,
+}
+
+impl FeedLifecycle {
+    /// Closed -> Running. Refused while `Closing` (the seed PR's guard) or when running.
+    pub fn start_sink(&mut self) -> Result<(), Refused> {
+        match self.sink {
+            SinkState::Closed => {
+                self.sink = SinkState::Running;
+                Ok(())
+            }
+            SinkState::Closing => Err(Refused::Closing),
+            SinkState::Running => Err(Refused::AlreadyThere),
+        }
+    }
+
+    /// Running -> Closing. Refused unless running, so a sink is never closed twice.
+    pub fn begin_close(&mut self) -> Result<(), Refused> {
+        match self.sink {
+            SinkState::Running => {
+                self.sink = SinkState::Closing;
+                self.closes += 1;
+                Ok(())
+            }
+            SinkState::Closing => Err(Refused::Closing),
+            SinkState::Closed => Err(Refused::AlreadyThere),
+        }
+    }
+
+    /// Closing -> Closed.
+    pub fn finish_close(&mut self) {
+        if self.sink == SinkState::Closing {
+            self.sink = SinkState::Closed;
+        }
+    }
+}
+
+/// `cenkalti/backoff`'s ExponentialBackOff as TiCDC configures it: each interval is the
+/// current one randomised by +-10 %, then the current one doubles up to 10 min; after
+/// `max_elapsed` since the reset it says stop.
+#[derive(Clone, Debug, Default)]
+pub struct ErrBackoff {
+    current: SimDuration,
+    started: SimTime,
+    /// Interval before the next retry.
+    pub interval: SimDuration,
+}
+
+impl ErrBackoff {
+    /// Starts over at the initial interval (`resetErrRetry`).
+    pub fn reset(&mut self, cfg: &BackoffConfig, now: SimTime, rng: &mut SimRng) {
+        self.current = cfg.initial;
+        self.started = now;
+        self.interval = self.next(cfg, now, rng).unwrap_or(cfg.initial);
+    }
+
+    /// The next interval, or `None` once `max_elapsed` has passed since the reset.
+    pub fn next(
+        &mut self,
+        cfg: &BackoffConfig,
+        now: SimTime,
+        rng: &mut SimRng,
+    ) -> Option<SimDuration> {
+        if now.since(self.started) > cfg.max_elapsed {
+            return None;
+        }
+        let cur = self.current.0;
+        let delta = cur * cfg.jitter_percent / 100;
+        let interval = SimDuration(rng.range(cur - delta, cur + delta + 1));
+        self.current = SimDuration((cur * cfg.multiplier).min(cfg.max.0));
+        Some(interval)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_closing_sink_cannot_be_reinitialised_or_closed_twice() {
+        let mut f = FeedLifecycle::default();
+        assert_eq!(f.start_sink(), Ok(()));
+        assert_eq!(f.begin_close(), Ok(()));
+        assert_eq!(f.start_sink(), Err(Refused::Closing));
+        assert_eq!(f.begin_close(), Err(Refused::Closing));
+        assert_eq!(f.closes, 1);
+        f.finish_close();
+        assert_eq!(f.sink, SinkState::Closed);
+        assert_eq!(f.start_sink(), Ok(()));
+    }
+
+    #[test]
+    fn backoff_doubles_with_jitter_up_to_the_cap_then_stops() {
+        let cfg = BackoffConfig::default();
+        let mut rng = SimRng::stream(1, "test");
+        let mut b = ErrBackoff::default();
+        b.reset(&cfg, SimTime::ZERO, &mut rng);
+        assert!(
+            (9_000_000..=11_000_000).contains(&b.interval.0),
+            "{:?}",
+            b.interval
+        );
+        let mut last = 0;
+        for _ in 0..8 {
+            last = b.next(&cfg, SimTime(1), &mut rng).unwrap().0;
+        }
+        assert!((540_000_000..=660_000_000).contains(&last), "{last}");
+        assert!(b.next(&cfg, SimTime(1_801_000_000), &mut rng).is_none());
+    }
+}

@@ -1,0 +1,457 @@
+//! The owner loop and the processor manager's lifecycle handling (tiflow#4241).
+//!
+//! Every `owner_tick` (50 ms) the owner ticks the changefeeds one after another. A
+//! changefeed's tick runs its feed state manager (errors, backoff, retry), initialises or
+//! closes its sink, recomputes its watermarks and, for Kafka, writes the checkpoint to the
+//! topic. Work inside a tick takes no simulated time, except a synchronous producer close
+//! (`cdc.sink_close = "sync"`): then the owner is busy until the close finishes (timers), and
+//! every later changefeed of the pass, and the next pass, wait; the MySQL changefeed's
+//! checkpoint stops advancing meanwhile. The processor manager on each capture does the same
+//! for processors: with a sync close it stops ticking every processor of that capture.
+
+use faultline_sim::{Kernel, Level, NodeId, SimDuration, SimRng, SimTime};
+
+use crate::cdc::Cdc;
+use crate::kafka::{fmt_secs, CloseJob, NO_BROKERS, OWNER_SIDE};
+use crate::lifecycle::{FeedLifecycle, FeedStatus, ProcessorState, Refused, SinkState};
+use crate::msg::{CdcTimer, CfIx};
+use crate::stack::Stack;
+
+/// The owner loop's progress through one pass.
+#[derive(Clone, Debug)]
+struct Pass {
+    started: SimTime,
+    next_cf: usize,
+    cf_started: SimTime,
+}
+
+/// Lifecycle state of the owner, changefeeds and processors.
+#[derive(Clone, Debug)]
+pub struct Lifecycle {
+    /// Per changefeed, as the owner sees it.
+    pub feeds: Vec<FeedLifecycle>,
+    /// Per capture, per changefeed.
+    pub processors: Vec<Vec<ProcessorState>>,
+    /// Per capture: the processor manager waits for a sync close.
+    pub processor_blocked: Vec<bool>,
+    /// Duration of the last finished owner pass.
+    pub last_owner_tick: SimDuration,
+    /// Longest owner pass so far.
+    pub max_owner_tick: SimDuration,
+    pass: Option<Pass>,
+    /// Changefeed whose tick is waiting for a sync close.
+    blocked_on: Option<CfIx>,
+    rng: SimRng,
+}
+
+impl Lifecycle {
+    /// Every changefeed Normal with a running sink, every processor Running: the model starts
+    /// with the changefeeds already initialised.
+    pub fn new(captures: usize, changefeeds: usize, seed: u64) -> Self {
+        let feed = FeedLifecycle {
+            sink: SinkState::Running,
+            ..FeedLifecycle::default()
+        };
+        Lifecycle {
+            feeds: vec![feed; changefeeds],
+            processors: vec![vec![ProcessorState::Running; changefeeds]; captures],
+            processor_blocked: vec![false; captures],
+            last_owner_tick: SimDuration::ZERO,
+            max_owner_tick: SimDuration::ZERO,
+            pass: None,
+            blocked_on: None,
+            rng: SimRng::stream(seed, "cdc.backoff"),
+        }
+    }
+
+    /// How long the current owner pass has run (or the last one took, between passes).
+    pub fn owner_tick_duration(&self, now: SimTime) -> SimDuration {
+        match &self.pass {
+            Some(p) => now.since(p.started),
+            None => self.last_owner_tick,
+        }
+    }
+
+    /// True while the owner waits for a sync close.
+    pub fn owner_blocked(&self) -> bool {
+        self.blocked_on.is_some()
+    }
+}
+
+/// One row of `cdc cli changefeed list`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChangefeedRow {
+    /// Id.
+    pub id: String,
+    /// `mysql` or `kafka`.
+    pub sink_type: &'static str,
+    /// Changefeed state.
+    pub state: FeedStatus,
+    /// Owner-side sink state.
+    pub sink: SinkState,
+    /// Checkpoint as simulated time, seconds.
+    pub checkpoint_secs: f64,
+    /// Checkpoint lag, seconds.
+    pub checkpoint_lag_secs: f64,
+    /// Last error.
+    pub error: Option<String>,
+}
+
+impl Cdc {
+    /// The changefeed list, like `cdc cli changefeed list`, for the UI.
+    pub fn changefeed_list(&self, now: SimTime) -> Vec<ChangefeedRow> {
+        self.cfg
+            .changefeeds
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let l = &self.life.feeds[i];
+                let f = &self.feeds[i];
+                ChangefeedRow {
+                    id: c.id.clone(),
+                    sink_type: if c.sink.is_kafka() { "kafka" } else { "mysql" },
+                    state: l.status,
+                    sink: l.sink,
+                    checkpoint_secs: f.checkpoint.sim_time().as_secs_f64(),
+                    checkpoint_lag_secs: f.checkpoint.lag_secs(now),
+                    error: l.error.clone(),
+                }
+            })
+            .collect()
+    }
+
+    /// Processor state of a changefeed on a capture.
+    pub fn processor_state(&self, capture: u32, cf: CfIx) -> ProcessorState {
+        self.life.processors[capture as usize][cf as usize]
+    }
+
+    /// The owner's `OwnerTick`: start a pass over the changefeeds.
+    pub(crate) fn owner_tick(&mut self, k: &mut Kernel<Stack>, node: NodeId) {
+        if self.life.pass.is_some() {
+            return; // a pass is still waiting for a close; it re-arms the tick when done
+        }
+        let now = k.now();
+        self.life.pass = Some(Pass {
+            started: now,
+            next_cf: 0,
+            cf_started: now,
+        });
+        self.owner_continue(k, node);
+    }
+
+    fn owner_continue(&mut self, k: &mut Kernel<Stack>, node: NodeId) {
+        while let Some(pass) = self.life.pass.as_mut() {
+            let cf = pass.next_cf;
+            if cf >= self.cfg.changefeeds.len() {
+                break;
+            }
+            pass.cf_started = k.now();
+            if self.tick_changefeed(k, node, cf as CfIx) {
+                self.life.blocked_on = Some(cf as CfIx);
+                return;
+            }
+            if let Some(p) = self.life.pass.as_mut() {
+                p.next_cf += 1;
+            }
+        }
+        if let Some(pass) = self.life.pass.take() {
+            let took = k.now().since(pass.started);
+            self.life.last_owner_tick = took;
+            self.life.max_owner_tick = self.life.max_owner_tick.max(took);
+        }
+        k.set_timer(node, self.cfg.owner_tick, CdcTimer::OwnerTick);
+    }
+
+    /// The sync close the owner waited for is done: finish that changefeed's tick, go on.
+    fn owner_resume(&mut self, k: &mut Kernel<Stack>, node: NodeId) {
+        let Some(cf) = self.life.blocked_on.take() else {
+            return;
+        };
+        if let Some(started) = self.life.pass.as_ref().map(|p| p.cf_started) {
+            let took = k.now().since(started);
+            if took > self.cfg.backoff.tick_warn {
+                let detail = format!("changefeed={} duration={}", self.cf_id(cf), fmt_secs(took));
+                k.log(
+                    Some(node),
+                    Level::Warn,
+                    "changefeed tick took too long",
+                    detail,
+                );
+            }
+        }
+        if let Some(p) = self.life.pass.as_mut() {
+            p.next_cf += 1;
+        }
+        self.owner_continue(k, node);
+    }
+
+    /// One changefeed's tick; true when it blocks the owner (a sync close started).
+    fn tick_changefeed(&mut self, k: &mut Kernel<Stack>, node: NodeId, cf: CfIx) -> bool {
+        let now = k.now();
+        let i = cf as usize;
+        match self.life.feeds[i].status {
+            FeedStatus::Normal | FeedStatus::Warning => {
+                if let Some(err) = self.life.feeds[i].pending_error.take() {
+                    return self.handle_error(k, node, cf, err);
+                }
+                if self.life.feeds[i].sink == SinkState::Closed {
+                    if let Err(err) = self.init_sink(k, node, cf) {
+                        return self.handle_error(k, node, cf, err);
+                    }
+                }
+                self.feeds[i].recompute(self.start_ts);
+                let cp = self.feeds[i].checkpoint;
+                let l = &mut self.life.feeds[i];
+                if l.status == FeedStatus::Warning && cp > l.retry_checkpoint {
+                    l.status = FeedStatus::Normal;
+                    l.retrying = false;
+                    l.error = None;
+                    let detail = format!("changefeed={}", self.cf_id(cf));
+                    k.log(
+                        Some(node),
+                        Level::Info,
+                        "changefeed is recovered from warning state",
+                        detail,
+                    );
+                }
+                let l = &mut self.life.feeds[i];
+                if self.cfg.changefeeds[i].sink.is_kafka()
+                    && l.sink == SinkState::Running
+                    && cp > l.emitted_checkpoint
+                {
+                    l.emitted_checkpoint = cp;
+                    self.kafka_emit_checkpoint(k, node, cf, cp);
+                }
+            }
+            FeedStatus::Error => {
+                let l = &mut self.life.feeds[i];
+                if l.sink == SinkState::Closing {
+                    return false; // Closing: the old sink is still shutting down
+                }
+                let due = l
+                    .last_retry
+                    .is_none_or(|t| now.since(t) >= l.backoff.interval);
+                if !due {
+                    return false;
+                }
+                match l.backoff.next(&self.cfg.backoff, now, &mut self.life.rng) {
+                    None => {
+                        l.status = FeedStatus::Failed;
+                        let detail = format!("changefeed={}", self.cf_id(cf));
+                        k.log(Some(node), Level::Error, "The changefeed won't be restarted as it has been experiencing failures for an extended duration", detail);
+                    }
+                    Some(next) => {
+                        l.backoff.interval = next;
+                        l.last_retry = Some(now);
+                        l.status = FeedStatus::Warning;
+                        l.retry_checkpoint = self.feeds[i].checkpoint;
+                        let detail = format!(
+                            "changefeed={} nextRetryInterval={}",
+                            self.cf_id(cf),
+                            fmt_secs(next)
+                        );
+                        k.log(Some(node), Level::Info, "changefeed retry backoff interval is elapsed, changefeed will be restarted", detail);
+                        if let Err(err) = self.init_sink(k, node, cf) {
+                            return self.handle_error(k, node, cf, err);
+                        }
+                    }
+                }
+            }
+            FeedStatus::Failed | FeedStatus::Stopped | FeedStatus::Finished => {}
+        }
+        false
+    }
+
+    /// Creates the owner-side sink. A Kafka producer needs a broker to fetch metadata from;
+    /// with none reachable it fails at once (the brokers refuse connections).
+    fn init_sink(&mut self, k: &mut Kernel<Stack>, node: NodeId, cf: CfIx) -> Result<(), String> {
+        if self.cfg.changefeeds[cf as usize].sink.is_kafka()
+            && !self.kafka.any_broker_reachable(k, node)
+        {
+            return Err(NO_BROKERS.to_string());
+        }
+        match self.life.feeds[cf as usize].start_sink() {
+            Ok(()) => {
+                let detail = format!("changefeed={}", self.cf_id(cf));
+                k.log(Some(node), Level::Info, "changefeed initialized", detail);
+                Ok(())
+            }
+            // The guard of the seed PR: never run a second sink while the first is closing.
+            Err(Refused::Closing) => Ok(()),
+            Err(Refused::AlreadyThere) => Ok(()),
+        }
+    }
+
+    /// `HandleError`: the changefeed goes to Error, its backoff starts on the first error,
+    /// and its sink is released. True when the close blocks the owner.
+    fn handle_error(&mut self, k: &mut Kernel<Stack>, node: NodeId, cf: CfIx, err: String) -> bool {
+        let now = k.now();
+        let detail = format!("changefeed={} error={err}", self.cf_id(cf));
+        k.log(Some(node), Level::Warn, "changefeed meets an error", detail);
+        let l = &mut self.life.feeds[cf as usize];
+        l.status = FeedStatus::Error;
+        l.error = Some(err);
+        if !l.retrying {
+            l.backoff.reset(&self.cfg.backoff, now, &mut self.life.rng);
+            l.last_retry = None;
+            l.retrying = true;
+        }
+        if l.begin_close().is_err() {
+            return false; // closed already, or still closing: never close twice
+        }
+        if !self.cfg.changefeeds[cf as usize].sink.is_kafka() {
+            self.life.feeds[cf as usize].finish_close();
+            return false;
+        }
+        self.kafka_start_close(k, node, cf, OWNER_SIDE)
+    }
+
+    /// The processor manager's per-changefeed lifecycle step, at the start of a processor
+    /// tick. True when a sync close now blocks this capture's processor manager.
+    pub(crate) fn processor_lifecycle(&mut self, k: &mut Kernel<Stack>, c: u32, cf: CfIx) -> bool {
+        let node = self.captures[c as usize];
+        let l = &self.life.feeds[cf as usize];
+        let should_run = l.status.should_run() && l.sink == SinkState::Running;
+        let kafka = self.cfg.changefeeds[cf as usize].sink.is_kafka();
+        let state = &mut self.life.processors[c as usize][cf as usize];
+        match *state {
+            ProcessorState::Closed if should_run => {
+                if kafka && !self.kafka.any_broker_reachable(k, node) {
+                    let l = &mut self.life.feeds[cf as usize];
+                    if l.pending_error.is_none() {
+                        l.pending_error = Some(NO_BROKERS.to_string());
+                    }
+                } else {
+                    *state = ProcessorState::Initializing;
+                }
+            }
+            ProcessorState::Initializing if should_run => {
+                *state = ProcessorState::Running;
+                self.start_processor(k, c, cf);
+            }
+            ProcessorState::Initializing => *state = ProcessorState::Closed,
+            ProcessorState::Running if !should_run => {
+                let p = &mut self.processors[c as usize][cf as usize];
+                p.tables.clear();
+                p.kv.reset();
+                if kafka {
+                    *state = ProcessorState::Closing;
+                    return self.kafka_start_close(k, node, cf, c);
+                }
+                *state = ProcessorState::Closed;
+            }
+            _ => {}
+        }
+        false
+    }
+
+    /// A producer client's close finished (timer `KafkaClientClosed`).
+    pub(crate) fn on_client_closed(
+        &mut self,
+        k: &mut Kernel<Stack>,
+        node: NodeId,
+        cf: CfIx,
+        side: u32,
+        client: u32,
+    ) {
+        let Some(CloseJob { blocking, .. }) =
+            self.kafka_on_client_closed(k, node, cf, side, client)
+        else {
+            return;
+        };
+        if side == OWNER_SIDE {
+            self.life.feeds[cf as usize].finish_close();
+            if blocking {
+                self.owner_resume(k, node);
+            }
+        } else {
+            self.life.processors[side as usize][cf as usize] = ProcessorState::Closed;
+            if blocking && self.life.processor_blocked[side as usize] {
+                self.life.processor_blocked[side as usize] = false;
+                k.set_timer(node, SimDuration::ZERO, CdcTimer::ProcessorTick);
+            }
+        }
+    }
+
+    /// A capture process died: its processors, its close jobs and, if it was the owner, the
+    /// owner loop are gone (a closing producer's clients die with the process).
+    pub(crate) fn lifecycle_capture_lost(&mut self, c: u32) {
+        for s in &mut self.life.processors[c as usize] {
+            *s = ProcessorState::Closed;
+        }
+        self.life.processor_blocked[c as usize] = false;
+        self.kafka.closing.retain(|(_, side), _| *side != c);
+        if c == 0 {
+            self.kafka
+                .closing
+                .retain(|(_, side), _| *side != OWNER_SIDE);
+            for f in &mut self.life.feeds {
+                f.finish_close();
+            }
+            self.life.pass = None;
+            self.life.blocked_on = None;
+        }
+    }
+
+    /// A capture (re)started with its tables: its processors run.
+    pub(crate) fn lifecycle_capture_started(&mut self, c: u32) {
+        for s in &mut self.life.processors[c as usize] {
+            *s = ProcessorState::Running;
+        }
+    }
+}
+
+impl Cdc {
+    /// What the consistency check compares for a changefeed, and up to which ts: MySQL's
+    /// rows up to the checkpoint, or a Kafka consumer's rows up to what both the changefeed
+    /// checkpoint and the consumer's watermark cover.
+    pub fn replica(&self, cf: CfIx) -> (&crate::mysql::Downstream, crate::ts::Ts) {
+        let checkpoint = self.feeds[cf as usize].checkpoint;
+        match self.kafka.topics.get(cf as usize).and_then(|t| t.as_ref()) {
+            Some(t) => (&t.consumer.rows, checkpoint.min(t.consumer.watermark)),
+            None => (&self.downstream[cf as usize], checkpoint),
+        }
+    }
+
+    /// Series of the owner loop, lifecycles and Kafka (after the older series).
+    pub(crate) fn lifecycle_metric_names(&self) -> Vec<String> {
+        let mut names = vec!["owner_tick_secs".to_string()];
+        if !self.kafka.brokers.is_empty() {
+            names.push("kafka_brokers_up".to_string());
+            names.push("kafka_offline_partitions".to_string());
+        }
+        for (cf, c) in self.cfg.changefeeds.iter().enumerate() {
+            names.push(format!("changefeed_state.{}", c.id));
+            names.push(format!("sink_state.{}", c.id));
+            for capture in 1..=self.captures.len() {
+                names.push(format!("processor_state.{}.cdc-{capture}", c.id));
+            }
+            if self.kafka.topics.get(cf).is_some_and(|t| t.is_some()) {
+                names.push(format!("kafka_consumer_lag.{}", c.id));
+                names.push(format!("kafka_messages.{}", c.id));
+            }
+        }
+        names
+    }
+
+    pub(crate) fn sample_lifecycle_metrics(&self, now: SimTime, out: &mut Vec<f64>) {
+        out.push(self.life.owner_tick_duration(now).as_secs_f64());
+        if !self.kafka.brokers.is_empty() {
+            let up = self.kafka.alive.iter().filter(|a| **a).count();
+            out.push(up as f64);
+            out.push(self.kafka.offline_partitions() as f64);
+        }
+        for cf in 0..self.cfg.changefeeds.len() {
+            let l = &self.life.feeds[cf];
+            out.push(l.status.code() as f64);
+            out.push(l.sink.code() as f64);
+            for c in 0..self.captures.len() {
+                out.push(self.life.processors[c][cf].code() as f64);
+            }
+            if let Some(t) = self.kafka.topics.get(cf).and_then(|t| t.as_ref()) {
+                out.push(t.consumer.watermark.lag_secs(now));
+                out.push(t.partitions.iter().map(|p| p.offset).sum::<u64>() as f64);
+            }
+        }
+    }
+}
