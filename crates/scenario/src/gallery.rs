@@ -28,6 +28,8 @@ pub const SHIPPED: &[(&str, &str)] = shipped![
     "cdc-basic-replication.toml",
     "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
     "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml",
+    "tiflow-4241-kafka-sink-close-blocks-owner.toml",
+    "tiflow-4241-kafka-sink-close-blocks-owner-fixed.toml",
 ];
 
 /// The scenario the app opens when the URL has none.
