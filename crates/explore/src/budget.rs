@@ -16,7 +16,7 @@ pub enum FaultKind {
     Loss,
     /// Stall a node, resume it later.
     Pause,
-    /// Take a Kafka broker down (accepted now; needs brokers in the model).
+    /// Kill a Kafka broker (`kafka-*`), restart it later; skipped without brokers.
     BrokerDown,
 }
 

@@ -12,7 +12,7 @@ use faultline_scenario::{Run, Scenario};
 use crate::budget::{FaultBudget, FaultKind};
 use crate::outcome::{check_scenario, Finding, Outcome};
 use crate::report::{Report, SeedFailure};
-use crate::schedule::scenario_for_seed;
+use crate::schedule::{has_brokers, scenario_for_seed};
 
 /// Property name of a seed whose derived scenario could not be run (a bug in explore).
 pub const SETUP: &str = "explore.setup";
@@ -72,8 +72,8 @@ pub fn explore(
     })?;
     let mut notes = Vec::new();
     let mut budget = opts.budget.clone();
-    if budget.allows(FaultKind::BrokerDown) {
-        // The model has no Kafka sink yet; say so instead of silently injecting nothing.
+    if budget.allows(FaultKind::BrokerDown) && !has_brokers(base) {
+        // Say so rather than silently inject nothing.
         notes.push("broker-down skipped: the scenario has no Kafka brokers".to_string());
         budget = budget.without(FaultKind::BrokerDown);
     }

@@ -15,6 +15,14 @@ use crate::property::liveness::LEADER_BOUND;
 /// The RNG stream schedules are drawn from.
 pub const STREAM: &str = "explore";
 
+/// Name prefix of Kafka broker nodes, the targets of `broker-down`.
+pub const BROKER_PREFIX: &str = "kafka-";
+
+/// True if the scenario has Kafka brokers for `broker-down` to take down.
+pub fn has_brokers(s: &Scenario) -> bool {
+    node_names(s).iter().any(|n| n.starts_with(BROKER_PREFIX))
+}
+
 /// The base scenario with `seed` set and the random faults for that seed appended after its
 /// own faults.
 pub fn scenario_for_seed(base: &Scenario, budget: &FaultBudget, seed: u64) -> Scenario {
@@ -95,13 +103,18 @@ impl Draw<'_> {
             FaultKind::Partition => FaultAction::Partition,
             FaultKind::Loss => FaultAction::Loss,
             FaultKind::Pause => FaultAction::Pause,
-            // No Kafka brokers in the model yet; explore notes that it skipped them.
-            FaultKind::BrokerDown => return None,
+            // A broker going down is a broker process killed; explore notes when there are
+            // no brokers and leaves the kind out.
+            FaultKind::BrokerDown => FaultAction::Kill,
+        };
+        let target = if kind == FaultKind::BrokerDown {
+            self.broker(rng)?
+        } else {
+            self.node(rng)
         };
         let at = rng.range(self.first, self.healed_by.max(self.first + 1) - 1);
         let longest = self.healed_by.saturating_sub(at).max(1);
         let duration = rng.range(1, longest + 1);
-        let target = self.node(rng);
         let mut f = FaultSpec {
             at: Dur(at * self.unit),
             action,
@@ -125,6 +138,18 @@ impl Draw<'_> {
 
     fn node(&self, rng: &mut SimRng) -> String {
         self.names[rng.below(self.names.len() as u64) as usize].clone()
+    }
+
+    fn broker(&self, rng: &mut SimRng) -> Option<String> {
+        let brokers: Vec<&String> = self
+            .names
+            .iter()
+            .filter(|n| n.starts_with(BROKER_PREFIX))
+            .collect();
+        if brokers.is_empty() {
+            return None;
+        }
+        Some(brokers[rng.below(brokers.len() as u64) as usize].clone())
     }
 
     /// Half the time every other node (`None`), else a random non-empty subset of them.
@@ -182,6 +207,30 @@ mod tests {
         let a = random_faults(&base(), &budget, 7);
         assert_eq!(a, random_faults(&base(), &budget, 7));
         assert_ne!(a, random_faults(&base(), &budget, 8));
+    }
+
+    #[test]
+    fn broker_down_kills_a_broker_or_nothing() {
+        let mut rng = SimRng::stream(1, STREAM);
+        let with: Vec<String> = ["pd-1", "tikv-1", "kafka-1", "kafka-2"]
+            .map(String::from)
+            .into();
+        let draw = |names: &[String], rng: &mut SimRng| {
+            Draw {
+                names,
+                first: 10,
+                healed_by: 100,
+                unit: 1_000_000,
+            }
+            .fault(FaultKind::BrokerDown, rng)
+        };
+        for _ in 0..20 {
+            let f = draw(&with, &mut rng).unwrap();
+            assert_eq!(f.action, FaultAction::Kill);
+            assert!(f.target.starts_with(BROKER_PREFIX), "{f:?}");
+        }
+        assert!(draw(&with[..2], &mut rng).is_none());
+        assert!(!has_brokers(&base()));
     }
 
     #[test]
