@@ -163,49 +163,38 @@ impl<M: Model> Kernel<M> {
     /// Takes `impl Into` so a sub-model (TiKV inside the full stack) can send its own message
     /// type through a kernel whose message type wraps it.
     pub fn send(&mut self, from: NodeId, to: NodeId, msg: impl Into<M::Msg>) {
-        let msg = msg.into();
-        let link = self.net.link(from, to);
-        if link.loss_ppm > 0 && self.net_rng.chance(link.loss_ppm as u64, 1_000_000) {
-            return;
-        }
-        let at = self.now.plus(self.draw_delay(link));
-        self.queue.push(
-            at,
-            Event::Deliver {
-                sent: self.now,
-                from,
-                to,
-                msg,
-            },
-        );
+        self.transmit(from, to, msg.into(), false);
     }
 
     /// Sends `msg` over an ordered connection (a gRPC stream over TCP): like [`Kernel::send`],
     /// but never delivered before an earlier ordered message from `from` to `to`.
     pub fn send_ordered(&mut self, from: NodeId, to: NodeId, msg: impl Into<M::Msg>) {
-        let msg = msg.into();
+        self.transmit(from, to, msg.into(), true);
+    }
+
+    fn transmit(&mut self, from: NodeId, to: NodeId, msg: M::Msg, ordered: bool) {
         let link = self.net.link(from, to);
         if link.loss_ppm > 0 && self.net_rng.chance(link.loss_ppm as u64, 1_000_000) {
             return;
         }
-        let at = self.now.plus(self.draw_delay(link));
-        let last = self.fifo_last.entry((from, to)).or_insert(SimTime::ZERO);
-        let at = at.max(*last);
-        *last = at;
+        let (lo, hi) = self.net.base_delay;
+        let delay = self.net_rng.range(lo.0, hi.0.max(lo.0 + 1)) + link.extra_delay.0;
+        let mut at = self.now.plus(SimDuration(delay));
+        if ordered {
+            let last = self.fifo_last.entry((from, to)).or_insert(SimTime::ZERO);
+            at = at.max(*last);
+            *last = at;
+        }
+        let sent = self.now;
         self.queue.push(
             at,
             Event::Deliver {
-                sent: self.now,
+                sent,
                 from,
                 to,
                 msg,
             },
         );
-    }
-
-    fn draw_delay(&mut self, link: crate::network::LinkState) -> SimDuration {
-        let (lo, hi) = self.net.base_delay;
-        SimDuration(self.net_rng.range(lo.0, hi.0.max(lo.0 + 1)) + link.extra_delay.0)
     }
 
     /// Arms a timer for `node` after `after`.
