@@ -12,7 +12,7 @@ use crate::kvclient::{KvAction, KvClient};
 use crate::msg::{CdcMsg, CdcTimer, CfIx, RegionError, RegionEvent, RegionEventKind, RowChange};
 use crate::mysql::Downstream;
 use crate::owner::ChangefeedState;
-use crate::processor::{Processor, TableSink};
+use crate::processor::Processor;
 use crate::stack::Stack;
 use crate::ts::{Ts, Tso};
 use crate::upstream::Upstream;
@@ -58,6 +58,16 @@ pub struct Cdc {
     pub kafka: crate::kafka::KafkaCluster,
     /// Lifecycle of the owner loop, changefeeds, sinks and processors.
     pub life: crate::owner_loop::Lifecycle,
+    /// etcd inside PD: leases, capture keys, the owner key.
+    pub etcd: crate::etcd::Etcd,
+    /// Each capture's session and its processor-side table states.
+    pub sessions: Vec<crate::session::CaptureSession>,
+    /// The owner's scheduler v3 state (owner memory: rebuilt by a new owner).
+    pub sched: crate::scheduler::Scheduler,
+    /// Changefeeds paused by an operator (admin state kept in etcd).
+    pub paused: Vec<bool>,
+    /// TCP behaviour of the TiKV -> capture event streams.
+    pub transport: crate::transport::Transport,
     rng: SimRng,
 }
 
@@ -111,6 +121,11 @@ impl Cdc {
             orphan_events: 0,
             kafka,
             life,
+            etcd: crate::etcd::Etcd::default(),
+            sessions: vec![Default::default(); cfg.captures as usize],
+            sched: crate::scheduler::Scheduler::default(),
+            paused: vec![false; cfg.changefeeds.len()],
+            transport: Default::default(),
             rng: SimRng::stream(seed, "cdc.goroutines"),
         }
     }
@@ -120,10 +135,15 @@ impl Cdc {
         !self.captures.is_empty()
     }
 
-    /// The capture a table is scheduled on (static round-robin; scheduler v3 is not modelled
-    /// yet).
+    /// The capture (0-based) the owner's scheduler has as the table's primary, if any.
+    pub fn table_primary(&self, cf: CfIx, table: u32) -> Option<u32> {
+        self.sched.primary(cf, table).map(|(c, _)| c)
+    }
+
+    /// The capture holding `table` in the first changefeed, 0 when none does (kept for the
+    /// views written against the static assignment; prefer [`Cdc::table_primary`]).
     pub fn table_capture(&self, table: u32) -> u32 {
-        table % self.captures.len().max(1) as u32
+        self.table_primary(0, table).unwrap_or(0)
     }
 
     /// Tables a changefeed replicates.
@@ -151,6 +171,7 @@ impl Cdc {
                 CdcTimer::EndpointTick,
             );
         }
+        self.sessions_init(k);
         for c in 0..self.captures.len() as u32 {
             self.start_capture(k, c);
         }
@@ -159,34 +180,20 @@ impl Cdc {
     fn start_capture(&mut self, k: &mut Kernel<Stack>, c: u32) {
         let node = self.captures[c as usize];
         k.set_timer(node, self.cfg.owner_tick, CdcTimer::ProcessorTick);
-        if c == 0 {
-            k.set_timer(node, self.cfg.owner_tick, CdcTimer::OwnerTick);
-            k.set_timer(node, self.cfg.redo_flush_interval, CdcTimer::RedoFlush);
-        }
+        // Every capture runs the owner timers; only the elected owner acts on them.
+        k.set_timer(node, self.cfg.owner_tick, CdcTimer::OwnerTick);
+        k.set_timer(node, self.cfg.redo_flush_interval, CdcTimer::RedoFlush);
+        self.session_start(k, c);
         for cf in 0..self.cfg.changefeeds.len() as CfIx {
             self.start_processor(k, c, cf);
         }
         self.lifecycle_capture_started(c);
     }
 
-    /// Creates the table sinks of changefeed `cf` on capture `c` from the changefeed
-    /// checkpoint and subscribes their regions.
-    pub(crate) fn start_processor(&mut self, k: &mut Kernel<Stack>, c: u32, cf: CfIx) {
-        let from = self.feeds[cf as usize].checkpoint.max(self.start_ts);
-        let mut out = Vec::new();
-        for table in self.cf_tables(cf) {
-            if self.table_capture(table) != c {
-                continue;
-            }
-            let p = &mut self.processors[c as usize][cf as usize];
-            p.tables.insert(table, TableSink::new(from));
-            let (a, b) = self.ks.table_regions(table);
-            for region in a..=b {
-                p.kv.track(region, from, &mut out);
-            }
-        }
-        self.apply_kv(k, c, cf, out);
-    }
+    /// Starts the processor of changefeed `cf` on capture `c`. It starts empty: the owner's
+    /// scheduler dispatches tables to it (`session.rs`), and a re-started processor is
+    /// reported as holding none, so the owner re-adds them.
+    pub(crate) fn start_processor(&mut self, _k: &mut Kernel<Stack>, _c: u32, _cf: CfIx) {}
 
     /// Handles a TiCDC message.
     pub fn on_message(
@@ -242,10 +249,18 @@ impl Cdc {
                     k.set_timer(to, done.since(k.now()), timer);
                 }
             }
-            CdcMsg::Events { cf, stream, events } => {
+            CdcMsg::Events {
+                cf,
+                stream,
+                events,
+                seq,
+            } => {
                 let (Some(s), Some(c)) = (self.store_ix(from), self.capture_ix(to)) else {
                     return;
                 };
+                if !self.stream_in_order(k, c, cf, s, stream, seq) {
+                    return;
+                }
                 for e in &events {
                     if let RegionEventKind::Error(err) = &e.kind {
                         let detail =
@@ -304,11 +319,16 @@ impl Cdc {
                 }
             }
             CdcMsg::TableStatus { cf, tables } => {
-                let feed = &mut self.feeds[cf as usize];
                 for (t, cp, rs) in tables {
-                    feed.tables.insert(t, (cp, rs));
+                    // Only the table's primary counts; watermarks never go back (scheduler v3
+                    // keeps a replication set's checkpoint monotonic).
+                    if self.status_from_primary(from, cf, t, cp) {
+                        let e = self.feeds[cf as usize].tables.entry(t).or_insert((cp, rs));
+                        *e = (e.0.max(cp), e.1.max(rs));
+                    }
                 }
             }
+            CdcMsg::Session(m) => self.on_session_msg(k, from, to, m),
             CdcMsg::KafkaProduce {
                 cf,
                 partition,
@@ -452,7 +472,14 @@ impl Cdc {
                     k.set_timer(node, self.cfg.owner_tick, CdcTimer::ProcessorTick);
                 }
             }
-            CdcTimer::OwnerTick => self.owner_tick(k, node),
+            CdcTimer::OwnerTick => {
+                if self.owner_role_tick(k, node) {
+                    self.owner_tick(k, node)
+                } else {
+                    k.set_timer(node, self.cfg.owner_tick, CdcTimer::OwnerTick);
+                }
+            }
+            CdcTimer::Session(t) => self.on_session_timer(k, node, t),
             CdcTimer::KafkaSendTimeout { cf, table, batch } => {
                 self.kafka_on_send_timeout(k, node, cf, table, batch)
             }
@@ -460,7 +487,9 @@ impl Cdc {
                 self.on_client_closed(k, node, cf, side, client)
             }
             CdcTimer::RedoFlush => {
-                self.redo_flush(k, node);
+                if self.capture_ix(node).is_some_and(|c| self.is_owner(c)) {
+                    self.redo_flush(k, node);
+                }
                 k.set_timer(node, self.cfg.redo_flush_interval, CdcTimer::RedoFlush);
             }
             CdcTimer::MysqlApplied {
@@ -469,6 +498,10 @@ impl Cdc {
                 table,
                 batch,
             } => {
+                // The transaction commits only once its COMMIT arrives (`transport.rs`).
+                if self.mysql_commit_parked(k, capture, cf, table, batch) {
+                    return;
+                }
                 let d = &mut self.downstream[cf as usize];
                 if let Some(rows) = d.queued.remove(&(capture, table, batch)) {
                     for r in rows {
@@ -498,6 +531,7 @@ impl Cdc {
             match state {
                 NodeState::Crashed => {
                     self.endpoints[s as usize].reset();
+                    self.transport_store_reset(s);
                     self.streams_may_break(k, s, RST_LATENCY);
                 }
                 NodeState::Paused => self.streams_may_break(k, s, self.cfg.grpc_keepalive_timeout),
@@ -513,13 +547,12 @@ impl Cdc {
                         *p = Processor::new(KvClient::new(self.cfg.kv_client_evict));
                     }
                     self.lifecycle_capture_lost(c);
+                    self.session_crashed(c);
+                    self.rollback_parked(c);
                 }
-                NodeState::Up
-                    if k.net.node(node).incarnation > 0
-                        && self.processors[c as usize]
-                            .iter()
-                            .all(|p| p.tables.is_empty()) =>
-                {
+                // A restart after a kill (not a resume after a pause): timers and session anew.
+                NodeState::Up if self.sessions[c as usize].crashed => {
+                    self.sessions[c as usize].crashed = false;
                     self.start_capture(k, c);
                 }
                 _ => {}
@@ -537,6 +570,8 @@ impl Cdc {
         for s in 0..self.stores.len() as u32 {
             self.streams_may_break(k, s, self.cfg.grpc_keepalive_timeout);
         }
+        self.flush_held_events(k);
+        self.resume_parked_commits(k);
     }
 
     fn streams_may_break(&mut self, k: &mut Kernel<Stack>, store: u32, after: SimDuration) {
@@ -696,7 +731,8 @@ impl Cdc {
 
     fn processor_tick(&mut self, k: &mut Kernel<Stack>, c: u32) {
         let node = self.captures[c as usize];
-        let owner = self.captures[0];
+        let owner = self.owner_node_for(c);
+        self.processor_table_progress(c);
         for cf in 0..self.cfg.changefeeds.len() {
             if self.processor_lifecycle(k, c, cf as CfIx) {
                 self.life.processor_blocked[c as usize] = true;
@@ -716,12 +752,15 @@ impl Cdc {
                 .collect();
             for table in tables {
                 let regions = self.ks.table_regions(table);
+                // Only the primary writes; a secondary pulls without writing (scheduler v3).
+                // A new batch waits while the MySQL connection is cut (the write would block).
+                let writable = self.may_write(c, cf as CfIx, table) && self.mysql_reachable(k, c);
                 let p = &mut self.processors[c as usize][cf];
                 let resolved = p.table_resolved(regions);
                 let upto = resolved.min(barrier);
                 let batch = p.next_batch;
                 let sink = p.tables.get_mut(&table).expect("listed");
-                if sink.in_flight.is_none() {
+                if sink.in_flight.is_none() && writable {
                     let rows = sink.take_until(upto);
                     if rows.is_empty() {
                         sink.checkpoint = sink.checkpoint.max(upto);
@@ -793,7 +832,7 @@ impl Cdc {
         }
     }
 
-    fn apply_kv(&mut self, k: &mut Kernel<Stack>, c: u32, cf: CfIx, out: Vec<KvAction>) {
+    pub(crate) fn apply_kv(&mut self, k: &mut Kernel<Stack>, c: u32, cf: CfIx, out: Vec<KvAction>) {
         let node = self.captures[c as usize];
         for a in out {
             match a {
@@ -868,15 +907,7 @@ impl Cdc {
             }
             let outbox = std::mem::take(&mut self.endpoints[s].outbox);
             for (sub, events) in outbox {
-                k.send_ordered(
-                    self.stores[s],
-                    self.captures[sub.capture as usize],
-                    CdcMsg::Events {
-                        cf: sub.cf,
-                        stream: sub.stream,
-                        events,
-                    },
-                );
+                self.send_events(k, s as u32, sub, events);
             }
         }
     }

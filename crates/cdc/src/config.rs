@@ -199,6 +199,8 @@ pub struct CdcConfig {
     pub kafka: KafkaConfig,
     /// Retry of failed changefeeds.
     pub backoff: BackoffConfig,
+    /// Capture sessions, owner election, scheduler v3 and the tiflow#9344 toggles.
+    pub session: crate::etcd::SessionConfig,
 }
 
 impl Default for CdcConfig {
@@ -218,6 +220,7 @@ impl Default for CdcConfig {
             sink_close: SinkClose::default(),
             kafka: KafkaConfig::default(),
             backoff: BackoffConfig::default(),
+            session: crate::etcd::SessionConfig::default(),
         }
     }
 }

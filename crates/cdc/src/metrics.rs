@@ -42,6 +42,7 @@ impl Cdc {
             }
         }
         names.extend(self.lifecycle_metric_names());
+        names.extend(self.session_metric_names());
         names
     }
 
@@ -86,12 +87,15 @@ impl Cdc {
         }
         for cf in 0..self.cfg.changefeeds.len() as CfIx {
             for t in self.cf_tables(cf).take(TABLE_SERIES_LIMIT as usize) {
-                let c = self.table_capture(t) as usize;
-                let p = &self.processors[c][cf as usize];
-                let resolved = p.table_resolved(self.ks.table_regions(t));
+                let resolved = match self.table_primary(cf, t) {
+                    Some(c) => self.processors[c as usize][cf as usize]
+                        .table_resolved(self.ks.table_regions(t)),
+                    None => crate::ts::Ts::ZERO,
+                };
                 out.push(resolved.lag_secs(now));
             }
         }
         self.sample_lifecycle_metrics(now, out);
+        self.sample_session_metrics(now, out);
     }
 }

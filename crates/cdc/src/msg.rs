@@ -82,6 +82,8 @@ pub enum CdcMsg {
         stream: u64,
         /// Events in order.
         events: Vec<RegionEvent>,
+        /// Position on the stream (a gap means the connection lost data: it broke).
+        seq: u64,
     },
     /// Capture -> MySQL: write rows of one table up to `up_to`.
     MysqlWrite {
@@ -133,6 +135,8 @@ pub enum CdcMsg {
         /// Batch id.
         batch: u64,
     },
+    /// Capture sessions, etcd and scheduler v3 (`session.rs`).
+    Session(crate::session::SessionMsg),
 }
 
 /// A timer of the TiCDC model.
@@ -227,6 +231,8 @@ pub enum CdcTimer {
         /// Client index (`kafka::CLIENTS`).
         client: u32,
     },
+    /// Capture sessions, etcd and scheduler v3 (`session.rs`).
+    Session(crate::session::SessionTimer),
 }
 
 impl CdcMsg {
@@ -263,6 +269,7 @@ impl CdcMsg {
             CdcMsg::KafkaAck { table, batch, .. } => {
                 format!("kafka ack batch {batch} of table {table}")
             }
+            CdcMsg::Session(m) => m.label(),
         }
     }
 }
@@ -324,10 +331,16 @@ impl TraceEncode for CdcMsg {
                 h.word(*request);
                 word_ts(h, *checkpoint);
             }
-            CdcMsg::Events { cf, stream, events } => {
+            CdcMsg::Events {
+                cf,
+                stream,
+                events,
+                seq,
+            } => {
                 h.word(2);
                 h.word(*cf as u64);
                 h.word(*stream);
+                h.word(*seq);
                 events.encode(h);
             }
             CdcMsg::MysqlWrite {
@@ -384,6 +397,10 @@ impl TraceEncode for CdcMsg {
                 h.word(*cf as u64);
                 h.word(*table as u64);
                 h.word(*batch);
+            }
+            CdcMsg::Session(m) => {
+                h.word(0x5e55);
+                m.encode(h)
             }
         }
     }
@@ -460,6 +477,10 @@ impl TraceEncode for CdcTimer {
                 h.word(*cf as u64);
                 h.word(*side as u64);
                 h.word(*client as u64);
+            }
+            CdcTimer::Session(t) => {
+                h.word(0x5e55);
+                t.encode(h)
             }
         }
     }

@@ -199,7 +199,11 @@ impl Cdc {
                         return self.handle_error(k, node, cf, err);
                     }
                 }
-                self.feeds[i].recompute(self.start_ts);
+                // Scheduler v3: the checkpoint cannot proceed until every table has a primary
+                // that reported to this owner (`session.rs`).
+                if self.owner_may_advance(i) {
+                    self.feeds[i].recompute(self.start_ts);
+                }
                 let cp = self.feeds[i].checkpoint;
                 let l = &mut self.life.feeds[i];
                 if l.status == FeedStatus::Warning && cp > l.retry_checkpoint {

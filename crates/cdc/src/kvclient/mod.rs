@@ -355,6 +355,16 @@ impl KvClient {
         }
     }
 
+    /// Releases `region`'s range lock: its table left this processor. Events still arriving
+    /// for it are ignored (TiCDC deregisters the region; the endpoint here keeps sending).
+    pub fn untrack(&mut self, region: u32) {
+        self.regions.remove(&region);
+        for s in self.streams.values_mut() {
+            s.pending.remove(&region);
+            s.worker.regions.remove(&region);
+        }
+    }
+
     /// Drops every stream and subscription (the capture restarted).
     pub fn reset(&mut self) {
         self.regions.clear();
