@@ -6,8 +6,8 @@ use faultline_sim::{Fault, LinkChange, Network, NodeId, SimDuration, World};
 use faultline_tikv::TikvConfig;
 
 use crate::format::{
-    FaultAction, FaultSpec, KafkaProtocol, KvClientEvict, Scenario, SinkClose, SinkKind,
-    UnreachableBroadcast, WorkloadKind,
+    FaultAction, FaultSpec, KafkaProtocol, KvClientEvict, ProcessorCloseOnSessionLoss, Scenario,
+    SinkClose, SinkKind, UnreachableBroadcast, WorkloadKind,
 };
 use crate::nodes::{node_names, resolve};
 
@@ -102,6 +102,12 @@ pub fn cdc_config(s: &Scenario) -> CdcConfig {
     c.kafka.brokers = s.topology.kafka_brokers;
     c.kafka.partitions = s.cdc.kafka_partitions;
     c.kafka.timeout = s.cdc.kafka_timeout.to_sim();
+    c.session.processor_close = match s.toggles.cdc_processor_close_on_session_loss {
+        ProcessorCloseOnSessionLoss::Deferred => faultline_cdc::etcd::ProcessorClose::Deferred,
+        ProcessorCloseOnSessionLoss::Immediate => faultline_cdc::etcd::ProcessorClose::Immediate,
+    };
+    c.session.capture_remove_delay = s.toggles.cdc_capture_remove_delay.0.to_sim();
+    c.session.initially_absent = crate::actions::initially_absent(s);
     c
 }
 
@@ -115,6 +121,14 @@ pub fn build_world(s: &Scenario) -> SimWorld {
     for spec in &s.faults {
         for (at, fault) in kernel_faults(spec, &names, world.network()) {
             world.kernel.schedule_fault(at.to_time(), fault);
+        }
+        if let Some(pd) = world.network().find("pd-1") {
+            for (at, a) in crate::actions::operator_actions(spec, s) {
+                let after = faultline_sim::SimDuration(at.to_sim().0);
+                world
+                    .kernel
+                    .set_timer(pd, after, crate::actions::action_timer(a));
+            }
         }
     }
     world
@@ -173,6 +187,11 @@ pub fn kernel_faults(
                 vec![links(LinkChange::Restore)],
             )
         }
+        // Operator actions are model timers (`actions.rs`), not kernel faults.
+        FaultAction::PauseChangefeed
+        | FaultAction::ResumeChangefeed
+        | FaultAction::RemoveCapture
+        | FaultAction::AddCapture => (vec![], vec![]),
     };
     let mut out: Vec<_> = now.into_iter().map(|f| (spec.at, f)).collect();
     if let Some(d) = spec.duration {

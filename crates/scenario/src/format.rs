@@ -284,6 +284,36 @@ pub struct Toggles {
     /// tiflow#4241.
     #[serde(rename = "cdc.sink_close")]
     pub cdc_sink_close: SinkClose,
+    /// tiflow#9344: when a capture whose etcd session ended closes its processors.
+    #[serde(rename = "cdc.processor_close_on_session_loss")]
+    pub cdc_processor_close_on_session_loss: ProcessorCloseOnSessionLoss,
+    /// tiflow#9344: how long the owner waits before removing a capture whose key vanished.
+    #[serde(rename = "cdc.capture_remove_delay")]
+    pub cdc_capture_remove_delay: CaptureRemoveDelay,
+}
+
+/// tiflow#9344: processor close on session loss.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProcessorCloseOnSessionLoss {
+    /// Buggy (v7.3.0-alpha): only after every capture goroutine exits, which waits for the
+    /// owner resign call to time out (5 s) while etcd is unreachable.
+    Deferred,
+    /// Fixed (tiflow#9396): as soon as the session is done. The default.
+    #[default]
+    Immediate,
+}
+
+/// tiflow#9344: the owner's delay before removing a vanished capture: `"0s"` (buggy) or
+/// `"5s"` (fixed, max(TTL/2, 5 s); the default).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct CaptureRemoveDelay(pub Dur);
+
+impl Default for CaptureRemoveDelay {
+    fn default() -> Self {
+        CaptureRemoveDelay(Dur::secs(5))
+    }
 }
 
 /// tiflow#4241: how a failed changefeed's sink (its Kafka producer) is closed.
@@ -413,11 +443,20 @@ pub enum FaultAction {
     Loss,
     /// Add latency (network-delay).
     Delay,
+    /// Operator: pause a changefeed (`target` is the changefeed id; `duration` resumes it).
+    PauseChangefeed,
+    /// Operator: resume a changefeed (`target` is the changefeed id).
+    ResumeChangefeed,
+    /// Operator: scale in: drain the capture's tables, then it leaves (`duration` adds it
+    /// back). At `0s` the capture starts outside the cluster instead.
+    RemoveCapture,
+    /// Operator: scale out: the capture joins.
+    AddCapture,
 }
 
 impl FaultAction {
     /// Every action, for error messages and the UI palette.
-    pub const ALL: [FaultAction; 8] = [
+    pub const ALL: [FaultAction; 12] = [
         FaultAction::Kill,
         FaultAction::Restart,
         FaultAction::Pause,
@@ -426,6 +465,10 @@ impl FaultAction {
         FaultAction::Heal,
         FaultAction::Loss,
         FaultAction::Delay,
+        FaultAction::PauseChangefeed,
+        FaultAction::ResumeChangefeed,
+        FaultAction::RemoveCapture,
+        FaultAction::AddCapture,
     ];
 
     /// The name used in scenario files.
@@ -439,7 +482,22 @@ impl FaultAction {
             FaultAction::Heal => "heal",
             FaultAction::Loss => "loss",
             FaultAction::Delay => "delay",
+            FaultAction::PauseChangefeed => "pause_changefeed",
+            FaultAction::ResumeChangefeed => "resume_changefeed",
+            FaultAction::RemoveCapture => "remove_capture",
+            FaultAction::AddCapture => "add_capture",
         }
+    }
+
+    /// True for operator actions on TiCDC (model actions, not kernel faults).
+    pub fn is_operator(self) -> bool {
+        matches!(
+            self,
+            FaultAction::PauseChangefeed
+                | FaultAction::ResumeChangefeed
+                | FaultAction::RemoveCapture
+                | FaultAction::AddCapture
+        )
     }
 }
 

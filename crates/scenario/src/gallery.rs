@@ -28,6 +28,9 @@ pub const SHIPPED: &[(&str, &str)] = shipped![
     "cdc-basic-replication.toml",
     "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
     "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml",
+    "tiflow-9344-double-write-after-cdc-network-loss.toml",
+    "tiflow-9344-double-write-after-cdc-network-loss-fixed.toml",
+    "tiflow-9344-scale-captures-during-workload.toml",
     "tiflow-4241-kafka-sink-close-blocks-owner.toml",
     "tiflow-4241-kafka-sink-close-blocks-owner-fixed.toml",
 ];

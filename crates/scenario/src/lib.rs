@@ -2,6 +2,7 @@
 //! the limit, `[[expect]]` checks, share links, and the builder that turns a scenario into a
 //! runnable world.
 
+pub mod actions;
 pub mod build;
 pub mod dur;
 pub mod error;

@@ -178,6 +178,11 @@ fn check_faults(p: &mut Problems, s: &Scenario) {
         );
         return;
     }
+    // Node names are built from the topology; an out-of-range size is already reported, and
+    // naming 4 billion stores would exhaust memory (found by the link fuzzer).
+    if s.topology.stores > MAX_STORES || s.topology.captures > MAX_CAPTURES {
+        return;
+    }
     let names = node_names(s);
     for (i, f) in s.faults.iter().enumerate() {
         let field = |name: &str| format!("faults[{i}].{name}");
@@ -187,8 +192,35 @@ fn check_faults(p: &mut Problems, s: &Scenario) {
                 format!("{} is after the end of the run ({})", f.at, s.duration),
             );
         }
-        if let Err(e) = resolve(&f.target, &names) {
-            p.add(field("target"), e);
+        match f.action {
+            FaultAction::PauseChangefeed | FaultAction::ResumeChangefeed => {
+                if !s.changefeeds.iter().any(|c| c.id == f.target.trim()) {
+                    let ids: Vec<&str> = s.changefeeds.iter().map(|c| c.id.as_str()).collect();
+                    p.add(
+                        field("target"),
+                        format!(
+                            "{} needs a changefeed id as target; changefeeds are [{}]",
+                            f.action.name(),
+                            ids.join(", ")
+                        ),
+                    );
+                }
+            }
+            FaultAction::RemoveCapture | FaultAction::AddCapture => {
+                match resolve(&f.target, &names) {
+                    Ok(hit) if hit.iter().all(|n| n.starts_with("cdc-")) => {}
+                    Ok(_) => p.add(
+                        field("target"),
+                        format!("{} takes captures only, e.g. `cdc-2`", f.action.name()),
+                    ),
+                    Err(e) => p.add(field("target"), e),
+                }
+            }
+            _ => {
+                if let Err(e) = resolve(&f.target, &names) {
+                    p.add(field("target"), e);
+                }
+            }
         }
         let link_fault = matches!(
             f.action,
@@ -255,9 +287,11 @@ fn check_faults(p: &mut Problems, s: &Scenario) {
                     | FaultAction::Partition
                     | FaultAction::Loss
                     | FaultAction::Delay
+                    | FaultAction::PauseChangefeed
+                    | FaultAction::RemoveCapture
             );
             if !undoable {
-                p.add(field("duration"), format!("{} cannot be undone after a duration; only kill, pause, partition, loss and delay can", f.action.name()));
+                p.add(field("duration"), format!("{} cannot be undone after a duration; only kill, pause, partition, loss, delay, pause_changefeed and remove_capture can", f.action.name()));
             }
             dur_range(
                 p,
@@ -429,6 +463,13 @@ fn check_cdc(p: &mut Problems, s: &Scenario) {
         "cdc.mysql_write_latency",
         c.mysql_write_latency,
         Dur(1),
+        Dur::secs(60),
+    );
+    dur_range(
+        p,
+        "toggles.cdc.capture_remove_delay",
+        s.toggles.cdc_capture_remove_delay.0,
+        Dur(0),
         Dur::secs(60),
     );
 }

