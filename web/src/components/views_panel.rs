@@ -1,6 +1,7 @@
 //! The data views (built by `crate::views`), wired to the time cursor: charts (overlaid in
 //! compare mode), region map with detail, event/message log, space-time diagram, watermark
-//! blame, consistency table, and the live expectations with violations. Only the open tab's
+//! blame, consistency table, the TiCDC lifecycle (changefeed list, sink state lanes, owner
+//! tick), and the live expectations with violations. Only the open tab's
 //! data is computed, so playing stays cheap.
 
 use std::rc::Rc;
@@ -23,11 +24,13 @@ enum Tab {
     SpaceTime,
     Blame,
     Consistency,
+    Cdc,
 }
 
 impl Tab {
-    const ALL: [Tab; 6] = [
+    const ALL: [Tab; 7] = [
         Tab::Charts,
+        Tab::Cdc,
         Tab::Regions,
         Tab::Log,
         Tab::SpaceTime,
@@ -43,6 +46,7 @@ impl Tab {
             Tab::SpaceTime => "Space-time",
             Tab::Blame => "Watermark blame",
             Tab::Consistency => "Consistency",
+            Tab::Cdc => "TiCDC",
         }
     }
 
@@ -54,6 +58,7 @@ impl Tab {
             Tab::SpaceTime => "space-time",
             Tab::Blame => "blame",
             Tab::Consistency => "consistency",
+            Tab::Cdc => "cdc",
         }
     }
 }
@@ -81,30 +86,32 @@ pub fn ViewsPanel(props: &PanelProps) -> Html {
         let region = region.clone();
         Callback::from(move |r: u32| region.set(Some(r)))
     };
+    // Compare mode overlays the twin's series, labelled by which side of the toggle it is.
+    let label = |r: &faultline_scenario::Run| {
+        pg.compare
+            .as_ref()
+            .map(|c| {
+                if is_buggy(&r.scenario, c.toggle) {
+                    "buggy"
+                } else {
+                    "fixed"
+                }
+            })
+            .unwrap_or("run")
+    };
+    let mut runs = vec![vm::LabelledRun {
+        label: label(run),
+        run,
+    }];
+    if let Some(c) = &pg.compare {
+        runs.push(vm::LabelledRun {
+            label: label(&c.session.run),
+            run: &c.session.run,
+        });
+    }
+    let has_sessions = run.world.kernel.metrics.index("owner_capture").is_some();
     let body = match *tab {
         Tab::Charts => {
-            let label = |r: &faultline_scenario::Run| {
-                pg.compare
-                    .as_ref()
-                    .map(|c| {
-                        if is_buggy(&r.scenario, c.toggle) {
-                            "buggy"
-                        } else {
-                            "fixed"
-                        }
-                    })
-                    .unwrap_or("run")
-            };
-            let mut runs = vec![vm::LabelledRun {
-                label: label(run),
-                run,
-            }];
-            if let Some(c) = &pg.compare {
-                runs.push(vm::LabelledRun {
-                    label: label(&c.session.run),
-                    run: &c.session.run,
-                });
-            }
             html! {
                 <div class="charts">
                     { for vm::available_charts(run).into_iter().map(|k| html! {
@@ -142,7 +149,26 @@ pub fn ViewsPanel(props: &PanelProps) -> Html {
         Tab::Consistency if pg.playing => {
             html! { <p class="hint">{ "Pause to run the consistency check at the cursor." }</p> }
         }
-        Tab::Consistency => html! { <ConsistencyTable data={ Rc::new(vm::consistency(run)) } /> },
+        Tab::Consistency => html! {
+            <ConsistencyTable data={ Rc::new(vm::consistency(run)) } on_jump={ on_jump.clone() } />
+        },
+        Tab::Cdc => html! {
+            <div class="cdc-lifecycle">
+                <ChangefeedList data={ Rc::new(vm::changefeed_list(run)) } />
+                <StateLanes data={ Rc::new(vm::sink_lanes(run)) } on_jump={ on_jump.clone() } />
+                <Chart data={ Rc::new(vm::chart_data(vm::ChartKind::OwnerTick, &runs, Some(cursor))) }
+                       on_jump={ on_jump.clone() } />
+                // Capture sessions and scheduling (tiflow#9344), when the run has them.
+                if has_sessions {
+                    <StateLanes data={ Rc::new(vm::owner_lane(run)) } on_jump={ on_jump.clone() } />
+                    <StateLanes data={ Rc::new(vm::table_lanes(run)) } on_jump={ on_jump.clone() } />
+                    <Chart data={ Rc::new(vm::chart_data(vm::ChartKind::Writers, &runs, Some(cursor))) }
+                           on_jump={ on_jump.clone() } />
+                    <Chart data={ Rc::new(vm::chart_data(vm::ChartKind::Lease, &runs, Some(cursor))) }
+                           on_jump={ on_jump.clone() } />
+                }
+            </div>
+        },
     };
     html! {
         <section class="panel views" id="views">

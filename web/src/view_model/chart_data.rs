@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 pub const RESOLVED_LAG_ALERT_SECS: f64 = 300.0;
 /// TiCDC's alert on checkpoint lag (seconds).
 pub const CHECKPOINT_LAG_ALERT_SECS: f64 = 600.0;
+/// TiCDC warns `changefeed tick took too long` past this (seconds).
+pub const OWNER_TICK_WARN_SECS: f64 = 1.0;
 /// Points per series beyond which a series is thinned (keeping each bucket's extremes), so a
 /// long run stays cheap to draw and to send across a worker boundary.
 pub const MAX_POINTS: usize = 2_000;
@@ -30,11 +32,18 @@ pub enum ChartKind {
     GroupStates,
     /// Leaders per store.
     LeadersPerStore,
+    /// How long the TiCDC owner's pass over the changefeeds takes (tiflow#4241: a blocking
+    /// sink close stretches it to the Kafka timeout).
+    OwnerTick,
+    /// Most captures writing one table of each changefeed (2 = a double write, tiflow#9344).
+    Writers,
+    /// Lease time left of each capture's etcd session, as PD sees it.
+    Lease,
 }
 
 impl ChartKind {
     /// Every chart, in page order.
-    pub const ALL: [ChartKind; 7] = [
+    pub const ALL: [ChartKind; 10] = [
         ChartKind::Leaderless,
         ChartKind::CdcLag,
         ChartKind::TableLag,
@@ -42,6 +51,9 @@ impl ChartKind {
         ChartKind::Orphaned,
         ChartKind::GroupStates,
         ChartKind::LeadersPerStore,
+        ChartKind::OwnerTick,
+        ChartKind::Writers,
+        ChartKind::Lease,
     ];
 
     /// A stable id for element ids and tests.
@@ -54,6 +66,9 @@ impl ChartKind {
             ChartKind::Orphaned => "orphaned",
             ChartKind::GroupStates => "group-states",
             ChartKind::LeadersPerStore => "leaders",
+            ChartKind::OwnerTick => "owner-tick",
+            ChartKind::Writers => "writers",
+            ChartKind::Lease => "lease",
         }
     }
 
@@ -66,6 +81,9 @@ impl ChartKind {
             ChartKind::Orphaned => "Orphaned regions",
             ChartKind::GroupStates => "Peers per GroupState",
             ChartKind::LeadersPerStore => "Leaders per store",
+            ChartKind::OwnerTick => "TiCDC owner tick duration",
+            ChartKind::Writers => "Captures writing one table (max per changefeed)",
+            ChartKind::Lease => "etcd lease remaining per capture",
         }
     }
 
@@ -77,6 +95,8 @@ impl ChartKind {
             ChartKind::Orphaned => "regions",
             ChartKind::GroupStates => "peers",
             ChartKind::LeadersPerStore => "leaders",
+            ChartKind::OwnerTick | ChartKind::Lease => "seconds",
+            ChartKind::Writers => "writers",
         }
     }
 
@@ -94,6 +114,9 @@ impl ChartKind {
             ChartKind::Orphaned => name == "orphaned_regions",
             ChartKind::GroupStates => name.starts_with("peers."),
             ChartKind::LeadersPerStore => name.starts_with("leaders."),
+            ChartKind::OwnerTick => name == "owner_tick_secs",
+            ChartKind::Writers => name.starts_with("writers_max."),
+            ChartKind::Lease => name.starts_with("lease_remaining."),
         };
         left.then_some(false)
     }
@@ -113,6 +136,15 @@ impl ChartKind {
             ChartKind::TableLag => vec![AlertLine {
                 label: "resolved-ts lag alert (300 s)".into(),
                 value: RESOLVED_LAG_ALERT_SECS,
+            }],
+            // TiCDC logs `changefeed tick took too long` past 1 s.
+            ChartKind::OwnerTick => vec![AlertLine {
+                label: "tick took too long (1 s)".into(),
+                value: OWNER_TICK_WARN_SECS,
+            }],
+            ChartKind::Writers => vec![AlertLine {
+                label: "double write (2 writers)".into(),
+                value: 2.0,
             }],
             _ => Vec::new(),
         }

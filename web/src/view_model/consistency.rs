@@ -6,6 +6,8 @@ use faultline_cdc::Ts;
 use faultline_scenario::Run;
 use serde::{Deserialize, Serialize};
 
+use super::lanes::double_writes;
+
 /// Rows listed per changefeed; the count is always exact.
 pub const MAX_ROWS: usize = 200;
 
@@ -45,6 +47,10 @@ pub struct DiffRow {
     pub upstream: Version,
     /// Downstream (MySQL).
     pub downstream: Version,
+    /// When the row's table last began to have two writers (`writers.<cf>.t<N>` >= 2) at or
+    /// before the check, µs: the likely moment of the bad write. The model does not record
+    /// when each downstream write landed, so this is the closest link the data allows.
+    pub double_write_at_us: Option<u64>,
 }
 
 /// One changefeed's result.
@@ -88,6 +94,15 @@ pub fn consistency(run: &Run) -> ConsistencyVm {
                 cdc.cf_tables(cf as u16),
                 feed.checkpoint,
             );
+            let metrics = &run.world.kernel.metrics;
+            let now = run.now().as_secs_f64();
+            let double_write_at = |table: u32| {
+                double_writes(metrics, &c.id, &format!("t{table}"))
+                    .iter()
+                    .rev()
+                    .find(|w| w.from_secs <= now)
+                    .map(|w| (w.from_secs * 1e6).round() as u64)
+            };
             Some(FeedConsistency {
                 id: c.id.clone(),
                 checked: report.checked,
@@ -101,6 +116,7 @@ pub fn consistency(run: &Run) -> ConsistencyVm {
                         row: d.row,
                         upstream: Version::new(d.upstream),
                         downstream: Version::new(d.downstream),
+                        double_write_at_us: double_write_at(d.table),
                     })
                     .collect(),
             })

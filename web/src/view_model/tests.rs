@@ -245,3 +245,112 @@ fn full_scale_region_map_is_one_cheap_pass() {
     assert_eq!(rgba.len(), 506 * 506 * 4);
     eprintln!("region map of 256,000 regions: {took:?}");
 }
+
+pub(crate) const TIFLOW_4241: &str = "tiflow-4241-kafka-sink-close-blocks-owner.toml";
+
+#[test]
+fn tiflow_4241_sink_lanes_changefeed_list_and_owner_tick() {
+    // Three minutes in, the broker has been down for two: the Kafka sinks went through
+    // Closing (the blocking close) and their changefeeds are in error.
+    let run = run_at(TIFLOW_4241, 180);
+    let lanes = sink_lanes(&run);
+    let names: Vec<&str> = lanes.lanes.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["kafka-cf-1", "kafka-cf-2", "kafka-cf-3", "mysql-cf"]
+    );
+    let kafka = &lanes.lanes[0];
+    assert_eq!(
+        kafka.segments[0].state, "running",
+        "sinks start initialised"
+    );
+    assert!(
+        kafka.segments.iter().any(|s| s.state == "closing"),
+        "{kafka:?}"
+    );
+    let mysql = &lanes.lanes[3];
+    assert!(
+        mysql.segments.iter().all(|s| s.state == "running"),
+        "{mysql:?}"
+    );
+    assert!(kafka
+        .segments
+        .windows(2)
+        .all(|w| w[0].to_secs == w[1].from_secs));
+
+    let list = changefeed_list(&run);
+    assert_eq!(list.rows.len(), 4);
+    assert_eq!(list.rows[3].sink_type, "mysql");
+    assert!(
+        list.rows[..3]
+            .iter()
+            .any(|r| r.state == "error" || r.state == "warning"),
+        "{:?}",
+        list.rows
+    );
+    assert!(
+        list.rows[3].checkpoint_lag_secs > 30.0,
+        "{:?}",
+        list.rows[3]
+    );
+
+    let owner = chart_data(
+        ChartKind::OwnerTick,
+        &[LabelledRun {
+            label: "buggy",
+            run: &run,
+        }],
+        None,
+    );
+    let max = owner.series[0]
+        .points
+        .iter()
+        .map(|p| p.1)
+        .fold(0.0, f64::max);
+    assert!(max > 30.0, "owner tick max {max}");
+    assert!(available_charts(&run).contains(&ChartKind::OwnerTick));
+}
+
+pub(crate) const TIFLOW_9344: &str = "tiflow-9344-double-write-after-cdc-network-loss.toml";
+
+#[test]
+fn tiflow_9344_double_write_windows_match_the_writers_metric() {
+    // cdc-3 loses its network at 62.2 s for 10 s; its tables move and its old processors
+    // keep writing: some table has two writers for a while.
+    let run = run_at(TIFLOW_9344, 150);
+    let lanes = table_lanes(&run);
+    let with_overlap: Vec<&str> = lanes
+        .lanes
+        .iter()
+        .filter(|l| !l.highlights.is_empty())
+        .map(|l| l.name.as_str())
+        .collect();
+    assert!(!with_overlap.is_empty(), "no double-write window");
+    let metrics = &run.world.kernel.metrics;
+    for lane in lanes.lanes.iter().filter(|l| !l.highlights.is_empty()) {
+        let w = &lane.highlights[0];
+        let at = SimTime((w.from_secs * 1e6).round() as u64);
+        let writers = metrics
+            .at(&format!("writers.cf-1.{}", lane.name), at)
+            .expect("sampled");
+        assert!(writers >= 2.0, "{}: {writers} writers at {at:?}", lane.name);
+        assert!(
+            w.from_secs > 60.0,
+            "after the network loss: {}",
+            w.from_secs
+        );
+    }
+    // A table that moved shows two captures on its lane.
+    assert!(lanes.lanes.iter().any(|l| {
+        let mut caps: Vec<&str> = l.segments.iter().map(|s| s.state.as_str()).collect();
+        caps.retain(|s| s.starts_with("cdc-"));
+        caps.dedup();
+        caps.len() >= 2
+    }));
+    let owner = owner_lane(&run);
+    assert_eq!(owner.lanes.len(), 1);
+    assert!(
+        owner.lanes[0].segments[0].state.starts_with("cdc-")
+            || owner.lanes[0].segments[0].state == "none"
+    );
+}

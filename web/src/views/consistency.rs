@@ -3,6 +3,7 @@
 
 use std::rc::Rc;
 
+use faultline_sim::SimTime;
 use yew::prelude::*;
 
 use super::fmt;
@@ -13,6 +14,9 @@ use crate::view_model::consistency::{ConsistencyVm, FeedConsistency, Version};
 pub struct ConsistencyTableProps {
     /// From `view_model::consistency(&run)`.
     pub data: Rc<ConsistencyVm>,
+    /// A row's double-write link was clicked: jump there.
+    #[prop_or_default]
+    pub on_jump: Callback<SimTime>,
 }
 
 /// The consistency view.
@@ -25,7 +29,7 @@ pub fn ConsistencyTable(props: &ConsistencyTableProps) -> Html {
     }
     html! {
         <section class="view consistency">
-            { for props.data.feeds.iter().map(feed) }
+            { for props.data.feeds.iter().map(|f| feed(f, &props.on_jump)) }
         </section>
     }
 }
@@ -41,7 +45,24 @@ fn version(v: &Version) -> Html {
     }
 }
 
-fn feed(f: &FeedConsistency) -> Html {
+/// The double-write link of a row: the moment its table began to have two writers.
+fn double_write(at: Option<u64>, on_jump: &Callback<SimTime>) -> Html {
+    let Some(us) = at else {
+        return html! { <td class="note">{ "–" }</td> };
+    };
+    let onclick = {
+        let cb = on_jump.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(SimTime(us)))
+    };
+    html! {
+        <td><button class="link jump" data-double-write-at={ us.to_string() } { onclick }
+                    title="jump to when a second capture began writing this table">
+            { fmt::at(us) }
+        </button></td>
+    }
+}
+
+fn feed(f: &FeedConsistency, on_jump: &Callback<SimTime>) -> Html {
     let verdict = if f.differing == 0 {
         "consistent"
     } else {
@@ -55,7 +76,8 @@ fn feed(f: &FeedConsistency) -> Html {
                 <table>
                     <thead>
                         <tr><th rowspan="2">{ "table" }</th><th rowspan="2">{ "row" }</th>
-                            <th colspan="2">{ "upstream" }</th><th colspan="2">{ "downstream" }</th></tr>
+                            <th colspan="2">{ "upstream" }</th><th colspan="2">{ "downstream" }</th>
+                            <th rowspan="2">{ "double write from" }</th></tr>
                         <tr><th>{ "value" }</th><th>{ "version" }</th><th>{ "value" }</th><th>{ "version" }</th></tr>
                     </thead>
                     <tbody>
@@ -63,6 +85,7 @@ fn feed(f: &FeedConsistency) -> Html {
                             <tr data-table={ d.table.to_string() } data-row={ d.row.to_string() }>
                                 <td>{ format!("t{}", d.table) }</td><td>{ d.row }</td>
                                 { version(&d.upstream) }{ version(&d.downstream) }
+                                { double_write(d.double_write_at_us, on_jump) }
                             </tr>
                         }) }
                     </tbody>

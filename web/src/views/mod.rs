@@ -3,6 +3,7 @@
 
 pub mod blame;
 mod canvas;
+pub mod changefeed_list;
 pub mod chart;
 pub mod consistency;
 pub mod expectations;
@@ -12,8 +13,10 @@ pub mod metrics_strip;
 pub mod region_detail;
 pub mod region_map;
 pub mod space_time;
+pub mod state_lanes;
 
 pub use blame::{WatermarkBlame, WatermarkBlameProps};
+pub use changefeed_list::{ChangefeedList, ChangefeedListProps};
 pub use chart::{Chart, ChartProps};
 pub use consistency::{ConsistencyTable, ConsistencyTableProps};
 pub use expectations::{ExpectationsPanel, ExpectationsPanelProps};
@@ -22,6 +25,7 @@ pub use metrics_strip::{MetricsStrip, MetricsStripProps};
 pub use region_detail::{RegionDetailPanel, RegionDetailProps};
 pub use region_map::{RegionMap, RegionMapProps};
 pub use space_time::{SpaceTime, SpaceTimeProps};
+pub use state_lanes::{StateLanes, StateLanesProps};
 
 #[cfg(test)]
 mod tests;

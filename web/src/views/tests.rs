@@ -7,7 +7,7 @@ use yew::{BaseComponent, Callback, LocalServerRenderer};
 
 use super::*;
 use crate::view_model as vm;
-use crate::view_model::tests::{run_at, TIFLOW_9595, TIKV_14547};
+use crate::view_model::tests::{run_at, TIFLOW_4241, TIFLOW_9595, TIKV_14547};
 
 /// Renders a component to an HTML string on a current-thread runtime.
 fn html<C: BaseComponent>(props: C::Properties) -> String {
@@ -137,6 +137,7 @@ fn log_consistency_chart_and_space_time_render() {
 
     let out = html::<ConsistencyTable>(ConsistencyTableProps {
         data: Rc::new(vm::consistency(&run)),
+        on_jump: Callback::noop(),
     });
     assert!(out.contains("data-changefeed=\"redo-cf\""));
 
@@ -178,4 +179,56 @@ fn log_consistency_chart_and_space_time_render() {
     });
     assert_eq!(out.matches("class=\"arrow\"").count(), 2);
     assert!(out.contains("<title>a → b: ping"), "{out}");
+}
+
+#[test]
+fn sink_lanes_and_changefeed_list_of_tiflow_4241() {
+    let run = run_at(TIFLOW_4241, 180);
+    let lanes = html::<StateLanes>(StateLanesProps {
+        data: Rc::new(vm::sink_lanes(&run)),
+        on_jump: Callback::noop(),
+        width: 640,
+    });
+    assert!(lanes.contains("data-lanes=\"sink-state\""), "{lanes}");
+    assert!(lanes.contains("data-lane=\"kafka-cf-1\""), "{lanes}");
+    assert!(lanes.contains("data-state=\"closing\""), "{lanes}");
+    let list = html::<ChangefeedList>(ChangefeedListProps {
+        data: Rc::new(vm::changefeed_list(&run)),
+    });
+    assert!(
+        list.contains("data-changefeed=\"mysql-cf\" data-state=\"normal\" data-sink=\"running\""),
+        "{list}"
+    );
+}
+
+#[test]
+fn tiflow_9344_table_lanes_owner_and_double_write_links() {
+    let run = run_at(crate::view_model::tests::TIFLOW_9344, 150);
+    let lanes = vm::table_lanes(&run);
+    assert_eq!(lanes.lanes.len(), 10, "one lane per table");
+    let out = html::<StateLanes>(StateLanesProps {
+        data: Rc::new(lanes),
+        on_jump: Callback::noop(),
+        width: 640,
+    });
+    assert!(out.contains("data-lanes=\"table-capture\""), "{out}");
+    assert!(out.contains("data-highlight=\"double-write\""), "{out}");
+    let owner = html::<StateLanes>(StateLanesProps {
+        data: Rc::new(vm::owner_lane(&run)),
+        on_jump: Callback::noop(),
+        width: 640,
+    });
+    assert!(owner.contains("data-lane=\"owner\""), "{owner}");
+    let data = vm::consistency(&run);
+    let feed = &data.feeds[0];
+    assert!(feed.differing > 0, "the buggy run ends inconsistent");
+    assert!(
+        feed.rows.iter().all(|r| r.double_write_at_us.is_some()),
+        "{feed:?}"
+    );
+    let out = html::<ConsistencyTable>(ConsistencyTableProps {
+        data: Rc::new(data),
+        on_jump: Callback::noop(),
+    });
+    assert!(out.contains("data-double-write-at="), "{out}");
 }
