@@ -13,6 +13,7 @@ use yew::prelude::*;
 use crate::components::branches::Branches;
 use crate::components::compare::Compare;
 use crate::components::controls::Controls;
+use crate::components::explore_panel::ExplorePanel;
 use crate::components::fault_palette::FaultPalette;
 use crate::components::fault_timeline::FaultTimeline;
 use crate::components::gallery::Gallery;
@@ -216,6 +217,7 @@ pub fn App() -> Html {
                 <Topology state={ state.clone() } on_action={ on_action.clone() } />
                 <FaultPalette state={ state.clone() } on_action={ on_action.clone() } />
                 <Inspector state={ state.clone() } on_action={ on_action.clone() } />
+                <ExplorePanel state={ state.clone() } on_action={ on_action.clone() } />
             </div>
         </main>
         if help_open {

@@ -4,6 +4,7 @@
 pub mod branches;
 pub mod compare;
 pub mod controls;
+pub mod explore_panel;
 pub mod fault_palette;
 pub mod fault_timeline;
 pub mod gallery;

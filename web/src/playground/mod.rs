@@ -3,6 +3,7 @@
 //! `crate::state` wraps it in a Yew reducer; components only read it and send [`Action`]s.
 
 pub mod action;
+pub mod explore;
 pub mod hash;
 pub mod history;
 pub mod report;
