@@ -6,11 +6,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { serveDir } from "./lib/server.mjs";
 import { launch, open } from "./lib/browser.mjs";
-import { waitFinished, text, screenshot } from "./lib/app.mjs";
+import { waitFinished, waitStatus, text, screenshot } from "./lib/app.mjs";
 import { ROOT, linkFragment } from "./lib/cli.mjs";
 
 const DIST = process.env.FAULTLINE_DIST ?? path.join(ROOT, "dist");
-const SEEK_TIMEOUT_MS = 120_000;
 
 let server;
 let browser;
@@ -25,19 +24,6 @@ after(async () => {
   await browser?.close();
   await server?.close();
 });
-
-/** Waits until #status is one of `states` (a seek or an edit has caught up). */
-async function waitStatus(page, problems, states = ["paused", "finished"]) {
-  try {
-    await page.waitForFunction(
-      (states) => states.includes(document.getElementById("status")?.textContent),
-      states,
-      { timeout: SEEK_TIMEOUT_MS, polling: 100 },
-    );
-  } catch (e) {
-    throw new Error(`${e.message}\nstatus: ${await text(page, "status")}\n${problems.join("\n")}`);
-  }
-}
 
 /** The number shown for a metric (`data-metric`) in the given run's strip. */
 async function metric(page, name, run = null) {

@@ -41,3 +41,19 @@ export async function screenshot(page, name) {
   await page.screenshot({ path: file, fullPage: true });
   return file;
 }
+
+/** How long a seek or an edit may take to catch up. */
+const SEEK_TIMEOUT_MS = 120_000;
+
+/** Waits until #status is one of `states` (a seek or an edit has caught up). */
+export async function waitStatus(page, problems, states = ["paused", "finished"]) {
+  try {
+    await page.waitForFunction(
+      (states) => states.includes(document.getElementById("status")?.textContent),
+      states,
+      { timeout: SEEK_TIMEOUT_MS, polling: 100 },
+    );
+  } catch (e) {
+    throw new Error(`${e.message}\nstatus: ${await text(page, "status")}\n${problems.join("\n")}`);
+  }
+}
