@@ -543,8 +543,12 @@ impl Cdc {
         } else if let Some(c) = self.capture_ix(node) {
             match state {
                 NodeState::Crashed => {
+                    let epoch = k.net.node(node).incarnation;
                     for p in &mut self.processors[c as usize] {
-                        *p = Processor::new(KvClient::new(self.cfg.kv_client_evict));
+                        *p = Processor::new(KvClient::with_epoch(self.cfg.kv_client_evict, epoch));
+                    }
+                    for ep in &mut self.endpoints {
+                        ep.drop_capture(c);
                     }
                     self.lifecycle_capture_lost(c);
                     self.session_crashed(c);
@@ -557,6 +561,8 @@ impl Cdc {
                 }
                 _ => {}
             }
+        } else if node == self.pd {
+            self.workload_client_state(k, state);
         } else if Some(node) == self.mysql && state == NodeState::Crashed {
             for d in &mut self.downstream {
                 d.queued.clear();
@@ -584,6 +590,28 @@ impl Cdc {
             if has_stream && !healthy {
                 k.set_timer(node, after, CdcTimer::StreamBroken { store });
             }
+        }
+    }
+
+    /// The workload's client lives on pd-1. When it dies, its open transactions never commit:
+    /// their locks are rolled back (simplified: at once, where TiKV's lock resolver waits for
+    /// the lock TTL), or resolved ts would stay pinned under them forever. When it restarts,
+    /// its dropped timers are armed again.
+    fn workload_client_state(&mut self, k: &mut Kernel<Stack>, state: NodeState) {
+        match state {
+            NodeState::Crashed => {
+                for (_, txn) in std::mem::take(&mut self.workload.open) {
+                    for (key, _) in &txn.writes {
+                        self.upstream.unlock(self.ks.region_of(*key), txn.start_ts);
+                    }
+                    self.workload.aborted += 1;
+                }
+            }
+            NodeState::Up if self.cfg.workload.txns_per_sec > 0 => {
+                let gap = self.workload.gap_us();
+                k.set_timer(self.pd, SimDuration(gap), CdcTimer::WorkloadTick);
+            }
+            _ => {}
         }
     }
 

@@ -69,6 +69,16 @@ impl Endpoint {
         list.push(sub);
     }
 
+    /// Drops every subscription of a capture and what was queued for it: its process died,
+    /// so TiKV sees its gRPC connections close.
+    pub fn drop_capture(&mut self, capture: u32) {
+        for subs in self.subs.values_mut() {
+            subs.retain(|s| s.to.capture != capture);
+        }
+        self.subs.retain(|_, subs| !subs.is_empty());
+        self.outbox.retain(|to, _| to.capture != capture);
+    }
+
     /// Forgets everything (the store restarted).
     pub fn reset(&mut self) {
         self.subs.clear();

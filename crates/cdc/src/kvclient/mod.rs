@@ -86,13 +86,19 @@ pub struct KvClient {
 impl KvClient {
     /// An idle client.
     pub fn new(mode: KvClientEvict) -> Self {
+        Self::with_epoch(mode, 0)
+    }
+
+    /// An idle client whose stream generations and request ids start at `epoch << 32`, so a
+    /// restarted capture never reuses an id a store may still hold from its earlier life.
+    pub fn with_epoch(mode: KvClientEvict, epoch: u32) -> Self {
         KvClient {
             mode,
             regions: BTreeMap::new(),
             streams: BTreeMap::new(),
             leader_cache: BTreeMap::new(),
-            next_generation: 1,
-            next_request: 1,
+            next_generation: ((epoch as u64) << 32) + 1,
+            next_request: ((epoch as u64) << 32) + 1,
         }
     }
 

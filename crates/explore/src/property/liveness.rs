@@ -37,6 +37,54 @@ pub fn leader(run: &Run) -> Check {
     })
 }
 
+/// How long after the last fault heals every changefeed's checkpoint lag must be back under
+/// [`CHECKPOINT_LAG_MAX`]: resubscribing every region and draining the backlog fits easily.
+pub const CHECKPOINT_BOUND: Dur = Dur::secs(120);
+
+/// The checkpoint lag that counts as caught up: TiCDC's "no progress for 1 min" alert.
+pub const CHECKPOINT_LAG_MAX: f64 = 60.0;
+
+/// Prefix of per-changefeed checkpoint lag series.
+pub const CHECKPOINT_LAG_PREFIX: &str = "checkpoint_lag.";
+
+/// `liveness.checkpoint`: from `healed + CHECKPOINT_BOUND` to the end, every changefeed's
+/// checkpoint lag stays under [`CHECKPOINT_LAG_MAX`] (a changefeed stuck for good, as in
+/// tiflow#9595, fails it).
+pub fn checkpoint(run: &Run) -> Check {
+    let metrics = &run.world.kernel.metrics;
+    let lags: Vec<&String> = metrics
+        .names()
+        .iter()
+        .filter(|n| n.starts_with(CHECKPOINT_LAG_PREFIX))
+        .collect();
+    if lags.is_empty() {
+        return None;
+    }
+    let from = Dur(last_heal(&run.scenario)?
+        .0
+        .saturating_add(CHECKPOINT_BOUND.0));
+    if from > run.scenario.duration {
+        return None;
+    }
+    let window = metrics.window(lags[0], from.to_time(), run.scenario.duration.to_time());
+    if window.is_empty() {
+        return None;
+    }
+    for name in lags {
+        let series = metrics.series(name)?;
+        let late = series
+            .iter()
+            .find(|(t, v)| *t >= from.to_time() && *v >= CHECKPOINT_LAG_MAX);
+        if let Some((t, v)) = late {
+            return Some(Err(format!(
+                "{name} = {v} s at {t}, more than {CHECKPOINT_BOUND} after the last fault healed ({})",
+                Dur(from.0 - CHECKPOINT_BOUND.0)
+            )));
+        }
+    }
+    Some(Ok(()))
+}
+
 /// When the last fault of the script is undone, or `None` if one never is. A fault without a
 /// duration counts as undone by the first later restart/resume/heal of the same target.
 pub fn last_heal(s: &Scenario) -> Option<Dur> {

@@ -46,6 +46,13 @@ pub const PROPERTIES: &[Property] = &[
         check: liveness::leader,
     },
     Property {
+        name: "liveness.checkpoint",
+        description: "once the last fault has healed, every changefeed's checkpoint lag is back \
+                      under 60 s within 120 s and stays there",
+        needs: "metrics `checkpoint_lag.<changefeed>`, faults that heal, and 120 s of run after",
+        check: liveness::checkpoint,
+    },
+    Property {
         name: "cdc.checkpoint_monotonic",
         description: "no changefeed's checkpoint ever moves backwards",
         needs: "metrics `checkpoint_ts.<changefeed>`",
@@ -60,13 +67,13 @@ pub const PROPERTIES: &[Property] = &[
     Property {
         name: "cdc.consistent",
         description: "downstream equals upstream at the end of the run",
-        needs: "metric `consistency_diff_rows`",
+        needs: "metrics `consistency_diff_rows.<changefeed>`",
         check: cdc::consistent,
     },
     Property {
         name: "cdc.single_writer",
         description: "never two writers for one table",
-        needs: "metric `writers_max`",
+        needs: "metrics `writers_max.<changefeed>`, fixed tiflow#9344 toggles",
         check: cdc::single_writer,
     },
 ];
