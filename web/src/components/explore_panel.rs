@@ -24,6 +24,9 @@ use crate::slicer;
 /// painting and input.
 const SLICE_MS: f64 = 12.0;
 
+/// Failure rows drawn; the count stays exact.
+const MAX_ROWS: usize = 200;
+
 /// The jobs the panel drives; `RefCell` because slices mutate them outside rendering.
 #[derive(Default)]
 struct Jobs {
@@ -191,7 +194,7 @@ fn failures(
         <table class="explore-failures" id="explore-failures">
             <thead><tr><th>{ "seed" }</th><th>{ "property" }</th><th>{ "what failed" }</th><th></th><th></th></tr></thead>
             <tbody>
-                { for job.failures.iter().enumerate().map(|(i, f)| {
+                { for job.failures.iter().enumerate().take(MAX_ROWS).map(|(i, f)| {
                     let on_shrink = {
                         let (jobs, tick, f) = (jobs.clone(), tick.clone(), f.clone());
                         Callback::from(move |_: MouseEvent| {
@@ -208,7 +211,7 @@ fn failures(
                             <td>{ f.seed }</td>
                             <td><code>{ &f.property }</code></td>
                             <td class="message">{ &f.message }</td>
-                            <td><a class="open" href={ share_url(&base, &f.scenario) } target="_blank" rel="noopener">{ "open ↗" }</a></td>
+                            <td><a class="open" href={ format!("{base}#{}", f.link) } target="_blank" rel="noopener">{ "open ↗" }</a></td>
                             <td><button class="shrink" onclick={ on_shrink } disabled={ busy }>{ "Shrink" }</button></td>
                         </tr>
                         if let Some(s) = shrunk {
@@ -218,6 +221,11 @@ fn failures(
                     }
                 }) }
             </tbody>
+            if job.failures.len() > MAX_ROWS {
+                <tfoot><tr><td colspan="5" class="note">
+                    { format!("first {MAX_ROWS} of {} failures shown", job.failures.len()) }
+                </td></tr></tfoot>
+            }
         </table>
     }
 }

@@ -17,7 +17,7 @@
 use faultline_explore::outcome::check_run;
 use faultline_explore::schedule::has_brokers;
 use faultline_explore::{scenario_for_seed, shrink, FaultBudget, FaultKind, ShrinkError};
-use faultline_scenario::{Run, Scenario};
+use faultline_scenario::{encode_link, Run, Scenario};
 
 use crate::slicer::Steppable;
 
@@ -32,6 +32,8 @@ pub struct ExploreFailure {
     pub property: String,
     /// What failed, with the observed values.
     pub message: String,
+    /// The scenario's link (`v1.…`), encoded once: the panel re-renders every slice.
+    pub link: String,
 }
 
 /// Explore over a base scenario: seeds `first_seed..first_seed + seeds`, one at a time.
@@ -121,8 +123,14 @@ impl ExploreJob {
         if !findings.is_empty() {
             self.failing_seeds += 1;
         }
+        let link = if findings.is_empty() {
+            String::new()
+        } else {
+            encode_link(&scenario)
+        };
         for (property, message) in findings {
             self.failures.push(ExploreFailure {
+                link: link.clone(),
                 seed,
                 scenario: scenario.clone(),
                 property,
@@ -286,6 +294,10 @@ mod tests {
         assert_eq!(
             f.scenario,
             scenario_for_seed(&base, &FaultBudget::parse("kill").unwrap(), f.seed)
+        );
+        assert_eq!(
+            faultline_scenario::decode_link(&f.link).expect("the link decodes"),
+            f.scenario
         );
     }
 
