@@ -562,7 +562,15 @@ impl Cdc {
                 _ => {}
             }
         } else if node == self.pd {
-            self.workload_client_state(k, state);
+            // A resume after a pause releases the held timers; only a restart re-arms them.
+            let restarted = state == NodeState::Up && self.etcd.crashed;
+            self.etcd.crashed = state == NodeState::Crashed;
+            if restarted {
+                self.etcd_restarted(k);
+            }
+            if state != NodeState::Up || restarted {
+                self.workload_client_state(k, state);
+            }
         } else if Some(node) == self.mysql && state == NodeState::Crashed {
             for d in &mut self.downstream {
                 d.queued.clear();

@@ -130,6 +130,8 @@ pub struct Etcd {
     pub draining: BTreeSet<u32>,
     /// Store revision; bumped on every change of a watched key.
     pub revision: u64,
+    /// PD (with this etcd) was killed and has not restarted yet (a pause does not count).
+    pub crashed: bool,
     next_lease: u64,
 }
 
@@ -196,6 +198,15 @@ impl Etcd {
             .collect()
     }
 
+    /// etcd (re)started and its lessor became primary: every lease restored from disk gets a
+    /// fresh TTL from `now` (etcd's `lessor.Promote` refreshes all expiries, so a leader that
+    /// was down does not revoke every lease at once when it comes back).
+    pub fn promote(&mut self, now: SimTime, ttl: SimDuration) {
+        for l in self.leases.values_mut() {
+            l.expires = now.plus(ttl);
+        }
+    }
+
     /// The current owner: the campaigner with the lowest create revision.
     pub fn owner(&self) -> Option<CaptureId> {
         self.campaign.first().map(|(_, c)| *c)
@@ -254,6 +265,15 @@ mod tests {
             !e.keepalive(l, at(20), TTL),
             "etcd answers TTL -1 after expiry"
         );
+    }
+
+    #[test]
+    fn a_restarted_etcd_refreshes_every_lease() {
+        let mut e = Etcd::default();
+        e.join((0, 1), at(0), TTL);
+        e.promote(at(15), TTL);
+        assert!(e.expire(at(24)).is_empty(), "down time does not count");
+        assert_eq!(e.expire(at(25)), vec![(0, 1)]);
     }
 
     #[test]

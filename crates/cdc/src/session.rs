@@ -336,6 +336,20 @@ impl Cdc {
         );
     }
 
+    /// PD (and the etcd inside it) restarted after a kill: its timers were dropped with the
+    /// process, so the lessor's expiry check is armed again, and the lessor refreshes every
+    /// lease it restored. Without the check, a lease whose holder's session ended while PD was
+    /// down would never expire: its owner key would outlive the capture, the capture's new
+    /// session could never become owner, and nobody would schedule the tables again.
+    pub(crate) fn etcd_restarted(&mut self, k: &mut Kernel<Stack>) {
+        self.etcd.promote(k.now(), self.cfg.session.ttl);
+        k.set_timer(
+            self.pd,
+            self.cfg.session.lessor_check_interval,
+            timer(SessionTimer::LessorTick),
+        );
+    }
+
     /// The capture process died: the session's client side is gone with it.
     pub(crate) fn session_crashed(&mut self, c: u32) {
         let s = &mut self.sessions[c as usize];

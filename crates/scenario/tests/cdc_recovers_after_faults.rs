@@ -8,7 +8,11 @@ fn final_lag(name: &str, text: &str) -> f64 {
     let s = parse_scenario(name, text).unwrap();
     let mut run = Run::new(&s).unwrap();
     run.run_to_end();
-    run.world.kernel.metrics.last("checkpoint_lag.redo-cf").unwrap()
+    run.world
+        .kernel
+        .metrics
+        .last("checkpoint_lag.redo-cf")
+        .unwrap()
 }
 
 /// A capture killed for 62 ms came back with stream and request ids starting at 1 again,
@@ -18,5 +22,17 @@ fn final_lag(name: &str, text: &str) -> f64 {
 fn a_capture_restarted_within_milliseconds_catches_up() {
     let text = include_str!("regressions/capture-restarted-in-62ms.toml");
     let lag = final_lag("capture-restarted-in-62ms.toml", text);
+    assert!(lag < 10.0, "checkpoint lag {lag} s at the end");
+}
+
+/// PD (with etcd) killed for 9 s: the owner's session ended while PD was down and it rejoined
+/// with a new session once PD was back. The restarted PD never armed its lessor again, so the
+/// old session's lease (and its owner key) never expired: the new session could not become
+/// owner and nobody re-added the table. A restarted etcd now refreshes its leases and expires
+/// them again.
+#[test]
+fn an_owner_whose_session_ended_while_pd_was_down_takes_over_again() {
+    let text = include_str!("regressions/pd-killed-for-9s.toml");
+    let lag = final_lag("pd-killed-for-9s.toml", text);
     assert!(lag < 10.0, "checkpoint lag {lag} s at the end");
 }
