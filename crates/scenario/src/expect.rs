@@ -124,8 +124,8 @@ fn metric_verdict(
     let max = samples.iter().cloned().fold(f64::MIN, f64::max);
     let min = samples.iter().cloned().fold(f64::MAX, f64::min);
     match e.agg {
-        Agg::Max => (verdict(e.op.holds(max, e.value), complete), Some(max)),
-        Agg::Min => (verdict(e.op.holds(min, e.value), complete), Some(min)),
+        Agg::Max => (extremum_verdict(e, max, complete, true), Some(max)),
+        Agg::Min => (extremum_verdict(e, min, complete, false), Some(min)),
         Agg::All => {
             let worst = samples.iter().cloned().find(|v| !e.op.holds(*v, e.value));
             match worst {
@@ -142,6 +142,18 @@ fn metric_verdict(
         }
         Agg::Last => unreachable!("handled above"),
     }
+}
+
+/// A window's max only grows (its min only shrinks) as more of it is simulated, so some
+/// answers are final before the window ends: `max >= v` once it holds, `max <= v` once it
+/// fails (mirrored for min). The live expectations panel shows them decided at once.
+fn extremum_verdict(e: &Expectation, value: f64, complete: bool, is_max: bool) -> Verdict {
+    let ok = e.op.holds(value, e.value);
+    let upward = matches!(e.op, crate::format::Cmp::Gt | crate::format::Cmp::Ge);
+    let downward = matches!(e.op, crate::format::Cmp::Lt | crate::format::Cmp::Le);
+    let settled = (ok && upward == is_max && (upward || downward))
+        || (!ok && downward == is_max && (upward || downward));
+    verdict(ok, complete || settled)
 }
 
 /// The sample closest to passing (`best`) or to failing (`!best`).
