@@ -151,8 +151,10 @@ fn extremum_verdict(e: &Expectation, value: f64, complete: bool, is_max: bool) -
     let ok = e.op.holds(value, e.value);
     let upward = matches!(e.op, crate::format::Cmp::Gt | crate::format::Cmp::Ge);
     let downward = matches!(e.op, crate::format::Cmp::Lt | crate::format::Cmp::Le);
-    let settled = (ok && upward == is_max && (upward || downward))
-        || (!ok && downward == is_max && (upward || downward));
+    // Moving with the extremum (max and >=, min and <=) a pass is final; against it a fail is.
+    let with_extremum = if is_max { upward } else { downward };
+    let against_extremum = if is_max { downward } else { upward };
+    let settled = (ok && with_extremum) || (!ok && against_extremum);
     verdict(ok, complete || settled)
 }
 
