@@ -310,6 +310,7 @@ impl Cdc {
                         if b == batch {
                             sink.checkpoint = sink.checkpoint.max(up_to);
                             sink.in_flight = None;
+                            sink.in_flight_rows.clear();
                             *self.feeds[cf as usize]
                                 .rows_by_sec
                                 .entry(now_sec)
@@ -575,6 +576,19 @@ impl Cdc {
             for d in &mut self.downstream {
                 d.queued.clear();
             }
+            // Every connection to the dead MySQL breaks: the batches in flight fail and are
+            // written again once MySQL is back (the sink retries from the table checkpoint).
+            // Without this a batch lost with MySQL stayed in flight forever and its table's
+            // checkpoint never moved again.
+            for procs in &mut self.processors {
+                for p in procs.iter_mut() {
+                    for sink in p.tables.values_mut() {
+                        if !sink.in_flight_rows.is_empty() {
+                            sink.fail_in_flight();
+                        }
+                    }
+                }
+            }
         }
         self.flush_endpoints(k);
     }
@@ -806,6 +820,7 @@ impl Cdc {
                         kafka_batches.push((table, batch, rows));
                     } else if let Some(mysql) = self.mysql {
                         sink.in_flight = Some((batch, upto, rows.len() as u64));
+                        sink.in_flight_rows = rows.clone();
                         p.next_batch += 1;
                         k.send_ordered(
                             node,

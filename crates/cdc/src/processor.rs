@@ -18,6 +18,9 @@ pub struct TableSink {
     /// A batch written but not yet acknowledged: (batch id, checkpoint once acknowledged,
     /// rows in it).
     pub in_flight: Option<(u64, Ts, u64)>,
+    /// The rows of the MySQL batch in flight, kept until it is acknowledged: a write lost
+    /// with its connection is written again from here.
+    pub in_flight_rows: Vec<RowChange>,
 }
 
 impl TableSink {
@@ -27,6 +30,18 @@ impl TableSink {
             checkpoint,
             buffer: BTreeMap::new(),
             in_flight: None,
+            in_flight_rows: Vec::new(),
+        }
+    }
+
+    /// The batch in flight failed with its connection (MySQL died: the driver sees the
+    /// reset): its rows go back to the sorter buffer to be written again; the checkpoint
+    /// stays where it is. A late acknowledgement of the failed batch no longer counts.
+    pub fn fail_in_flight(&mut self) {
+        if self.in_flight.take().is_some() {
+            for r in std::mem::take(&mut self.in_flight_rows) {
+                self.buffer.insert((r.commit_ts, r.key), r);
+            }
         }
     }
 

@@ -8,7 +8,7 @@
 //!   a cut leaves a gap, and the capture treats a gap as a broken connection (it evicts the
 //!   stream's regions and re-requests them from their resolved ts), so no change is skipped.
 
-use faultline_sim::{Kernel, Level};
+use faultline_sim::{Kernel, Level, NodeState};
 
 use crate::cdc::Cdc;
 use crate::endpoint::Subscriber;
@@ -154,8 +154,9 @@ impl Cdc {
     pub(crate) fn mysql_reachable(&self, k: &Kernel<Stack>, c: u32) -> bool {
         match self.mysql {
             Some(m) => {
+                // A dead MySQL refuses the connection: nothing is written until it is back.
                 let link = k.net.link(self.captures[c as usize], m);
-                link.up && link.loss_ppm == 0
+                link.up && link.loss_ppm == 0 && k.net.node(m).state != NodeState::Crashed
             }
             None => true,
         }

@@ -36,3 +36,13 @@ fn an_owner_whose_session_ended_while_pd_was_down_takes_over_again() {
     let lag = final_lag("pd-killed-for-9s.toml", text);
     assert!(lag < 10.0, "checkpoint lag {lag} s at the end");
 }
+
+/// MySQL killed for 3 ms: the batch in flight died with it and stayed in flight forever (no
+/// acknowledgement would ever come), so the table's checkpoint never moved again. A batch
+/// whose connection broke is now written again once MySQL is back.
+#[test]
+fn a_batch_lost_with_a_restarted_mysql_is_written_again() {
+    let text = include_str!("regressions/mysql-killed-for-3ms.toml");
+    let lag = final_lag("mysql-killed-for-3ms.toml", text);
+    assert!(lag < 10.0, "checkpoint lag {lag} s at the end");
+}
