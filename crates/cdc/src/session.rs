@@ -15,7 +15,6 @@ use faultline_sim::{Kernel, Level, NodeId, NodeState, SimDuration, SimTime, Trac
 
 use crate::cdc::Cdc;
 use crate::etcd::{CaptureId, EtcdSnapshot, ProcessorClose};
-use crate::kvclient::KvClient;
 use crate::msg::{CdcMsg, CdcTimer, CfIx};
 use crate::processor::{Processor, TableSink};
 use crate::scheduler::{Dispatch, ReplicationSet, RsState, TableReport, TableState};
@@ -657,8 +656,11 @@ impl Cdc {
     fn close_processors(&mut self, c: u32) {
         self.rollback_parked(c);
         self.transport_capture_reset(c);
+        // Ids go on from the closed clients': a fresh client starting at 1 again would collide
+        // with the subscriptions the stores still hold from the closed session, and its
+        // regions would never initialise (the tables stayed in Prepare forever).
         for p in &mut self.processors[c as usize] {
-            *p = Processor::new(KvClient::new(self.cfg.kv_client_evict));
+            *p = Processor::new(p.kv.successor());
         }
         self.sessions[c as usize].tables.clear();
     }

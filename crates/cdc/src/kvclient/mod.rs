@@ -102,6 +102,17 @@ impl KvClient {
         }
     }
 
+    /// A new idle client for the same capture process (its processors were closed and opened
+    /// again): stream generations and request ids go on from this one's, so the stores, which
+    /// may still hold the closed client's subscriptions, never see an id twice.
+    pub fn successor(&self) -> Self {
+        KvClient {
+            next_generation: self.next_generation,
+            next_request: self.next_request,
+            ..Self::with_epoch(self.mode, 0)
+        }
+    }
+
     /// Locks `region`'s range and subscribes to it from `from`.
     pub fn track(&mut self, region: u32, from: Ts, out: &mut Vec<KvAction>) {
         self.regions.insert(region, RegionTrack::new(from));
