@@ -511,11 +511,15 @@ impl Cdc {
                             commit_ts: r.commit_ts,
                         };
                     }
-                    k.send_ordered(
-                        node,
-                        self.captures[capture as usize],
-                        CdcMsg::MysqlAck { cf, table, batch },
-                    );
+                    // The OK packet waits in MySQL's socket while the way back is cut (TCP
+                    // retransmits it after the heal); dropping it left the batch in flight
+                    // forever and froze the table's checkpoint.
+                    let to_capture = self.captures[capture as usize];
+                    if k.net.link(node, to_capture).up {
+                        k.send_ordered(node, to_capture, CdcMsg::MysqlAck { cf, table, batch });
+                    } else {
+                        self.transport.parked_acks.push((capture, cf, table, batch));
+                    }
                 }
             }
         }
@@ -576,6 +580,8 @@ impl Cdc {
             for d in &mut self.downstream {
                 d.queued.clear();
             }
+            self.transport.parked.clear();
+            self.transport.parked_acks.clear();
             // Every connection to the dead MySQL breaks: the batches in flight fail and are
             // written again once MySQL is back (the sink retries from the table checkpoint).
             // Without this a batch lost with MySQL stayed in flight forever and its table's

@@ -29,6 +29,9 @@ pub struct Transport {
     held: std::collections::BTreeMap<(u32, Subscriber), Vec<HeldBatch>>,
     /// MySQL transactions waiting for a cut connection to heal.
     pub parked: Vec<ParkedCommit>,
+    /// Acknowledgements of committed MySQL transactions that the way back to the capture
+    /// cannot carry yet (a one-way cut): TCP delivers them once it heals.
+    pub parked_acks: Vec<ParkedCommit>,
 }
 
 impl Cdc {
@@ -198,6 +201,15 @@ impl Cdc {
     /// latency.
     pub(crate) fn resume_parked_commits(&mut self, k: &mut Kernel<Stack>) {
         let Some(mysql) = self.mysql else { return };
+        for p in std::mem::take(&mut self.transport.parked_acks) {
+            let (capture, cf, table, batch) = p;
+            let node = self.captures[capture as usize];
+            if k.net.link(mysql, node).up {
+                k.send_ordered(mysql, node, CdcMsg::MysqlAck { cf, table, batch });
+            } else {
+                self.transport.parked_acks.push(p);
+            }
+        }
         let parked = std::mem::take(&mut self.transport.parked);
         for p in parked {
             let (capture, cf, table, batch) = p;
@@ -241,6 +253,9 @@ impl Cdc {
             .copied()
             .collect();
         self.transport.parked.retain(|p| p.0 != c);
+        // The connection is gone: an ack still waiting for it would reach a new processor
+        // whose batch ids start again.
+        self.transport.parked_acks.retain(|p| p.0 != c);
         for (capture, cf, table, batch) in dropped {
             if let Some(d) = self.downstream.get_mut(cf as usize) {
                 d.queued.remove(&(capture, table, batch));
