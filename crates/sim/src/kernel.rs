@@ -29,6 +29,9 @@ pub enum Event<M: Model> {
         to: NodeId,
         /// Payload.
         msg: M::Msg,
+        /// It reached a paused receiver and waited in its socket buffer: a link cut after
+        /// that cannot lose it any more (only the receiver's death can).
+        arrived: bool,
     },
     /// A timer fires.
     Timer {
@@ -193,6 +196,7 @@ impl<M: Model> Kernel<M> {
                 from,
                 to,
                 msg,
+                arrived: false,
             },
         );
     }

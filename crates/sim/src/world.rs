@@ -66,6 +66,7 @@ impl<M: Model> World<M> {
                 from,
                 to,
                 msg,
+                arrived,
             } => {
                 let state = k.net.node(to).state;
                 if state == NodeState::Paused {
@@ -74,13 +75,15 @@ impl<M: Model> World<M> {
                         from,
                         to,
                         msg,
+                        arrived: true,
                     });
                     return StepKind::Skipped;
                 }
                 // A message already on the wire arrives even if its sender died meanwhile
                 // (that late delivery is the tikv#14547 race); a crashed receiver or a cut link
-                // loses it.
-                if state == NodeState::Crashed || !k.net.link(from, to).up {
+                // loses it. One that already reached a paused receiver's socket is not lost by a
+                // cut made while it waited.
+                if state == NodeState::Crashed || (!arrived && !k.net.link(from, to).up) {
                     return StepKind::Skipped;
                 }
                 k.fold(1, from.0 as u64, to.0 as u64, &|h| {
