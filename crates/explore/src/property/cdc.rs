@@ -116,3 +116,22 @@ pub fn single_writer(run: &Run) -> Check {
     }
     Some(Ok(()))
 }
+
+/// Metric: how long the owner's current pass over the changefeeds has taken.
+pub const OWNER_TICK: &str = "owner_tick_secs";
+
+/// Longest owner pass tolerated: well above a healthy pass (milliseconds), well below the
+/// minutes a synchronous Kafka producer close can take (tiflow#4241).
+pub const OWNER_TICK_MAX_SECS: f64 = 5.0;
+
+/// `cdc.owner_responsive`: the owner loop never spends more than [`OWNER_TICK_MAX_SECS`] on
+/// one pass, so one changefeed cannot stall the others.
+pub fn owner_responsive(run: &Run) -> Check {
+    let series = run.world.kernel.metrics.series(OWNER_TICK)?;
+    Some(match series.iter().find(|(_, v)| *v > OWNER_TICK_MAX_SECS) {
+        Some((t, v)) => Err(format!(
+            "an owner pass had taken {v} s at {t} (limit {OWNER_TICK_MAX_SECS} s): every changefeed waits behind it"
+        )),
+        None => Ok(()),
+    })
+}

@@ -71,6 +71,12 @@ pub const PROPERTIES: &[Property] = &[
         check: cdc::consistent,
     },
     Property {
+        name: "cdc.owner_responsive",
+        description: "the owner loop never spends more than 5 s on one pass over the changefeeds",
+        needs: "metric `owner_tick_secs`",
+        check: cdc::owner_responsive,
+    },
+    Property {
         name: "cdc.single_writer",
         description: "never two writers for one table",
         needs: "metrics `writers_max.<changefeed>`, fixed tiflow#9344 toggles",
