@@ -499,6 +499,14 @@ impl Cdc {
                 table,
                 batch,
             } => {
+                // A transaction of a connection its capture has closed since never commits:
+                // MySQL rolls it back when it sees the connection end.
+                if self.mysql_conn_closed(capture, cf, batch) {
+                    self.downstream[cf as usize]
+                        .queued
+                        .remove(&(capture, table, batch));
+                    return;
+                }
                 // The transaction commits only once its COMMIT arrives (`transport.rs`).
                 if self.mysql_commit_parked(k, capture, cf, table, batch) {
                     return;
@@ -549,8 +557,11 @@ impl Cdc {
             match state {
                 NodeState::Crashed => {
                     let epoch = k.net.node(node).incarnation;
+                    self.close_mysql_connections(c);
                     for p in &mut self.processors[c as usize] {
+                        let next_batch = p.next_batch;
                         *p = Processor::new(KvClient::with_epoch(self.cfg.kv_client_evict, epoch));
+                        p.next_batch = next_batch;
                     }
                     for ep in &mut self.endpoints {
                         ep.drop_capture(c);

@@ -659,8 +659,11 @@ impl Cdc {
         // Ids go on from the closed clients': a fresh client starting at 1 again would collide
         // with the subscriptions the stores still hold from the closed session, and its
         // regions would never initialise (the tables stayed in Prepare forever).
+        self.close_mysql_connections(c);
         for p in &mut self.processors[c as usize] {
+            let next_batch = p.next_batch;
             *p = Processor::new(p.kv.successor());
+            p.next_batch = next_batch;
         }
         self.sessions[c as usize].tables.clear();
     }

@@ -32,6 +32,9 @@ pub struct Transport {
     /// Acknowledgements of committed MySQL transactions that the way back to the capture
     /// cannot carry yet (a one-way cut): TCP delivers them once it heals.
     pub parked_acks: Vec<ParkedCommit>,
+    /// Per (capture, changefeed): batches numbered below this were written over a MySQL
+    /// connection the capture has closed since (batch ids go on across a close).
+    pub closed_below: std::collections::BTreeMap<(u32, CfIx), u64>,
 }
 
 impl Cdc {
@@ -240,6 +243,26 @@ impl Cdc {
                 },
             );
         }
+    }
+
+    /// Capture `c` is closing its processors (or died): every MySQL connection they wrote over
+    /// ends, so a batch of theirs that MySQL has not committed yet (still in a paused MySQL's
+    /// socket, say) is rolled back rather than applied over newer writes of the table's next
+    /// primary.
+    pub(crate) fn close_mysql_connections(&mut self, c: u32) {
+        for (cf, p) in self.processors[c as usize].iter().enumerate() {
+            self.transport
+                .closed_below
+                .insert((c, cf as CfIx), p.next_batch);
+        }
+    }
+
+    /// True when `batch` of capture `c` came over a connection closed since.
+    pub(crate) fn mysql_conn_closed(&self, c: u32, cf: CfIx, batch: u64) -> bool {
+        self.transport
+            .closed_below
+            .get(&(c, cf))
+            .is_some_and(|b| batch < *b)
     }
 
     /// Capture `c` closed its processors (or died): its connections close, and MySQL rolls

@@ -77,3 +77,22 @@ fn a_write_waiting_in_a_paused_mysql_survives_a_cut() {
     let lag = final_lag("mysql-paused-then-cut.toml", text);
     assert!(lag < 10.0, "checkpoint lag {lag} s at the end");
 }
+
+/// MySQL paused while a capture's batches waited in its socket; the capture was cut off, its
+/// session ended and it closed its processors, and the tables moved on. When MySQL resumed and
+/// the link healed, the closed connection's old batches committed over the new primary's newer
+/// rows. A batch of a connection closed since is now rolled back.
+#[test]
+fn a_closed_captures_batch_never_commits_over_newer_rows() {
+    let text = include_str!("regressions/zombie-batch-in-paused-mysql.toml");
+    let s = parse_scenario("zombie-batch-in-paused-mysql.toml", text).unwrap();
+    let mut run = Run::new(&s).unwrap();
+    run.run_to_end();
+    let diff = run
+        .world
+        .kernel
+        .metrics
+        .last("consistency_diff_rows.cf-1")
+        .unwrap();
+    assert_eq!(diff, 0.0, "{diff} rows differ at the end");
+}
