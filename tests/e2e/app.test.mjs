@@ -1,29 +1,16 @@
 // Browser tests for the web shell, run by `cargo xtask test` against the release build in
 // dist/. Each test gets a fresh Chromium profile.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { serveDir } from "./lib/server.mjs";
-import { launch, open } from "./lib/browser.mjs";
+import { open } from "./lib/browser.mjs";
+import { useApp } from "./lib/harness.mjs";
 import { waitFinished, text, screenshot } from "./lib/app.mjs";
 import { ROOT, traceHash, linkFragment } from "./lib/cli.mjs";
 
-const DIST = process.env.FAULTLINE_DIST ?? path.join(ROOT, "dist");
 
-let server;
-let browser;
-
-before(async () => {
-  assert.ok(fs.existsSync(path.join(DIST, "index.html")), `no build in ${DIST}; run trunk build`);
-  server = await serveDir(DIST);
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const ctx = useApp();
 
 /**
  * Scenario files whose browser run is compared with the CLI: $FAULTLINE_E2E_SCENARIOS
@@ -70,7 +57,7 @@ test("a shared link runs in the browser with the native trace hash", async (t) =
   for (const file of files) {
     await t.test(file, async () => {
       const expected = traceHash(file);
-      const { page, problems } = await open(browser.context, server.url + linkFragment(file));
+      const { page, problems } = await open(ctx.browser.context, ctx.server.url + linkFragment(file));
       await waitFinished(page, problems);
       await screenshot(page, `link-${artifactName(file)}`);
       assert.equal(await text(page, "error"), null, "a valid link must not show an error");
@@ -82,7 +69,7 @@ test("a shared link runs in the browser with the native trace hash", async (t) =
 });
 
 test("without a link the default scenario runs, as natively", async () => {
-  const { page, problems } = await open(browser.context, server.url);
+  const { page, problems } = await open(ctx.browser.context, ctx.server.url);
   await waitFinished(page, problems);
   await screenshot(page, "default");
   assert.equal(await text(page, "error"), null);
@@ -100,7 +87,7 @@ test("a broken link shows what is wrong and the default scenario still runs", as
   let first = true;
   for (const [kind, fragment] of Object.entries(broken)) {
     await t.test(kind, async () => {
-      const { page, problems } = await open(browser.context, server.url + fragment);
+      const { page, problems } = await open(ctx.browser.context, ctx.server.url + fragment);
       if (first) {
         // Once, the whole default run with the native hash; the other kinds only need the
         // default scenario running (a full run costs ~15 s of e2e time each).

@@ -1,32 +1,19 @@
 // Browser tests for the TiCDC lifecycle views (issue 7: sink state lanes, owner tick chart,
 // changefeed list) and the Explore panel (issue 8: seeds in slices, progress, failures as
 // links, Shrink).
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { serveDir } from "./lib/server.mjs";
-import { launch, open } from "./lib/browser.mjs";
+import { open } from "./lib/browser.mjs";
+import { useApp } from "./lib/harness.mjs";
 import { waitStatus, text, screenshot, ARTIFACTS } from "./lib/app.mjs";
 import { ROOT, linkFragment } from "./lib/cli.mjs";
 
-const DIST = process.env.FAULTLINE_DIST ?? path.join(ROOT, "dist");
 const T4241 = "scenarios/tiflow-4241-kafka-sink-close-blocks-owner.toml";
 
-let server;
-let browser;
-
-before(async () => {
-  assert.ok(fs.existsSync(path.join(DIST, "index.html")), `no build in ${DIST}; run trunk build`);
-  server = await serveDir(DIST);
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const ctx = useApp();
 
 /** Saves a screenshot of one element (a view) as artifacts/<name>.png. */
 async function shoot(page, selector, name) {
@@ -37,7 +24,7 @@ async function shoot(page, selector, name) {
 test("tiflow#4241: sink state lanes, owner tick chart and the changefeed list", async () => {
   // At 3 min the broker has been down for 2: the Kafka sinks were closed inside the owner's
   // tick, the owner pass took tens of seconds, and the MySQL changefeed's lag climbed.
-  const { page, problems } = await open(browser.context, `${server.url}${linkFragment(T4241)}&t=180`);
+  const { page, problems } = await open(ctx.browser.context, `${ctx.server.url}${linkFragment(T4241)}&t=180`);
   await waitStatus(page, problems);
   assert.equal(await text(page, "error"), null);
   await page.click('[data-view="cdc"]');
@@ -89,7 +76,7 @@ test("tiflow#4241: sink state lanes, owner tick chart and the changefeed list", 
 const T9344 = "scenarios/tiflow-9344-double-write-after-cdc-network-loss.toml";
 
 test("tiflow#9344: table-to-capture lanes outline the double write; differing rows link to it", async () => {
-  const { page, problems } = await open(browser.context, `${server.url}${linkFragment(T9344)}&t=150`);
+  const { page, problems } = await open(ctx.browser.context, `${ctx.server.url}${linkFragment(T9344)}&t=150`);
   await waitStatus(page, problems);
   await page.click('[data-view="cdc"]');
   await page.waitForSelector('figure[data-lanes="table-capture"] g[data-lane]');
@@ -133,7 +120,7 @@ function fragileScenario() {
 
 test("explore panel: seeds run in slices with progress, failures open as links, shrink", async () => {
   const file = fragileScenario();
-  const { page, problems } = await open(browser.context, `${server.url}${linkFragment(file)}&t=0`);
+  const { page, problems } = await open(ctx.browser.context, `${ctx.server.url}${linkFragment(file)}&t=0`);
   await waitStatus(page, problems);
   await page.fill("#explore-seeds", "4");
   await page.fill("#explore-faults", "kill");
@@ -185,7 +172,7 @@ test("explore panel: seeds run in slices with progress, failures open as links, 
 
   // The link opens the failing run in a new tab; played to the end it fails the expectation.
   const [tab] = await Promise.all([
-    browser.context.waitForEvent("page"),
+    ctx.browser.context.waitForEvent("page"),
     page.click("#explore-failures tr[data-seed] a.open"),
   ]);
   await tab.waitForFunction(() => document.getElementById("status")?.textContent === "finished", null, {

@@ -1,29 +1,16 @@
 // Browser tests for the playground: symptoms of the seed bugs at their moment, the edit loop,
 // rewind determinism, compare mode, embed mode, and a screenshot of each view for reviewers.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { serveDir } from "./lib/server.mjs";
-import { launch, open } from "./lib/browser.mjs";
+import { open } from "./lib/browser.mjs";
+import { useApp } from "./lib/harness.mjs";
 import { waitFinished, waitStatus, text, screenshot } from "./lib/app.mjs";
 import { ROOT, linkFragment } from "./lib/cli.mjs";
 
-const DIST = process.env.FAULTLINE_DIST ?? path.join(ROOT, "dist");
 
-let server;
-let browser;
-
-before(async () => {
-  assert.ok(fs.existsSync(path.join(DIST, "index.html")), `no build in ${DIST}; run trunk build`);
-  server = await serveDir(DIST);
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const ctx = useApp();
 
 /** The number shown for a metric (`data-metric`) in the given run's strip. */
 async function metric(page, name, run = null) {
@@ -49,7 +36,7 @@ async function lagMetric(page) {
 
 /** Opens a scenario file's link at a cursor (seconds), paused there. */
 async function openAt(file, secs) {
-  const { page, problems } = await open(browser.context, `${server.url}${linkFragment(file)}&t=${secs}`);
+  const { page, problems } = await open(ctx.browser.context, `${ctx.server.url}${linkFragment(file)}&t=${secs}`);
   await waitStatus(page, problems);
   assert.equal(await text(page, "error"), null);
   return { page, problems };
@@ -117,7 +104,7 @@ test("edit loop: add a store, schedule a kill, share the link, same run in a fre
   await page.close();
 
   // The link opens at the cursor, paused; playing from there must give the same run.
-  const fresh = await open(browser.context, link);
+  const fresh = await open(ctx.browser.context, link);
   await waitStatus(fresh.page, fresh.problems);
   assert.equal(await text(fresh.page, "sim-time"), "10.000 s");
   assert.ok(await fresh.page.$('[data-node="tikv-4"]'));
@@ -128,7 +115,7 @@ test("edit loop: add a store, schedule a kill, share the link, same run in a fre
 });
 
 test("rewind, then play forward again: the same trace hash", async () => {
-  const { page, problems } = await open(browser.context, server.url + linkFragment(SMALL));
+  const { page, problems } = await open(ctx.browser.context, ctx.server.url + linkFragment(SMALL));
   await waitFinished(page, problems);
   const hash = await text(page, "trace-hash");
   await page.$eval("#scrubber", (el) => {
@@ -174,7 +161,7 @@ test("gallery, guide, compare, views, help and embed render (screenshots)", asyn
   await page.close();
   fs.rmSync(path.join(path.dirname(await screenshotPath()), "tmp.png"), { force: true });
 
-  const embed = await open(browser.context, `${server.url}?embed${linkFragment(SMALL)}`);
+  const embed = await open(ctx.browser.context, `${ctx.server.url}?embed${linkFragment(SMALL)}`);
   await waitFinished(embed.page, embed.problems);
   assert.equal(await embed.page.$("#inspector"), null, "embed has no editor");
   assert.ok(await embed.page.$("#play"));
@@ -192,7 +179,7 @@ test("a broken link offers the autosaved scenario", async () => {
   await page.click("#add-tikv");
   await waitStatus(page, problems);
   await page.close();
-  const broken = await open(browser.context, server.url + "#v1.this-is-not-a-scenario");
+  const broken = await open(ctx.browser.context, ctx.server.url + "#v1.this-is-not-a-scenario");
   await broken.page.waitForSelector("#open-autosave");
   await screenshot(broken.page, "broken-link-offers-autosave");
   await broken.page.click("#open-autosave");
