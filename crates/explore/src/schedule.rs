@@ -52,7 +52,7 @@ pub fn random_faults(base: &Scenario, budget: &FaultBudget, seed: u64) -> Vec<Fa
     let mut rng = SimRng::stream(seed, STREAM);
     let names = node_names(base);
     let (first, healed_by) = fault_window(base.duration);
-    // Whole seconds keep shrunk scenarios readable; short runs need finer steps.
+    // Durations in whole seconds keep schedules readable; short runs need finer steps.
     let unit = if base.duration >= Dur::secs(60) {
         Dur::secs(1).0
     } else {
@@ -60,8 +60,8 @@ pub fn random_faults(base: &Scenario, budget: &FaultBudget, seed: u64) -> Vec<Fa
     };
     let draw = Draw {
         names: &names,
-        first: first / unit,
-        healed_by: healed_by / unit,
+        first,
+        healed_by,
         unit,
     };
     let mut counts: Vec<(FaultKind, u64)> = budget
@@ -86,15 +86,24 @@ pub fn random_faults(base: &Scenario, budget: &FaultBudget, seed: u64) -> Vec<Fa
 }
 
 /// What one fault is drawn from.
+///
+/// Start times are drawn to the millisecond whatever the run's length. The model's periodic
+/// work (ticks, resolved-ts rounds, sink flushes) is aligned to whole seconds, so faults
+/// starting on whole seconds all hit the same phase of it and miss races that need a cut
+/// while a batch is in flight (tiflow#9344). Shrinking rounds the times back when the failure
+/// allows it.
 struct Draw<'a> {
     names: &'a [String],
-    /// Earliest start, in `unit`s.
+    /// Earliest start, in microseconds.
     first: u64,
-    /// Every fault is healed by then, in `unit`s.
+    /// Every fault is healed by then, in microseconds.
     healed_by: u64,
-    /// Microseconds per step.
+    /// Microseconds per step of a fault's duration.
     unit: u64,
 }
+
+/// Microseconds per step of a fault's start time.
+const AT_STEP: u64 = 1_000;
 
 impl Draw<'_> {
     fn fault(&self, kind: FaultKind, rng: &mut SimRng) -> Option<FaultSpec> {
@@ -112,11 +121,14 @@ impl Draw<'_> {
         } else {
             self.node(rng)
         };
-        let at = rng.range(self.first, self.healed_by.max(self.first + 1) - 1);
-        let longest = self.healed_by.saturating_sub(at).max(1);
+        // The latest start still leaves one duration step before `healed_by`.
+        let first = self.first / AT_STEP;
+        let last = self.healed_by.saturating_sub(self.unit) / AT_STEP;
+        let at = rng.range(first, last.max(first + 1)) * AT_STEP;
+        let longest = (self.healed_by.saturating_sub(at) / self.unit).max(1);
         let duration = rng.range(1, longest + 1);
         let mut f = FaultSpec {
-            at: Dur(at * self.unit),
+            at: Dur(at),
             action,
             target: target.clone(),
             peers: None,
@@ -218,8 +230,8 @@ mod tests {
         let draw = |names: &[String], rng: &mut SimRng| {
             Draw {
                 names,
-                first: 10,
-                healed_by: 100,
+                first: 10_000_000,
+                healed_by: 100_000_000,
                 unit: 1_000_000,
             }
             .fault(FaultKind::BrokerDown, rng)

@@ -1,9 +1,9 @@
 //! `shrink`: delta-debugs a failing scenario while the same property keeps failing.
 //!
 //! Passes, repeated until none makes progress: drop faults (ddmin), stop the run earlier,
-//! halve fault durations, fewer regions, stores, captures and tables. Every candidate must
-//! pass validation and fail the same property; anything else is rejected. Candidates are
-//! tried in a fixed order, so shrinking is deterministic.
+//! halve fault durations, round fault start times, fewer regions, stores, captures and
+//! tables. Every candidate must pass validation and fail the same property; anything else is
+//! rejected. Candidates are tried in a fixed order, so shrinking is deterministic.
 
 mod ddmin;
 mod steps;
@@ -101,6 +101,7 @@ pub fn shrink(
         current = steps::drop_faults(&mut sh, current, log);
         current = steps::stop_earlier(&mut sh, current, log);
         current = steps::shorten_faults(&mut sh, current, log);
+        current = steps::round_fault_times(&mut sh, current, log);
         for knob in &steps::KNOBS {
             current = steps::lower(&mut sh, current, knob, log);
         }

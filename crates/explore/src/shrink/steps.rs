@@ -151,3 +151,34 @@ pub(crate) fn lower(
     }
     s
 }
+
+/// Steps fault start times are rounded to, coarsest first.
+const ROUNDINGS: [u64; 3] = [1_000_000, 100_000, 10_000];
+
+/// Rounds each fault's start time to the coarsest step (1 s, 100 ms, 10 ms) that still fails,
+/// so a shrunk scenario reads `at = "56s"` rather than `"56198ms"` when the timing does not
+/// matter. Explore draws start times to the millisecond; races that need a fault inside a
+/// short window keep their odd times.
+pub(crate) fn round_fault_times(
+    sh: &mut Shrinker,
+    mut s: Scenario,
+    log: &mut dyn FnMut(&str),
+) -> Scenario {
+    for i in 0..s.faults.len() {
+        let before = s.faults[i].at;
+        for step in ROUNDINGS {
+            let rounded = Dur((before.0 + step / 2) / step * step);
+            if rounded == before {
+                break;
+            }
+            let mut c = s.clone();
+            c.faults[i].at = rounded;
+            if sh.fails(&c).is_some() {
+                log(&format!("faults[{i}].at: {before} -> {rounded}"));
+                s = c;
+                break;
+            }
+        }
+    }
+    s
+}
