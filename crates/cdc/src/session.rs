@@ -41,6 +41,10 @@ pub struct CaptureSession {
     pub tables: std::collections::BTreeMap<(CfIx, u32), TableState>,
     /// Owner campaign key resigned (draining owner).
     pub resigned_owner: bool,
+    /// "campaign owner successfully" was logged for the current owner term. Kept apart from
+    /// the view: a watch event can show this capture as owner before its `Joined` answer makes
+    /// the session alive, and the term then starts only when the answer arrives.
+    pub announced_owner: bool,
     /// The process was killed and has not restarted yet.
     pub crashed: bool,
 }
@@ -327,6 +331,7 @@ impl Cdc {
         s.lease = None;
         s.closing = None;
         s.resigned_owner = false;
+        s.announced_owner = false;
         let epoch = s.epoch;
         k.send(
             self.captures[c as usize],
@@ -510,10 +515,11 @@ impl Cdc {
         if snap.revision < s.view.revision {
             return;
         }
-        let was_owner = s.view.owner == Some(s.id(c));
         s.view = snap;
         let now_owner = self.is_owner(c);
-        if now_owner && !was_owner {
+        let announced =
+            std::mem::replace(&mut self.sessions[c as usize].announced_owner, now_owner);
+        if now_owner && !announced {
             let detail = format!(
                 "captureID=cdc-{}#{}",
                 c + 1,

@@ -13,6 +13,17 @@ use crate::rng::SimRng;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::{TraceEncode, TraceHasher};
 
+/// Linux's minimum TCP retransmission timeout (`TCP_RTO_MIN`, 200 ms): with sub-millisecond
+/// round trips inside a data centre, the first retransmission comes this long after a loss.
+pub const TCP_RTO_MIN: SimDuration = SimDuration::from_millis(200);
+
+/// Linux's maximum TCP retransmission timeout (`TCP_RTO_MAX`, 120 s).
+pub const TCP_RTO_MAX: SimDuration = SimDuration::from_secs(120);
+
+/// Linux's `net.ipv4.tcp_retries2` default (15): retransmissions before TCP breaks the
+/// connection (about 15 minutes of backoff).
+pub const TCP_RETRIES2: u32 = 15;
+
 /// Most log entries kept in memory.
 pub const LOG_CAPACITY: usize = 20_000;
 
@@ -177,11 +188,21 @@ impl<M: Model> Kernel<M> {
 
     fn transmit(&mut self, from: NodeId, to: NodeId, msg: M::Msg, ordered: bool) {
         let link = self.net.link(from, to);
-        if link.loss_ppm > 0 && self.net_rng.chance(link.loss_ppm as u64, 1_000_000) {
-            return;
+        let loss_ppm = link.loss_ppm as u64;
+        let mut retransmit_delay = 0;
+        if loss_ppm > 0 && self.net_rng.chance(loss_ppm, 1_000_000) {
+            if !ordered {
+                return;
+            }
+            match self.retransmissions(loss_ppm) {
+                Some(d) => retransmit_delay = d,
+                None => return,
+            }
         }
+        let link = self.net.link(from, to);
         let (lo, hi) = self.net.base_delay;
-        let delay = self.net_rng.range(lo.0, hi.0.max(lo.0 + 1)) + link.extra_delay.0;
+        let delay =
+            self.net_rng.range(lo.0, hi.0.max(lo.0 + 1)) + link.extra_delay.0 + retransmit_delay;
         let mut at = self.now.plus(SimDuration(delay));
         if ordered {
             let last = self.fifo_last.entry((from, to)).or_insert(SimTime::ZERO);
@@ -199,6 +220,25 @@ impl<M: Model> Kernel<M> {
                 arrived: false,
             },
         );
+    }
+
+    /// How much later a lost segment of an ordered connection gets through: TCP retransmits
+    /// it after the retransmission timeout, doubling the timeout on each further loss, so a
+    /// stream delays a lost message (and, being ordered, everything behind it) rather than
+    /// dropping it. `None` once TCP would give up and break the connection.
+    ///
+    /// Simplification: the link's loss rate at send time is assumed for every retry.
+    fn retransmissions(&mut self, loss_ppm: u64) -> Option<u64> {
+        let mut rto = TCP_RTO_MIN.0;
+        let mut waited = 0;
+        for _ in 0..TCP_RETRIES2 {
+            waited += rto;
+            rto = (rto * 2).min(TCP_RTO_MAX.0);
+            if !self.net_rng.chance(loss_ppm, 1_000_000) {
+                return Some(waited);
+            }
+        }
+        None
     }
 
     /// Arms a timer for `node` after `after`.

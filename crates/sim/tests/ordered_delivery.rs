@@ -33,9 +33,15 @@ impl Model for Echo {
 }
 
 fn run(ordered: bool) -> Vec<u64> {
+    run_with_loss(ordered, 0)
+}
+
+/// Runs with `loss_ppm` of a->b packets lost.
+fn run_with_loss(ordered: bool, loss_ppm: u32) -> Vec<u64> {
     let mut net = Network::new((SimDuration::from_micros(100), SimDuration::from_millis(5)));
-    net.add_node("a", "t");
-    net.add_node("b", "t");
+    let a = net.add_node("a", "t");
+    let b = net.add_node("b", "t");
+    net.update_link(a, b, |l| l.loss_ppm = loss_ppm);
     let mut w = World::new(
         Echo {
             ordered,
@@ -45,7 +51,8 @@ fn run(ordered: bool) -> Vec<u64> {
         net,
         SimDuration::from_secs(1),
     );
-    w.run_until(SimTime(1_000_000));
+    // Long enough for a message lost several times in a row (backoff doubles from 200 ms).
+    w.run_until(SimTime(600_000_000));
     w.model.received
 }
 
@@ -60,4 +67,18 @@ fn ordered_sends_arrive_in_order_plain_sends_may_not() {
         (0..200).collect::<Vec<_>>(),
         "random delays should reorder some messages"
     );
+}
+
+/// A lossy link drops plain sends, but an ordered connection retransmits (TCP): every message
+/// arrives, in order, some of them a retransmission timeout late.
+#[test]
+fn loss_drops_plain_sends_but_delays_ordered_ones() {
+    let plain = run_with_loss(false, 400_000);
+    assert!(
+        plain.len() < 160,
+        "about 40 % of 200 plain sends are lost, got {}",
+        plain.len()
+    );
+    let ordered = run_with_loss(true, 400_000);
+    assert_eq!(ordered, (0..200).collect::<Vec<_>>());
 }
