@@ -8,8 +8,15 @@ use crate::validate::validate;
 
 /// Parses and validates a scenario file. `source_name` (usually the file name) starts every
 /// error message.
+///
+/// The text is deserialised straight into [`Scenario`]: no `toml::Table` in between, so a build
+/// that never applies overrides (the browser) links no `toml::Value` code. Unknown fields are
+/// rejected by `deny_unknown_fields`, with the key's line and column.
 pub fn parse_scenario(source_name: &str, text: &str) -> Result<Scenario, ScenarioError> {
-    parse_with_overrides(source_name, text, &[])
+    check_size(source_name, text)?;
+    let scenario = from_text(source_name, text)?;
+    validate(source_name, &scenario)?;
+    Ok(scenario)
 }
 
 /// Like [`parse_scenario`], applying `key=value` overrides (the CLI's `--set`) before
@@ -19,16 +26,21 @@ pub fn parse_with_overrides(
     text: &str,
     overrides: &[String],
 ) -> Result<Scenario, ScenarioError> {
-    if text.len() > MAX_SOURCE_BYTES {
-        return Err(ScenarioError::TooLarge {
-            source_name: source_name.to_string(),
-            size: text.len(),
-            limit: MAX_SOURCE_BYTES,
-        });
+    if overrides.is_empty() {
+        return parse_scenario(source_name, text);
     }
-    let mut table: toml::Table = toml::from_str(text).map_err(|e| syntax(source_name, text, &e))?;
+    check_size(source_name, text)?;
+    let original: toml::Table = toml::from_str(text).map_err(|e| syntax(source_name, text, &e))?;
+    let mut table = original.clone();
     apply_overrides(&mut table, overrides)?;
-    let scenario = from_table(source_name, text, table)?;
+    // Deserialising from the text (not the table) keeps error positions in the user's file; the
+    // table is only re-serialised when the overrides changed it.
+    let scenario = if table == original {
+        from_text(source_name, text)?
+    } else {
+        let rewritten = toml::to_string(&table).unwrap_or_default();
+        from_text(source_name, &rewritten)?
+    };
     validate(source_name, &scenario)?;
     Ok(scenario)
 }
@@ -51,21 +63,19 @@ pub fn to_toml(scenario: &Scenario) -> String {
     toml::to_string(scenario).unwrap_or_else(|e| format!("# could not write TOML: {e}\n"))
 }
 
-fn from_table(
-    source_name: &str,
-    text: &str,
-    table: toml::Table,
-) -> Result<Scenario, ScenarioError> {
-    // Deserialising from the text again (not the table) keeps spans for error positions; the
-    // table is only re-serialised when overrides changed it.
-    let rewritten;
-    let src = if toml::from_str::<toml::Table>(text).ok().as_ref() == Some(&table) {
-        text
-    } else {
-        rewritten = toml::to_string(&table).unwrap_or_default();
-        &rewritten
-    };
-    toml::from_str::<Scenario>(src).map_err(|e| syntax(source_name, src, &e))
+fn check_size(source_name: &str, text: &str) -> Result<(), ScenarioError> {
+    if text.len() > MAX_SOURCE_BYTES {
+        return Err(ScenarioError::TooLarge {
+            source_name: source_name.to_string(),
+            size: text.len(),
+            limit: MAX_SOURCE_BYTES,
+        });
+    }
+    Ok(())
+}
+
+fn from_text(source_name: &str, text: &str) -> Result<Scenario, ScenarioError> {
+    toml::from_str::<Scenario>(text).map_err(|e| syntax(source_name, text, &e))
 }
 
 fn syntax(source_name: &str, text: &str, e: &toml::de::Error) -> ScenarioError {
@@ -91,4 +101,67 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
         .unwrap_or(0)
         + 1;
     (line, column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE: &str = "name = \"t\"\nduration = \"1m\"\n";
+
+    fn err(text: &str, overrides: &[&str]) -> String {
+        let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+        parse_with_overrides("u.toml", text, &overrides)
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn unknown_fields_are_named_with_their_position() {
+        // Top level, a table, an array of tables: each names the key, where it is, and what is
+        // allowed, on the direct path (no overrides) and on the table path alike.
+        let top = format!("{BASE}bogus = 1\n");
+        let table = format!("{BASE}[network]\ndelay_mn = \"1ms\"\n");
+        let array = format!(
+            "{BASE}[[faults]]\nat = \"1s\"\naction = \"kill\"\ntarget = \"tikv-1\"\nwhat = 3\n"
+        );
+        // `name=t` leaves the file as it is, so positions still refer to it.
+        for overrides in [&[][..], &["name=t"][..]] {
+            let e = err(&top, overrides);
+            assert!(e.starts_with("u.toml:3:1: unknown field `bogus`"), "{e}");
+            assert!(e.contains("`duration`"), "{e}");
+            let e = err(&table, overrides);
+            assert_eq!(
+                e,
+                "u.toml:4:1: unknown field `delay_mn`, expected `delay_min` or `delay_max`"
+            );
+            let e = err(&array, overrides);
+            assert!(e.starts_with("u.toml:7:1: unknown field `what`"), "{e}");
+            assert!(e.contains("`loss_percent`"), "{e}");
+        }
+        // An override that changes the file re-serialises it: still rejected, still named.
+        let e = err(&table, &["seed=7"]);
+        assert!(e.contains("unknown field `delay_mn`"), "{e}");
+    }
+
+    #[test]
+    fn direct_and_table_paths_agree() {
+        for (file, text) in crate::gallery::SHIPPED {
+            let direct = parse_scenario(file, text).unwrap();
+            let via_table = parse_with_overrides(file, text, &["seed=1".into()]).unwrap();
+            assert_eq!(Scenario { seed: 1, ..direct }, via_table);
+        }
+        let e = parse_scenario("s.toml", "name = \"x\"\nduration = \n").unwrap_err();
+        assert!(
+            matches!(
+                e,
+                ScenarioError::Syntax {
+                    line: 2,
+                    column: 12,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+    }
 }
