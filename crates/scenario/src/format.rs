@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::dur::Dur;
+use crate::unit_enum::unit_enum_deserialize;
 
 /// A complete, shareable scenario.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -85,7 +86,7 @@ pub struct ChangefeedSpec {
 }
 
 /// Kafka message encodings.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum KafkaProtocol {
     /// TiCDC Open Protocol.
@@ -95,8 +96,10 @@ pub enum KafkaProtocol {
     CanalJson,
 }
 
+unit_enum_deserialize!(KafkaProtocol { OpenProtocol = "open_protocol", CanalJson = "canal_json" });
+
 /// Sink types.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SinkKind {
     /// Downstream MySQL (`mysql-1`).
@@ -106,6 +109,8 @@ pub enum SinkKind {
     /// `topology.kafka_brokers >= 1`).
     Kafka,
 }
+
+unit_enum_deserialize!(SinkKind { Mysql = "mysql", Kafka = "kafka" });
 
 /// TiCDC timing (TiCDC 7.x defaults).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -293,7 +298,7 @@ pub struct Toggles {
 }
 
 /// tiflow#9344: processor close on session loss.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ProcessorCloseOnSessionLoss {
     /// Buggy (v7.3.0-alpha): only after every capture goroutine exits, which waits for the
@@ -303,6 +308,11 @@ pub enum ProcessorCloseOnSessionLoss {
     #[default]
     Immediate,
 }
+
+unit_enum_deserialize!(ProcessorCloseOnSessionLoss {
+    Deferred = "deferred",
+    Immediate = "immediate",
+});
 
 /// tiflow#9344: the owner's delay before removing a vanished capture: `"0s"` (buggy) or
 /// `"5s"` (fixed, max(TTL/2, 5 s); the default).
@@ -317,7 +327,7 @@ impl Default for CaptureRemoveDelay {
 }
 
 /// tiflow#4241: how a failed changefeed's sink (its Kafka producer) is closed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SinkClose {
     /// Buggy: the owner waits inside its loop for the producer's clients to close.
@@ -328,8 +338,10 @@ pub enum SinkClose {
     Async,
 }
 
+unit_enum_deserialize!(SinkClose { Sync = "sync", Async = "async" });
+
 /// tiflow#9595: when the KV client evicts a closing stream's regions.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum KvClientEvict {
     /// Buggy (v7.4.0-alpha): when the region worker exits.
@@ -340,8 +352,10 @@ pub enum KvClientEvict {
     AfterJoin,
 }
 
+unit_enum_deserialize!(KvClientEvict { OnWorkerExit = "on_worker_exit", AfterJoin = "after_join" });
+
 /// tikv#14547: how StoreUnreachable is broadcast.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum UnreachableBroadcast {
     /// Buggy: once per disconnect.
@@ -351,6 +365,11 @@ pub enum UnreachableBroadcast {
     #[default]
     RepeatIfNewMessages,
 }
+
+unit_enum_deserialize!(UnreachableBroadcast {
+    OncePerDisconnect = "once_per_disconnect",
+    RepeatIfNewMessages = "repeat_if_new_messages",
+});
 
 /// Upstream writes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -384,7 +403,7 @@ impl Default for Workload {
 }
 
 /// sysbench workload kinds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WorkloadKind {
     /// One UPDATE of a non-indexed column.
@@ -395,6 +414,12 @@ pub enum WorkloadKind {
     /// One INSERT.
     Insert,
 }
+
+unit_enum_deserialize!(WorkloadKind {
+    OltpUpdateNonIndex = "oltp_update_non_index",
+    OltpWriteOnly = "oltp_write_only",
+    Insert = "insert",
+});
 
 /// One step of the fault script.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -424,7 +449,7 @@ pub struct FaultSpec {
 }
 
 /// Fault verbs, named as Chaos Mesh users know them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FaultAction {
     /// Kill the process (pod-kill).
@@ -453,6 +478,21 @@ pub enum FaultAction {
     /// Operator: scale out: the capture joins.
     AddCapture,
 }
+
+unit_enum_deserialize!(FaultAction {
+    Kill = "kill",
+    Restart = "restart",
+    Pause = "pause",
+    Resume = "resume",
+    Partition = "partition",
+    Heal = "heal",
+    Loss = "loss",
+    Delay = "delay",
+    PauseChangefeed = "pause_changefeed",
+    ResumeChangefeed = "resume_changefeed",
+    RemoveCapture = "remove_capture",
+    AddCapture = "add_capture",
+});
 
 impl FaultAction {
     /// Every action, for error messages and the UI palette.
@@ -530,7 +570,7 @@ pub struct Expectation {
 }
 
 /// How samples in an expectation's window are combined.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Agg {
     /// The sample at `to`.
@@ -546,8 +586,10 @@ pub enum Agg {
     Any,
 }
 
+unit_enum_deserialize!(Agg { Last = "last", Max = "max", Min = "min", All = "all", Any = "any" });
+
 /// Comparison operators.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Cmp {
     /// Greater than.
     #[serde(rename = ">")]
@@ -565,6 +607,8 @@ pub enum Cmp {
     #[serde(rename = "==")]
     Eq,
 }
+
+unit_enum_deserialize!(Cmp { Gt = ">", Ge = ">=", Lt = "<", Le = "<=", Eq = "==" });
 
 impl Cmp {
     /// True when `observed <op> threshold`.

@@ -15,6 +15,7 @@ pub mod nodes;
 pub mod overrides;
 pub mod parse;
 pub mod run;
+mod unit_enum;
 pub mod validate;
 
 pub use build::{build_world, SimWorld};
