@@ -103,6 +103,9 @@ pub struct Kernel<M: Model> {
     pub messages: crate::message_trace::MessageTrace,
     /// Latest delivery time scheduled per ordered connection (see `send_ordered`).
     fifo_last: BTreeMap<(NodeId, NodeId), SimTime>,
+    /// Every link fault scheduled so far, by time: a retransmission meets the link as it will
+    /// be when it is sent, so a loss that heals lets the retries through.
+    link_plan: Vec<(SimTime, Fault)>,
 }
 
 impl<M: Model> Kernel<M> {
@@ -125,6 +128,7 @@ impl<M: Model> Kernel<M> {
             },
             held: Vec::new(),
             fifo_last: BTreeMap::new(),
+            link_plan: Vec::new(),
             messages: crate::message_trace::MessageTrace::default(),
         }
     }
@@ -194,7 +198,7 @@ impl<M: Model> Kernel<M> {
             if !ordered {
                 return;
             }
-            match self.retransmissions(loss_ppm) {
+            match self.retransmissions(from, to) {
                 Some(d) => retransmit_delay = d,
                 None => return,
             }
@@ -225,20 +229,53 @@ impl<M: Model> Kernel<M> {
     /// How much later a lost segment of an ordered connection gets through: TCP retransmits
     /// it after the retransmission timeout, doubling the timeout on each further loss, so a
     /// stream delays a lost message (and, being ordered, everything behind it) rather than
-    /// dropping it. `None` once TCP would give up and break the connection.
-    ///
-    /// Simplification: the link's loss rate at send time is assumed for every retry.
-    fn retransmissions(&mut self, loss_ppm: u64) -> Option<u64> {
+    /// dropping it. Each retry meets the link as the scheduled faults will have left it then
+    /// (a cut loses every try; a heal lets the next one through). `None` once TCP would give
+    /// up and break the connection.
+    fn retransmissions(&mut self, from: NodeId, to: NodeId) -> Option<u64> {
         let mut rto = TCP_RTO_MIN.0;
         let mut waited = 0;
         for _ in 0..TCP_RETRIES2 {
             waited += rto;
             rto = (rto * 2).min(TCP_RTO_MAX.0);
-            if !self.net_rng.chance(loss_ppm, 1_000_000) {
+            let loss = self.loss_ppm_at(from, to, self.now.plus(SimDuration(waited)));
+            if loss == 0 || !self.net_rng.chance(loss, 1_000_000) {
                 return Some(waited);
             }
         }
         None
+    }
+
+    /// The share of `from -> to` packets lost at `t` (a cut link loses all), from the link's
+    /// state now and the link faults scheduled up to `t`.
+    fn loss_ppm_at(&self, from: NodeId, to: NodeId, t: SimTime) -> u64 {
+        let mut link = self.net.link(from, to);
+        for (at, fault) in &self.link_plan {
+            if *at <= self.now {
+                continue;
+            }
+            if *at > t {
+                break;
+            }
+            if let Fault::Links {
+                from: f,
+                to: tt,
+                both_ways,
+                change,
+            } = fault
+            {
+                let hits = (f.contains(&from) && tt.contains(&to))
+                    || (*both_ways && f.contains(&to) && tt.contains(&from));
+                if hits {
+                    apply_change(&mut link, *change);
+                }
+            }
+        }
+        if link.up {
+            link.loss_ppm as u64
+        } else {
+            1_000_000
+        }
     }
 
     /// Arms a timer for `node` after `after`.
@@ -257,7 +294,13 @@ impl<M: Model> Kernel<M> {
 
     /// Schedules a fault at an absolute time (not before now).
     pub fn schedule_fault(&mut self, at: SimTime, fault: Fault) {
-        self.queue.push(at.max(self.now), Event::Fault(fault));
+        let at = at.max(self.now);
+        if matches!(fault, Fault::Links { .. }) {
+            // Stable by time: faults at the same instant apply in the order scheduled.
+            let i = self.link_plan.partition_point(|(t, _)| *t <= at);
+            self.link_plan.insert(i, (at, fault.clone()));
+        }
+        self.queue.push(at, Event::Fault(fault));
     }
 
     /// Writes a log entry.

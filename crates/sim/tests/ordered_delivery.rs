@@ -13,6 +13,13 @@ impl Model for Echo {
     type Timer = ();
 
     fn init(&mut self, k: &mut Kernel<Self>) {
+        // Send a moment after start, once the test has scheduled its faults.
+        k.set_timer(NodeId(0), SimDuration::from_millis(1), ());
+    }
+    fn on_message(&mut self, _k: &mut Kernel<Self>, _f: NodeId, _t: NodeId, m: u64) {
+        self.received.push(m);
+    }
+    fn on_timer(&mut self, k: &mut Kernel<Self>, _n: NodeId, _t: ()) {
         for i in 0..200u64 {
             if self.ordered {
                 k.send_ordered(NodeId(0), NodeId(1), i);
@@ -21,10 +28,6 @@ impl Model for Echo {
             }
         }
     }
-    fn on_message(&mut self, _k: &mut Kernel<Self>, _f: NodeId, _t: NodeId, m: u64) {
-        self.received.push(m);
-    }
-    fn on_timer(&mut self, _k: &mut Kernel<Self>, _n: NodeId, _t: ()) {}
     fn on_node_state(&mut self, _k: &mut Kernel<Self>, _n: NodeId, _s: NodeState) {}
     fn metric_names(&self) -> Vec<String> {
         Vec::new()
@@ -38,6 +41,11 @@ fn run(ordered: bool) -> Vec<u64> {
 
 /// Runs with `loss_ppm` of a->b packets lost.
 fn run_with_loss(ordered: bool, loss_ppm: u32) -> Vec<u64> {
+    run_with_loss_until(ordered, loss_ppm, None)
+}
+
+/// Runs with `loss_ppm` of a->b packets lost until `heal_at` (if any).
+fn run_with_loss_until(ordered: bool, loss_ppm: u32, heal_at: Option<SimTime>) -> Vec<u64> {
     let mut net = Network::new((SimDuration::from_micros(100), SimDuration::from_millis(5)));
     let a = net.add_node("a", "t");
     let b = net.add_node("b", "t");
@@ -51,6 +59,17 @@ fn run_with_loss(ordered: bool, loss_ppm: u32) -> Vec<u64> {
         net,
         SimDuration::from_secs(1),
     );
+    if let Some(t) = heal_at {
+        w.kernel.schedule_fault(
+            t,
+            Fault::Links {
+                from: vec![NodeId(0)],
+                to: vec![NodeId(1)],
+                both_ways: true,
+                change: LinkChange::Restore,
+            },
+        );
+    }
     // Long enough for a message lost several times in a row (backoff doubles from 200 ms).
     w.run_until(SimTime(600_000_000));
     w.model.received
@@ -81,4 +100,16 @@ fn loss_drops_plain_sends_but_delays_ordered_ones() {
     );
     let ordered = run_with_loss(true, 400_000);
     assert_eq!(ordered, (0..200).collect::<Vec<_>>());
+}
+
+/// A link that loses everything until a scheduled heal: TCP's retries after the heal get
+/// through, so an ordered connection delivers every message once the loss is over.
+#[test]
+fn retransmissions_get_through_once_a_total_loss_heals() {
+    let heal = Some(SimTime(20_000_000));
+    assert!(run_with_loss_until(false, 1_000_000, heal).is_empty());
+    assert_eq!(
+        run_with_loss_until(true, 1_000_000, heal),
+        (0..200).collect::<Vec<_>>()
+    );
 }
