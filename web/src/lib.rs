@@ -12,6 +12,7 @@ pub mod app;
 pub mod charts;
 pub mod components;
 pub mod dom;
+pub mod engine;
 pub mod format;
 pub mod panic_report;
 pub mod playground;
