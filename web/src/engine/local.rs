@@ -81,7 +81,7 @@ impl Local {
     pub fn settle(&mut self) {
         for _ in 0..100_000 {
             self.pump();
-            if !self.engine.busy() && self.pg.outbox.is_empty() && !self.engine.dirty {
+            if !self.engine.pending() && self.pg.outbox.is_empty() {
                 return;
             }
         }

@@ -15,11 +15,12 @@ pub mod worker;
 
 use std::rc::Rc;
 
-use faultline_scenario::{decode_link, Run};
+use faultline_scenario::{decode_link, encode_link, Run};
 use faultline_sim::SimTime;
 
 pub use protocol::*;
 
+use crate::playground::explore::{ExploreJob, ShrinkJob, ShrinkStatus};
 use crate::playground::session::Session;
 use crate::playground::toggles::{is_buggy, set_buggy};
 use crate::playground::Speed;
@@ -37,6 +38,135 @@ pub const FRAME_MS: f64 = 33.0;
 /// Charts and the region map redraw on the page's main thread; the status line and the
 /// metrics strip still follow every frame.
 pub const VIEWS_MS: f64 = 250.0;
+
+/// Failure rows sent to the Explore panel; the count stays exact.
+pub const MAX_FAILURES: usize = 200;
+
+/// The Explore panel's jobs (seeds run one at a time in slices, shrinks in small steps).
+#[derive(Default)]
+struct Exploring {
+    explore: Option<ExploreJob>,
+    /// Which failure (index into the explore failures) is being shrunk, and the shrink.
+    shrink: Option<(usize, ShrinkJob)>,
+    /// A problem with the inputs.
+    error: Option<String>,
+    /// Stopped by the user.
+    stopped: bool,
+    /// Changed since the last frame.
+    dirty: bool,
+}
+
+impl Exploring {
+    fn busy(&self) -> bool {
+        !self.stopped
+            && (self.explore.as_ref().is_some_and(|j| !j.finished())
+                || self
+                    .shrink
+                    .as_ref()
+                    .is_some_and(|(_, s)| s.status == ShrinkStatus::Running))
+    }
+
+    fn handle(&mut self, cmd: ExploreCmd) {
+        self.dirty = true;
+        match cmd {
+            ExploreCmd::Start {
+                link,
+                faults,
+                first_seed,
+                seeds,
+            } => {
+                *self = Exploring {
+                    dirty: true,
+                    ..Exploring::default()
+                };
+                let job = decode_link(&link)
+                    .map_err(|e| e.to_string())
+                    .and_then(|base| ExploreJob::new(&base, &faults, first_seed, seeds));
+                match job {
+                    Ok(job) => self.explore = Some(job),
+                    Err(e) => self.error = Some(e),
+                }
+            }
+            ExploreCmd::Stop => self.stopped = true,
+            ExploreCmd::Shrink(i) => {
+                if let Some(f) = self.explore.as_ref().and_then(|j| j.failures.get(i)) {
+                    self.shrink = Some((i, ShrinkJob::new(&f.scenario, &f.property)));
+                    self.stopped = false;
+                }
+            }
+        }
+    }
+
+    /// One slice of whichever job runs: a shrink step first (the user asked for it last),
+    /// else explore for [`SLICE_MS`].
+    fn slice(&mut self, clock: &dyn Fn() -> f64) {
+        self.dirty = true;
+        if let Some((_, s)) = self
+            .shrink
+            .as_mut()
+            .filter(|(_, s)| s.status == ShrinkStatus::Running)
+        {
+            s.step();
+        } else if let Some(j) = self.explore.as_mut() {
+            crate::slicer::run_for(j, SLICE_MS, clock);
+        }
+    }
+
+    fn view(&self) -> ExploreView {
+        let job = self.explore.as_ref().map(|job| ExploreProgress {
+            state: if job.finished() {
+                "finished"
+            } else if self.stopped {
+                "stopped"
+            } else {
+                "running"
+            }
+            .to_string(),
+            done: job.done(),
+            total: job.total(),
+            failing_seeds: job.failing_seeds,
+            running: job.running(),
+            notes: job.notes.clone(),
+            failures: job
+                .failures
+                .iter()
+                .take(MAX_FAILURES)
+                .map(|f| FailureView {
+                    seed: f.seed,
+                    property: f.property.clone(),
+                    message: f.message.clone(),
+                    link: f.link.clone(),
+                })
+                .collect(),
+            failure_count: job.failures.len(),
+            shrink: self.shrink.as_ref().map(|(i, s)| {
+                let (state, error) = match &s.status {
+                    ShrinkStatus::Running => ("running", None),
+                    ShrinkStatus::Done => ("done", None),
+                    ShrinkStatus::Capped => ("capped", None),
+                    ShrinkStatus::Failed(e) => ("failed", Some(e.clone())),
+                };
+                ShrinkView {
+                    index: *i,
+                    state: state.to_string(),
+                    error,
+                    runs: s.runs,
+                    faults: (s.faults_before, s.current.faults.len()),
+                    size: (
+                        s.current.topology.stores,
+                        s.current.topology.regions,
+                        s.current.duration.0,
+                    ),
+                    link: encode_link(&s.current),
+                }
+            }),
+        });
+        ExploreView {
+            error: self.error.clone(),
+            job,
+        }
+    }
+}
 
 /// The compare twin.
 struct Twin {
@@ -62,6 +192,7 @@ pub struct Engine {
     last_frame_ms: Option<f64>,
     /// When the open tab's data was last sent, None to send it with the next frame.
     last_views_ms: Option<f64>,
+    exploring: Exploring,
 }
 
 impl Engine {
@@ -83,9 +214,15 @@ impl Engine {
         self.session.as_ref().is_none_or(|s| s.finished())
     }
 
-    /// True while the worker loop should keep turning: clock work, or a frame to send.
+    /// True while the worker loop should keep turning: clock or explore work, or a frame to
+    /// send.
     pub fn pending(&self) -> bool {
-        self.busy() || self.dirty
+        self.working() || self.dirty
+    }
+
+    /// True while playback, a seek or an explore job has work.
+    fn working(&self) -> bool {
+        self.busy() || self.exploring.busy()
     }
 
     /// True while there is clock work to do (playing or seeking).
@@ -157,6 +294,7 @@ impl Engine {
                 self.views = v;
                 self.last_views_ms = None;
             }
+            Command::Explore(c) => self.exploring.handle(c),
             Command::Crash => panic!("worker crash requested by the page (crash-report test)"),
         }
         None
@@ -211,11 +349,15 @@ impl Engine {
         if self.busy() {
             self.tick(clock);
         }
+        if self.exploring.busy() {
+            self.exploring.slice(clock);
+            self.dirty = true;
+        }
         if !self.dirty {
             return None;
         }
         let now = clock();
-        let due = !self.busy()
+        let due = !self.working()
             || self
                 .last_frame_ms
                 .is_none_or(|l| now - l >= FRAME_MS || now < l);
@@ -239,12 +381,14 @@ impl Engine {
         }
         let notice = self.notice.take();
         let error = self.error.take();
+        let explore = std::mem::take(&mut self.exploring.dirty).then(|| self.exploring.view());
         let state = self.state();
         let Some(s) = self.session.as_ref() else {
             return Frame {
                 ack: self.ack,
                 notice,
                 error,
+                explore,
                 ..Frame::default()
             };
         };
@@ -292,6 +436,7 @@ impl Engine {
             strip: Rc::new(vm::metrics_strip(run)),
             expectations: Rc::new(vm::expectations(run)),
             twin,
+            explore,
             views: views_due.then(|| self.views()),
         }
     }

@@ -50,8 +50,104 @@ pub enum Command {
     Seek(u64),
     /// Which views the page shows, and their parameters.
     Views(ViewRequest),
+    /// The Explore panel's jobs.
+    Explore(ExploreCmd),
     /// Panics inside the worker (the crash-report test).
     Crash,
+}
+
+/// What the Explore panel asks for.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ExploreCmd {
+    /// Explore the scenario of `link` over `seeds` seeds from `first_seed`, with the fault
+    /// budget `faults` (the CLI's `--faults`; empty for the default).
+    Start {
+        /// The base scenario as a `v1.` link.
+        link: String,
+        /// Fault budget.
+        faults: String,
+        /// First seed.
+        first_seed: u64,
+        /// How many seeds.
+        seeds: u64,
+    },
+    /// Stop the running job (explore or shrink).
+    Stop,
+    /// Shrink failure `i` of the explore job.
+    Shrink(usize),
+}
+
+/// One failing property on one seed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FailureView {
+    /// The seed.
+    pub seed: u64,
+    /// Property name (`expect[0]`, `liveness.leader`, …).
+    pub property: String,
+    /// What failed.
+    pub message: String,
+    /// The failing scenario as a `v1.` link.
+    pub link: String,
+}
+
+/// A shrink's progress.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShrinkView {
+    /// Which failure it shrinks.
+    pub index: usize,
+    /// `running`, `done`, `capped` or `failed`.
+    pub state: String,
+    /// Why it failed.
+    pub error: Option<String>,
+    /// Simulation runs spent.
+    pub runs: u64,
+    /// Faults before and now.
+    pub faults: (usize, usize),
+    /// Stores, regions and duration (µs) of the smallest failing scenario.
+    pub size: (u32, u32, u64),
+    /// The smallest failing scenario as a `v1.` link.
+    pub link: String,
+}
+
+/// An explore job's progress.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExploreProgress {
+    /// `running`, `stopped` or `finished`.
+    pub state: String,
+    /// Seeds finished.
+    pub done: u64,
+    /// Seeds in total.
+    pub total: u64,
+    /// Seeds with a failure.
+    pub failing_seeds: u64,
+    /// The seed running and how far (0..=1).
+    pub running: Option<(u64, f64)>,
+    /// Notes (fault kinds skipped).
+    pub notes: Vec<String>,
+    /// The first failures (at most [`super::MAX_FAILURES`]).
+    pub failures: Vec<FailureView>,
+    /// Failures in all.
+    pub failure_count: usize,
+    /// The shrink, if one was asked for.
+    pub shrink: Option<ShrinkView>,
+}
+
+/// The Explore panel's state.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ExploreView {
+    /// A problem with the inputs.
+    pub error: Option<String>,
+    /// The job.
+    pub job: Option<ExploreProgress>,
+}
+
+impl ExploreView {
+    /// True while a job runs (explore or shrink).
+    pub fn busy(&self) -> bool {
+        self.job.as_ref().is_some_and(|j| {
+            j.state == "running" || j.shrink.as_ref().is_some_and(|s| s.state == "running")
+        })
+    }
 }
 
 /// The views tab the page shows.
@@ -242,6 +338,8 @@ pub struct Frame {
     pub expectations: Rc<vm::ExpectationsVm>,
     /// The compare twin.
     pub twin: Option<TwinFrame>,
+    /// The Explore panel's state, or None when unchanged since the previous frame.
+    pub explore: Option<ExploreView>,
     /// The open tab's data, or None when unchanged since the previous frame (while running
     /// it is refreshed every [`super::VIEWS_MS`]: charts redraw on the page's main thread).
     pub views: Option<ViewData>,

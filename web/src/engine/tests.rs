@@ -36,7 +36,7 @@ fn settle(e: &mut Engine) -> Frame {
         if let Some(f) = e.pump(&|| 0.0) {
             last = Some(cross(&FromEngine::Frame(Box::new(f))));
         }
-        if !e.busy() && !e.dirty {
+        if !e.pending() {
             break;
         }
     }
@@ -244,4 +244,73 @@ fn a_bad_link_is_reported_and_the_old_run_kept() {
 #[should_panic(expected = "crash-report test")]
 fn the_crash_command_panics_for_the_report_test() {
     Engine::new().handle(msg(1, Command::Crash));
+}
+
+#[test]
+fn explore_and_shrink_run_in_the_engine_and_report_progress() {
+    // raft-basics without its kill, one minute long, expecting no leaderless region ever:
+    // any random kill breaks it.
+    let (_, text) = faultline_scenario::SHIPPED
+        .iter()
+        .find(|(f, _)| *f == "raft-basics-kill-a-store.toml")
+        .unwrap();
+    let head = text.split("[[faults]]").next().unwrap();
+    let text = head.replace("duration = \"4m\"", "duration = \"1m\"")
+        + "\n[[expect]]\nmetric = \"leaderless_regions\"\nagg = \"max\"\nop = \"==\"\nvalue = 0\n";
+    let base = faultline_scenario::parse_scenario("fragile", &text).unwrap();
+    let mut e = Engine::new();
+    let start = |seeds| {
+        Command::Explore(ExploreCmd::Start {
+            link: encode_link(&base),
+            faults: "kill".into(),
+            first_seed: 0,
+            seeds,
+        })
+    };
+    e.handle(msg(1, start(0)));
+    let f = settle(&mut e);
+    assert!(f.explore.unwrap().error.unwrap().contains("seeds must be"));
+
+    e.handle(msg(2, start(3)));
+    // A clock moving 1 ms per read: seeds take several slices, each reported.
+    let t = Cell::new(0.0);
+    let clock = || {
+        t.set(t.get() + 1.0);
+        t.get()
+    };
+    let mut running = 0;
+    while e.pending() {
+        if let Some(f) = e.pump(&clock) {
+            if let Some(x) = f.explore {
+                running += usize::from(x.busy());
+            }
+        }
+    }
+    assert!(running > 1, "progress while exploring: {running} frames");
+    e.handle(msg(3, Command::Views(ViewRequest::default())));
+    e.handle(msg(4, Command::Explore(ExploreCmd::Stop)));
+    let f = settle(&mut e);
+    let job = f.explore.expect("explore progress").job.expect("a job");
+    assert_eq!(
+        (job.state.as_str(), job.done, job.total),
+        ("finished", 3, 3)
+    );
+    assert!(job.failing_seeds >= 1);
+    let fail = &job.failures[0];
+    assert_eq!(fail.property, "expect[0]");
+    assert!(decode_link_ok(&fail.link));
+
+    e.handle(msg(5, Command::Explore(ExploreCmd::Shrink(0))));
+    let f = settle(&mut e);
+    let sh = f.explore.unwrap().job.unwrap().shrink.expect("a shrink");
+    assert!(matches!(sh.state.as_str(), "done" | "capped"), "{sh:?}");
+    assert!(sh.runs >= 1 && sh.faults.1 >= 1 && sh.faults.1 <= sh.faults.0);
+    assert!(decode_link_ok(&sh.link));
+    // Nothing changed since: the next frames leave the panel as it is.
+    e.handle(msg(6, Command::Views(ViewRequest::default())));
+    assert!(settle(&mut e).explore.is_none());
+}
+
+fn decode_link_ok(link: &str) -> bool {
+    faultline_scenario::decode_link(link).is_ok()
 }

@@ -55,6 +55,8 @@ pub enum Action {
     Frame(Box<crate::engine::Frame>),
     /// The engine (in the worker) crashed: the panic message and its last cursor (µs).
     EngineCrashed(String, u64),
+    /// Start, stop or shrink in the Explore panel (run by the engine).
+    Explore(crate::engine::ExploreCmd),
     /// Make the engine panic (the crash-report test, `?crash-worker`).
     CrashEngine,
     /// The views panel shows another tab or parameters.

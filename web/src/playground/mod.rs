@@ -28,7 +28,7 @@ pub use action::{Action, Speed};
 use history::History;
 use topology::NodeKind;
 
-use crate::engine::{Command, Frame, ToEngine, ViewRequest};
+use crate::engine::{Command, ExploreView, Frame, ToEngine, ViewRequest};
 
 /// A run kept as a branch: its scenario and where it was left.
 #[derive(Clone)]
@@ -106,6 +106,8 @@ pub struct Playground {
     pub link: String,
     /// What the views panel shows (resent with every load).
     views: ViewRequest,
+    /// The Explore panel's jobs, as the engine last reported them.
+    pub explore: ExploreView,
 }
 
 /// Checks that a scenario can run (the engine reports what only building the world finds,
@@ -188,6 +190,7 @@ impl Playground {
             help_open: false,
             edits: 0,
             views,
+            explore: ExploreView::default(),
         };
         // A link with a cursor opens paused at that moment; without one it plays.
         let cursor = match (h.cursor, &pg.error) {
@@ -305,6 +308,9 @@ impl Playground {
         if let Some(e) = &frame.error {
             self.error = Some(e.clone());
         }
+        if let Some(x) = frame.explore.take() {
+            self.explore = x;
+        }
         self.frame = frame;
         if !self.catching_up() {
             self.pending_cursor = None;
@@ -345,6 +351,7 @@ impl Playground {
                 ));
             }
             Action::CrashEngine => self.send(Command::Crash, false),
+            Action::Explore(c) => self.send(Command::Explore(c), false),
             Action::Views(v) => {
                 if v == self.views {
                     return false;
@@ -412,6 +419,7 @@ impl Playground {
                 );
                 next.frame = std::mem::take(&mut self.frame);
                 next.positions = std::mem::take(&mut self.positions);
+                next.explore = std::mem::take(&mut self.explore);
                 *self = next;
             }
             Action::OpenAutosave => {
