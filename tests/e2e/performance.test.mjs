@@ -101,11 +101,12 @@ test("tikv-14547 at full scale plays while the page keeps its frame rate and ans
   // Input within 100 ms (issue 5).
   assert.ok(delayP95 <= 100, `input delay p95 ${f1(delayP95)} ms > 100 ms`);
   assert.ok(responseP95 <= 100, `response p95 ${f1(responseP95)} ms > 100 ms`);
-  // 60 fps is a 16.7 ms interval. Headless Chromium on a shared 2-core box misses some
-  // vsyncs whatever the page does, so the bound is 2 frames at p95; a main thread that runs
-  // simulation slices (the design before the worker) misses it: see docs/bench.md.
-  assert.ok(fps >= 30, `${f1(fps)} fps`);
-  assert.ok(p95 <= 34, `frame interval p95 ${f1(p95)} ms > 34 ms`);
+  // 60 fps is a 16.7 ms interval. Headless Chromium on a shared 2-core box misses vsyncs
+  // whatever the page does (measured here: 53-59 fps, p95 16.8-33.3 ms), so the bounds leave
+  // room for that; the design before the worker, with simulation slices on the main thread,
+  // fails them (25 fps, p95 83 ms, input delay 692 ms: see docs/bench.md).
+  assert.ok(fps >= 40, `${f1(fps)} fps < 40`);
+  assert.ok(p95 <= 50, `frame interval p95 ${f1(p95)} ms > 50 ms`);
   await page.close();
 });
 
