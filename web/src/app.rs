@@ -1,11 +1,12 @@
-//! The page: layout, the slice timer, keyboard shortcuts, URL-hash sync and autosave. State
-//! lives in `crate::state`; the rules in `crate::playground`.
+//! The page: layout, the simulation worker, keyboard shortcuts, URL-hash sync and autosave.
+//! State lives in `crate::state`; the rules in `crate::playground`; the runs in the engine
+//! (`crate::engine`), which runs in a Web Worker and reports frames.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use gloo::events::EventListener;
-use gloo::timers::callback::{Interval, Timeout};
+use gloo::timers::callback::Timeout;
 use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
@@ -30,11 +31,8 @@ use crate::components::views_panel::ViewsPanel;
 use crate::dom;
 use crate::playground::{topology as topo, Action, Playground};
 use crate::state::AppState;
-use crate::view_model as vm;
 use crate::views::{ExpectationsPanel, MetricsStrip};
 
-/// Milliseconds between slices: about one frame.
-const TICK_MS: u32 = 16;
 /// Most often the URL hash is rewritten while playing (it is cheap, but the address bar
 /// flickering at 60 Hz is not).
 const HASH_EVERY_MS: f64 = 500.0;
@@ -45,11 +43,42 @@ fn initial_state() -> AppState {
     if let Some(text) = dom::load(dom::POSITIONS_KEY) {
         pg.positions = topo::positions_from_text(&text);
     }
+    // `?crash-worker`: the engine panics right after loading (the crash-report test).
+    if dom::has_flag("crash-worker") {
+        pg.apply(Action::CrashEngine);
+    }
     AppState {
         pg: Rc::new(RefCell::new(pg)),
         rev: 0,
+        send: Rc::new(RefCell::new(None)),
     }
 }
+
+/// Spawns the simulation worker: its frames and crash reports become actions, and the
+/// state's sender posts to it (flushing what the page queued before it existed).
+#[cfg(target_arch = "wasm32")]
+fn spawn_engine(state: &crate::state::StateHandle) {
+    use crate::engine::worker::{SimWorker, SCRIPT};
+    use crate::engine::FromEngine;
+    use gloo::worker::Spawnable;
+
+    let d = state.dispatcher();
+    let bridge = SimWorker::spawner()
+        // trunk builds workers with wasm-bindgen's no-modules target.
+        .as_module(false)
+        .callback(move |out: FromEngine| match out {
+            FromEngine::Frame(f) => d.dispatch(Action::Frame(f)),
+            FromEngine::Crashed { message, at_us } => {
+                d.dispatch(Action::EngineCrashed(message, at_us))
+            }
+        })
+        .spawn(SCRIPT);
+    *state.send.borrow_mut() = Some(Box::new(move |m| bridge.send(m)));
+    state.flush();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn spawn_engine(_: &crate::state::StateHandle) {}
 
 /// Maps a key press to an action; None for keys we leave alone (and for typing in fields).
 fn shortcut(e: &KeyboardEvent) -> Option<Action> {
@@ -95,13 +124,10 @@ pub fn App() -> Html {
     };
     let active = matches!(status, "running" | "seeking");
 
-    // The slicer: a timer runs only while there is work (playing or seeking).
+    // The engine: spawned once; it plays and seeks on its own and sends frames.
     {
-        let d = state.dispatcher();
-        use_effect_with(active, move |active| {
-            let timer = active.then(|| Interval::new(TICK_MS, move || d.dispatch(Action::Tick)));
-            move || drop(timer)
-        });
+        let state = state.clone();
+        use_effect_with((), move |_| spawn_engine(&state));
     }
     // Keyboard shortcuts and pasted links.
     {
@@ -109,7 +135,9 @@ pub fn App() -> Html {
         use_effect_with((), move |_| {
             let doc = gloo::utils::document();
             let d2 = d.clone();
-            let keys = EventListener::new(&doc, "keydown", move |e| {
+            // Not passive: the shortcuts' preventDefault (space scrolls, "?" types) must work.
+            let opts = gloo::events::EventListenerOptions::enable_prevent_default();
+            let keys = EventListener::new_with_options(&doc, "keydown", opts, move |e| {
                 if let Some(a) = e.dyn_ref::<KeyboardEvent>().and_then(shortcut) {
                     e.prevent_default();
                     d2.dispatch(a);
@@ -166,10 +194,10 @@ pub fn App() -> Html {
         Callback::from(move |t| cb.emit(Action::Seek(t)))
     };
     let pg = state.pg.borrow();
-    let strip = Rc::new(vm::metrics_strip(&pg.session.run));
-    let expect = Rc::new(vm::expectations(&pg.session.run));
+    let strip = pg.frame.strip.clone();
+    let expect = pg.frame.expectations.clone();
     let file = pg.file;
-    let compare_on = pg.compare.is_some();
+    let compare_on = pg.compare.is_some() && pg.frame.twin.is_some();
     drop(pg);
 
     if embed {

@@ -37,12 +37,17 @@ pub fn base_url() -> String {
 
 /// True when the URL has `?embed`.
 pub fn is_embed() -> bool {
+    has_flag("embed")
+}
+
+/// True when the URL's query has `name` (alone or as `name=…`).
+pub fn has_flag(name: &str) -> bool {
     web_sys::window()
         .and_then(|w| w.location().search().ok())
         .is_some_and(|s| {
             s.trim_start_matches('?')
                 .split('&')
-                .any(|kv| kv == "embed" || kv.starts_with("embed="))
+                .any(|kv| kv == name || kv.starts_with(&format!("{name}=")))
         })
 }
 

@@ -1,10 +1,12 @@
 //! Faultline in the browser: the playground.
 //!
 //! Loads the scenario from the URL hash (`#v1.…&t=<cursor>`) or the default, runs it with the
-//! same kernel as the CLI in short slices so the page never freezes, and lets the user play,
-//! rewind, branch, compare, edit and share it. Layout: [`playground`] holds the state and its
-//! rules (no Yew), [`state`] wraps it in a reducer, [`components`] draws it, [`app`] wires the
-//! page (timer, keys, URL, autosave), [`dom`] is the only browser glue.
+//! same kernel as the CLI in a Web Worker so the page never freezes, and lets the user play,
+//! rewind, branch, compare, edit and share it. Layout: [`playground`] holds the page's state
+//! and its rules (no Yew), [`engine`] owns the runs and answers the page's commands with
+//! frames (the worker binary runs it), [`state`] wraps the playground in a reducer,
+//! [`components`] draws it, [`app`] wires the page (worker, keys, URL, autosave), [`dom`] is
+//! the only browser glue.
 //!
 //! A library (with a thin `main`) so everything compiles and is tested natively too.
 
@@ -12,6 +14,7 @@ pub mod app;
 pub mod charts;
 pub mod components;
 pub mod dom;
+pub mod engine;
 pub mod format;
 pub mod panic_report;
 pub mod playground;

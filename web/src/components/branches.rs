@@ -21,7 +21,7 @@ pub fn Branches(props: &PanelProps) -> Html {
                 { for pg.branches.iter().enumerate().map(|(i, b)| {
                     let active = i == pg.active;
                     let (cursor, hash) = if active {
-                        (pg.now(), pg.session.run.trace_hash())
+                        (pg.now(), pg.trace_hash())
                     } else {
                         (b.cursor, b.hash)
                     };

@@ -13,22 +13,13 @@ use crate::playground::Action;
 use crate::view_model as vm;
 use crate::views::{ExpectationsPanel, MetricsStrip};
 
-/// Side label of a run for toggle `i`.
-fn side(s: &faultline_scenario::Scenario, i: usize) -> &'static str {
-    if is_buggy(s, i) {
-        "buggy"
-    } else {
-        "fixed"
-    }
-}
-
 /// The compare panel: a switch when off, both runs when on.
 #[function_component]
 pub fn Compare(props: &PanelProps) -> Html {
     let pg = props.state.pg.borrow();
     let pick = use_state(|| None::<usize>);
     let toggle = pick.unwrap_or_else(|| primary_toggle(pg.scenario()));
-    let Some(c) = &pg.compare else {
+    let (Some(toggle_on), Some(twin)) = (pg.compare, pg.frame.twin.as_ref()) else {
         let on_pick = {
             let pick = pick.clone();
             Callback::from(move |e: Event| {
@@ -58,34 +49,38 @@ pub fn Compare(props: &PanelProps) -> Html {
             </section>
         };
     };
-    let t = &TOGGLES[c.toggle];
+    let t = &TOGGLES[toggle_on];
     let cb = props.on_action.clone();
     let stop = Callback::from(move |_: MouseEvent| cb.emit(Action::CompareOff));
     let on_jump = {
         let cb = props.on_action.clone();
         Callback::from(move |t| cb.emit(Action::Seek(t)))
     };
-    let a = &pg.session.run;
-    let b = &c.session.run;
-    let col = |which: &'static str, run: &faultline_scenario::Run| {
-        let label = side(&run.scenario, c.toggle);
+    let primary_buggy = is_buggy(pg.scenario(), toggle_on);
+    let col = |which: &'static str,
+               buggy: bool,
+               hash: u64,
+               strip: Rc<vm::MetricsStripVm>,
+               expect: Rc<vm::ExpectationsVm>| {
+        let label = if buggy { "buggy" } else { "fixed" };
         html! {
             <div class={ classes!("compare-col", label) } data-run={ which } data-side={ label }>
                 <h4>{ format!("{label}: {} = {}", t.key, if label == "buggy" { t.values.0 } else { t.values.1 }) }</h4>
-                <p class="hash">{ "trace hash " }<code data-hash={ which }>{ format_hash(run.trace_hash()) }</code></p>
-                <MetricsStrip data={ Rc::new(vm::metrics_strip(run)) } run={ which } />
-                <ExpectationsPanel data={ Rc::new(vm::expectations(run)) } on_jump={ on_jump.clone() }
+                <p class="hash">{ "trace hash " }<code data-hash={ which }>{ format_hash(hash) }</code></p>
+                <MetricsStrip data={ strip } run={ which } />
+                <ExpectationsPanel data={ expect } on_jump={ on_jump.clone() }
                                    title={ format!("Expectations ({label})") } />
             </div>
         }
     };
+    let f = &pg.frame;
     html! {
         <section id="compare" class="panel compare on">
             <h3>{ format!("Compare: {} ({})", t.key, t.issue) }
                 <button id="compare-off" onclick={ stop }>{ "Leave compare" }</button></h3>
             <div class="compare-grid">
-                { col("primary", a) }
-                { col("twin", b) }
+                { col("primary", primary_buggy, f.trace_hash, f.strip.clone(), f.expectations.clone()) }
+                { col("twin", !primary_buggy, twin.trace_hash, twin.strip.clone(), twin.expectations.clone()) }
             </div>
         </section>
     }

@@ -27,16 +27,7 @@ pub fn Controls(props: &PanelProps) -> Html {
     if pg.embed {
         return html! { <div class="controls">{ play }</div> };
     }
-    let names: Vec<String> = pg
-        .session
-        .run
-        .world
-        .kernel
-        .net
-        .nodes()
-        .iter()
-        .map(|n| n.name.clone())
-        .collect();
+    let names: Vec<String> = pg.frame.nodes.iter().map(|n| n.name.clone()).collect();
     let on_node = {
         let node = node.clone();
         Callback::from(move |e: Event| {

@@ -2,67 +2,18 @@
 //! schedule, checks every property, and lists the failures as links; "Shrink" turns a failure
 //! into a smaller scenario that still fails.
 //!
-//! Both jobs run on the page's thread in slices between frames (see
-//! `crate::playground::explore` for why not in a worker): an effect keyed on a tick counter
-//! schedules a zero-delay timeout that runs one slice and bumps the counter, which re-renders
-//! (progress) and schedules the next slice, until the job is done or stopped.
+//! The jobs run in the simulation worker (`crate::engine`, in slices between its other
+//! work; see `crate::playground::explore`); the panel sends start/stop/shrink and draws the
+//! progress the engine reports in its frames.
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
-use faultline_scenario::share_url;
-use gloo::timers::callback::Timeout;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::PanelProps;
 use crate::dom;
-use crate::playground::explore::{ExploreJob, ShrinkJob, ShrinkStatus, MAX_RUNS};
-use crate::slicer;
-
-/// Wall-clock budget of one explore slice (ms): most of a 60 fps frame, leaving the rest for
-/// painting and input.
-const SLICE_MS: f64 = 12.0;
-
-/// Failure rows drawn; the count stays exact.
-const MAX_ROWS: usize = 200;
-
-/// The jobs the panel drives; `RefCell` because slices mutate them outside rendering.
-#[derive(Default)]
-struct Jobs {
-    explore: Option<ExploreJob>,
-    /// Which failure (index into the explore failures) is being shrunk, and the shrink.
-    shrink: Option<(usize, ShrinkJob)>,
-    /// A problem with the inputs.
-    error: Option<String>,
-    /// Stopped by the user.
-    stopped: bool,
-}
-
-impl Jobs {
-    fn busy(&self) -> bool {
-        !self.stopped
-            && (self.explore.as_ref().is_some_and(|j| !j.finished())
-                || self
-                    .shrink
-                    .as_ref()
-                    .is_some_and(|(_, s)| s.status == ShrinkStatus::Running))
-    }
-
-    /// One slice of whichever job is running: a shrink step first (the user asked for it
-    /// last), else explore for `SLICE_MS`.
-    fn slice(&mut self) {
-        if let Some((_, s)) = self
-            .shrink
-            .as_mut()
-            .filter(|(_, s)| s.status == ShrinkStatus::Running)
-        {
-            s.step();
-        } else if let Some(j) = self.explore.as_mut() {
-            slicer::run_for(j, SLICE_MS, dom::now_ms);
-        }
-    }
-}
+use crate::engine::{ExploreCmd, ExploreProgress, ShrinkView};
+use crate::playground::explore::MAX_RUNS;
+use crate::playground::Action;
 
 /// An `oninput` callback storing the input's text in `field`, so re-renders (progress, every
 /// slice) keep what the user typed.
@@ -78,57 +29,47 @@ fn keep(field: &UseStateHandle<String>) -> Callback<InputEvent> {
 /// The Explore panel.
 #[function_component]
 pub fn ExplorePanel(props: &PanelProps) -> Html {
-    let jobs = use_mut_ref(Jobs::default);
-    let tick = use_state(|| 0u64);
     let seeds = use_state(|| "20".to_string());
     let first = use_state(|| "0".to_string());
     let faults = use_state(String::new);
-    let busy = jobs.borrow().busy();
-    {
-        let (jobs, tick) = (jobs.clone(), tick.clone());
-        use_effect_with((*tick, busy), move |&(n, busy)| {
-            let t = busy.then(|| {
-                Timeout::new(0, move || {
-                    jobs.borrow_mut().slice();
-                    tick.set(n + 1);
-                })
-            });
-            move || drop(t)
-        });
-    }
+    let input_error = use_state(|| None::<String>);
+    let pg = props.state.pg.borrow();
+    let view = &pg.explore;
+    let busy = view.busy();
     let start = {
-        let (jobs, tick, state) = (jobs.clone(), tick.clone(), props.state.clone());
+        let (cb, state, input_error) = (
+            props.on_action.clone(),
+            props.state.clone(),
+            input_error.clone(),
+        );
         let (seeds, first, faults) = (seeds.clone(), first.clone(), faults.clone());
         Callback::from(move |_: MouseEvent| {
-            let n = seeds.trim().parse::<u64>();
-            let from = first.trim().parse::<u64>();
-            let base = state.pg.borrow().scenario().clone();
-            let mut j = jobs.borrow_mut();
-            *j = Jobs::default();
-            match (n, from) {
-                (Ok(n), Ok(from)) => match ExploreJob::new(&base, &faults, from, n) {
-                    Ok(job) => j.explore = Some(job),
-                    Err(e) => j.error = Some(e),
-                },
-                _ => j.error = Some("seeds and first seed must be whole numbers".into()),
+            match (seeds.trim().parse::<u64>(), first.trim().parse::<u64>()) {
+                (Ok(n), Ok(from)) => {
+                    input_error.set(None);
+                    let link = state.pg.borrow().link.clone();
+                    cb.emit(Action::Explore(ExploreCmd::Start {
+                        link,
+                        faults: (*faults).clone(),
+                        first_seed: from,
+                        seeds: n,
+                    }));
+                }
+                _ => input_error.set(Some("seeds and first seed must be whole numbers".into())),
             }
-            tick.set(*tick + 1);
         })
     };
     let stop = {
-        let (jobs, tick) = (jobs.clone(), tick.clone());
-        Callback::from(move |_: MouseEvent| {
-            jobs.borrow_mut().stopped = true;
-            tick.set(*tick + 1);
-        })
+        let cb = props.on_action.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(Action::Explore(ExploreCmd::Stop)))
     };
-    let j = jobs.borrow();
+    let error = (*input_error).clone().or_else(|| view.error.clone());
     html! {
         <section class="panel explore" id="explore">
             <h3>{ "Explore" }</h3>
             <p class="hint">
                 { "Runs this scenario with many seeds, each adding a random fault schedule, and checks every property \
-                   and expectation (like " }<code>{ "faultline explore" }</code>{ "). Runs here, between frames." }
+                   and expectation (like " }<code>{ "faultline explore" }</code>{ "). Runs in the simulation worker; the page stays responsive." }
             </p>
             <div class="row">
                 <label>{ "seeds " }<input id="explore-seeds" type="number" min="1" max="1000"
@@ -141,36 +82,30 @@ pub fn ExplorePanel(props: &PanelProps) -> Html {
                 <button id="explore-start" class="primary" onclick={ start } disabled={ busy }>{ "Explore" }</button>
                 <button id="explore-stop" onclick={ stop } disabled={ !busy }>{ "Stop" }</button>
             </div>
-            if let Some(e) = &j.error {
+            if let Some(e) = error {
                 <p id="explore-error" class="error" role="alert">{ e }</p>
             }
-            if let Some(job) = &j.explore {
-                { progress(job, j.stopped) }
-                { failures(job, &jobs, &tick, j.shrink.as_ref(), busy) }
+            if let Some(job) = &view.job {
+                { progress(job) }
+                { failures(job, &props.on_action, busy) }
             }
         </section>
     }
 }
 
 /// The progress bar and its counters (`data-done`, `data-total`, `data-failing` for tests).
-fn progress(job: &ExploreJob, stopped: bool) -> Html {
-    let state = if job.finished() {
-        "finished"
-    } else if stopped {
-        "stopped"
-    } else {
-        "running"
-    };
+fn progress(job: &ExploreProgress) -> Html {
+    let state = job.state.as_str();
     let now = job
-        .running()
+        .running
         .map(|(seed, f)| format!(", seed {seed} at {:.0}%", f * 100.0))
         .unwrap_or_default();
     html! {
         <div class="explore-progress">
-            <progress id="explore-progress" max={ job.total().to_string() } value={ job.done().to_string() } />
-            <span id="explore-status" data-state={ state } data-done={ job.done().to_string() }
-                  data-total={ job.total().to_string() } data-failing={ job.failing_seeds.to_string() }>
-                { format!("{state}: {} of {} seeds, {} failing{now}", job.done(), job.total(), job.failing_seeds) }
+            <progress id="explore-progress" max={ job.total.to_string() } value={ job.done.to_string() } />
+            <span id="explore-status" data-state={ state.to_string() } data-done={ job.done.to_string() }
+                  data-total={ job.total.to_string() } data-failing={ job.failing_seeds.to_string() }>
+                { format!("{state}: {} of {} seeds, {} failing{now}", job.done, job.total, job.failing_seeds) }
             </span>
             { for job.notes.iter().map(|n| html! { <p class="note">{ n }</p> }) }
         </div>
@@ -179,13 +114,7 @@ fn progress(job: &ExploreJob, stopped: bool) -> Html {
 
 /// The failure list: seed, property, message, a link opening the failing run in a new tab,
 /// and "Shrink".
-fn failures(
-    job: &ExploreJob,
-    jobs: &Rc<RefCell<Jobs>>,
-    tick: &UseStateHandle<u64>,
-    shrink: Option<&(usize, ShrinkJob)>,
-    busy: bool,
-) -> Html {
+fn failures(job: &ExploreProgress, on_action: &Callback<Action>, busy: bool) -> Html {
     if job.failures.is_empty() {
         return html! { <p class="note" id="explore-no-failures">{ "No failures so far." }</p> };
     }
@@ -194,17 +123,12 @@ fn failures(
         <table class="explore-failures" id="explore-failures">
             <thead><tr><th>{ "seed" }</th><th>{ "property" }</th><th>{ "what failed" }</th><th></th><th></th></tr></thead>
             <tbody>
-                { for job.failures.iter().enumerate().take(MAX_ROWS).map(|(i, f)| {
+                { for job.failures.iter().enumerate().map(|(i, f)| {
                     let on_shrink = {
-                        let (jobs, tick, f) = (jobs.clone(), tick.clone(), f.clone());
-                        Callback::from(move |_: MouseEvent| {
-                            let mut j = jobs.borrow_mut();
-                            j.stopped = false;
-                            j.shrink = Some((i, ShrinkJob::new(&f.scenario, &f.property)));
-                            tick.set(*tick + 1);
-                        })
+                        let cb = on_action.clone();
+                        Callback::from(move |_: MouseEvent| cb.emit(Action::Explore(ExploreCmd::Shrink(i))))
                     };
-                    let shrunk = shrink.filter(|(k, _)| *k == i).map(|(_, s)| s);
+                    let shrunk = job.shrink.as_ref().filter(|s| s.index == i);
                     html! {
                         <>
                         <tr data-seed={ f.seed.to_string() } data-property={ f.property.clone() }>
@@ -221,9 +145,9 @@ fn failures(
                     }
                 }) }
             </tbody>
-            if job.failures.len() > MAX_ROWS {
+            if job.failure_count > job.failures.len() {
                 <tfoot><tr><td colspan="5" class="note">
-                    { format!("first {MAX_ROWS} of {} failures shown", job.failures.len()) }
+                    { format!("first {} of {} failures shown", job.failures.len(), job.failure_count) }
                 </td></tr></tfoot>
             }
         </table>
@@ -231,30 +155,25 @@ fn failures(
 }
 
 /// A shrink's progress, and its result as a link.
-fn shrink_status(s: &ShrinkJob, base: &str) -> Html {
-    let (state, text) = match &s.status {
-        ShrinkStatus::Running => (
-            "running",
-            format!("shrinking… {} of at most {MAX_RUNS} runs", s.runs),
+fn shrink_status(s: &ShrinkView, base: &str) -> Html {
+    let text = match s.state.as_str() {
+        "running" => format!("shrinking… {} of at most {MAX_RUNS} runs", s.runs),
+        "done" => format!("smallest found after {} runs", s.runs),
+        "capped" => format!(
+            "stopped at {} runs (the CLI's `faultline shrink` goes further)",
+            s.runs
         ),
-        ShrinkStatus::Done => ("done", format!("smallest found after {} runs", s.runs)),
-        ShrinkStatus::Capped => (
-            "capped",
-            format!(
-                "stopped at {} runs (the CLI's `faultline shrink` goes further)",
-                s.runs
-            ),
-        ),
-        ShrinkStatus::Failed(e) => ("failed", e.clone()),
+        _ => s.error.clone().unwrap_or_default(),
     };
+    let (stores, regions, duration_us) = s.size;
     html! {
-        <div class="shrink-status" id="shrink-status" data-state={ state } data-runs={ s.runs.to_string() }
-             data-faults={ s.current.faults.len().to_string() }>
+        <div class="shrink-status" id="shrink-status" data-state={ s.state.clone() } data-runs={ s.runs.to_string() }
+             data-faults={ s.faults.1.to_string() }>
             <span>{ text }</span>
-            <span>{ format!(" · faults {} → {}", s.faults_before, s.current.faults.len()) }</span>
-            <span>{ format!(" · {} stores, {} regions, {:.0} s", s.current.topology.stores, s.current.topology.regions, s.current.duration.0 as f64 / 1e6) }</span>
+            <span>{ format!(" · faults {} → {}", s.faults.0, s.faults.1) }</span>
+            <span>{ format!(" · {stores} stores, {regions} regions, {:.0} s", duration_us as f64 / 1e6) }</span>
             { " " }
-            <a id="shrunk-link" href={ share_url(base, &s.current) } target="_blank" rel="noopener">{ "open the shrunk run ↗" }</a>
+            <a id="shrunk-link" href={ format!("{}#{}", base.split('#').next().unwrap_or(base), s.link) } target="_blank" rel="noopener">{ "open the shrunk run ↗" }</a>
         </div>
     }
 }

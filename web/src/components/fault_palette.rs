@@ -47,16 +47,7 @@ pub fn FaultPalette(props: &PanelProps) -> Html {
     let peers = use_state(String::new);
     let error = use_state(|| None::<String>);
 
-    let names: Vec<String> = pg
-        .session
-        .run
-        .world
-        .kernel
-        .net
-        .nodes()
-        .iter()
-        .map(|n| n.name.clone())
-        .collect();
+    let names: Vec<String> = pg.frame.nodes.iter().map(|n| n.name.clone()).collect();
     let on_action_pick = {
         let action = action.clone();
         Callback::from(move |e: Event| {

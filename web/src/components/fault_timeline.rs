@@ -12,7 +12,7 @@ use crate::playground::Action;
 #[function_component]
 pub fn FaultTimeline(props: &PanelProps) -> Html {
     let pg = props.state.pg.borrow();
-    let end = pg.session.end().as_micros().max(1) as f64;
+    let end = pg.end().as_micros().max(1) as f64;
     let strip = use_node_ref();
     // Index being dragged; the move is committed on release (one rebuild, one undo step).
     let dragging = use_state(|| None::<usize>);

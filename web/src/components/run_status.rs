@@ -11,23 +11,23 @@ use crate::format;
 #[function_component]
 pub fn RunStatus(props: &PanelProps) -> Html {
     let pg = props.state.pg.borrow();
-    let s = &pg.session;
+    let f = &pg.frame;
     html! {
         <dl class="run">
             <dt>{ "status" }</dt>
             <dd id="status">{ pg.status() }</dd>
             <dt>{ "time" }</dt>
             <dd>
-                <span id="sim-time">{ format::sim_time(s.now()) }</span>
+                <span id="sim-time">{ format::sim_time(pg.now()) }</span>
                 { " of " }
-                <span id="sim-end">{ format::sim_time(s.end()) }</span>
+                <span id="sim-end">{ format::sim_time(pg.end()) }</span>
             </dd>
             <dt>{ "trace hash" }</dt>
-            <dd><code id="trace-hash">{ format_hash(s.run.trace_hash()) }</code></dd>
+            <dd><code id="trace-hash">{ format_hash(f.trace_hash) }</code></dd>
             <dt>{ "events" }</dt>
-            <dd id="events">{ s.run.world.kernel.processed() }</dd>
+            <dd id="events">{ f.events }</dd>
             <dt>{ "snapshots" }</dt>
-            <dd>{ s.snapshot_count() }</dd>
+            <dd>{ f.snapshots }</dd>
         </dl>
     }
 }

@@ -15,8 +15,8 @@ const US_PER_STEP: u64 = 1_000;
 #[function_component]
 pub fn Scrubber(props: &PanelProps) -> Html {
     let pg = props.state.pg.borrow();
-    let end = pg.session.end().as_micros() / US_PER_STEP;
-    let at = pg.seek_target.unwrap_or(pg.now()).as_micros() / US_PER_STEP;
+    let end = pg.end().as_micros() / US_PER_STEP;
+    let at = pg.seek_target().unwrap_or(pg.now()).as_micros() / US_PER_STEP;
     // Seek on release (change), not on every pixel of a drag (input): a rewind replays.
     let on_change = {
         let cb = props.on_action.clone();

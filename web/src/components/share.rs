@@ -30,22 +30,30 @@ pub fn Share(props: &PanelProps) -> Html {
             cb.emit(Action::Notice("Link copied".into()));
         })
     };
-    let report = issue_report(&ReportInput {
-        scenario: pg.scenario(),
-        url: &url,
-        cursor: pg.now(),
-        trace_hash: pg.session.run.trace_hash(),
-        results: &pg.session.run.evaluate(),
-    });
+    // Built on click, not per render: the page re-renders with every frame while playing.
     let copy_report = {
-        let (copied, cb) = (copied.clone(), props.on_action.clone());
+        let (copied, cb, state) = (copied.clone(), props.on_action.clone(), props.state.clone());
         Callback::from(move |_: MouseEvent| {
+            let report = {
+                let pg = state.pg.borrow();
+                let url = format!("{}{}", dom::base_url(), pg.url_hash());
+                issue_report(&ReportInput {
+                    scenario: pg.scenario(),
+                    url: &url,
+                    cursor: pg.now(),
+                    trace_hash: pg.trace_hash(),
+                    results: &pg.frame.expectations.rows,
+                })
+            };
             dom::copy(&report);
             copied.set(Some(("Issue report".into(), report.clone())));
             cb.emit(Action::Notice("Issue report copied (Markdown)".into()));
         })
     };
-    let toml_href = dom::data_url("application/toml", &to_toml(pg.scenario()));
+    // Re-encoded only when the scenario changes (the link is its canonical form).
+    let toml_href = use_memo(pg.link.clone(), |_| {
+        dom::data_url("application/toml", &to_toml(pg.scenario()))
+    });
     let file_name = format!(
         "{}.toml",
         pg.scenario()
@@ -92,7 +100,7 @@ pub fn Share(props: &PanelProps) -> Html {
         <div class="share row" role="toolbar" aria-label="share">
             <button id="copy-link" onclick={ copy_link }>{ "Copy link" }</button>
             <button id="copy-report" onclick={ copy_report }>{ "Copy issue report" }</button>
-            <a id="export-toml" class="button" href={ toml_href } download={ file_name }>{ "Export TOML" }</a>
+            <a id="export-toml" class="button" href={ (*toml_href).clone() } download={ file_name }>{ "Export TOML" }</a>
             <label class="button" for="import-toml">{ "Import TOML…" }</label>
             <input id="import-toml" type="file" accept=".toml,text/plain" class="visually-hidden" onchange={ on_import } />
             <button id="undo" disabled={ !can_undo } title="Undo edit (ctrl+z)" onclick={ send(Action::Undo) }>{ "Undo" }</button>

@@ -17,18 +17,12 @@ pub fn Topology(props: &PanelProps) -> Html {
     let svg = use_node_ref();
     let dragging = use_state(|| None::<String>);
     let s = pg.scenario();
-    let run = &pg.session.run;
-    let nodes = topology::nodes(
-        run.world
-            .kernel
-            .net
-            .nodes()
-            .iter()
-            .map(|n| (n.name.as_str(), n.kind.as_str())),
-    );
+    // Node states come from the engine's latest frame (none before the first one).
+    let live = &pg.frame.nodes;
+    let nodes = topology::nodes(live.iter().map(|n| (n.name.as_str(), n.kind.as_str())));
     let pos = |n: &topology::TopoNode| topology::position(&n.name, n.kind, &pg.positions);
     let mysql = nodes.iter().find(|n| n.kind == NodeKind::Mysql).map(pos);
-    let pd = pos(&nodes[0]);
+    let pd = nodes.first().map(pos).unwrap_or((0.0, 0.0));
 
     let to_svg = {
         let svg = svg.clone();
@@ -80,16 +74,9 @@ pub fn Topology(props: &PanelProps) -> Html {
 
     let drawn = nodes.iter().map(|n| {
         let (x, y) = pos(n);
-        let state = run
-            .world
-            .kernel
-            .net
-            .find(&n.name)
-            .map(|id| run.world.kernel.net.node(id).state.name())
-            .unwrap_or("up");
-        let leaders = (n.kind == NodeKind::Tikv)
-            .then(|| run.world.kernel.metrics.last(&format!("leaders.{}", n.name)))
-            .flatten();
+        let info = live.iter().find(|l| l.name == n.name);
+        let state = info.map_or_else(|| "up".to_string(), |l| l.state.clone());
+        let leaders = info.and_then(|l| l.leaders);
         let selected = pg.selected_node.as_deref() == Some(n.name.as_str());
         let name = n.name.clone();
         let down = {
@@ -109,9 +96,9 @@ pub fn Topology(props: &PanelProps) -> Html {
             })
         };
         html! {
-            <g class={ classes!("node", n.kind.label().to_lowercase(), state, selected.then_some("selected")) }
+            <g class={ classes!("node", n.kind.label().to_lowercase(), state.clone(), selected.then_some("selected")) }
                transform={ format!("translate({x:.0},{y:.0})") }
-               data-node={ name.clone() } data-state={ state }
+               data-node={ name.clone() } data-state={ state.clone() }
                onpointerdown={ down } oncontextmenu={ menu }>
                 <rect x="-38" y="-20" width="76" height="40" rx="8" />
                 <text class="name" y="-4">{ &n.name }</text>
@@ -122,7 +109,7 @@ pub fn Topology(props: &PanelProps) -> Html {
                     } }
                 </text>
                 if state != "up" {
-                    <text class="badge" y="32">{ state }</text>
+                    <text class="badge" y="32">{ state.clone() }</text>
                 }
                 if let Some(l) = leaders {
                     <title>{ format!("{} · {} · {:.0} leaders", n.name, state, l) }</title>

@@ -1,18 +1,15 @@
 //! The data views (built by `crate::views`), wired to the time cursor: charts (overlaid in
 //! compare mode), region map with detail, event/message log, space-time diagram, watermark
 //! blame, consistency table, the TiCDC lifecycle (changefeed list, sink state lanes, owner
-//! tick), and the live expectations with violations. Only the open tab's
-//! data is computed, so playing stays cheap.
-
-use std::rc::Rc;
+//! tick), and the live expectations with violations. The engine computes only the open
+//! tab's data (the panel tells it which tab and parameters), so playing stays cheap.
 
 use faultline_sim::SimTime;
 use yew::prelude::*;
 
 use super::PanelProps;
-use crate::playground::toggles::is_buggy;
+use crate::engine::{CdcViews, ViewData, ViewRequest, ViewTab};
 use crate::playground::Action;
-use crate::view_model as vm;
 use crate::views::*;
 
 /// Tabs of the views panel.
@@ -50,6 +47,18 @@ impl Tab {
         }
     }
 
+    fn request(self) -> ViewTab {
+        match self {
+            Tab::Charts => ViewTab::Charts,
+            Tab::Regions => ViewTab::Regions,
+            Tab::Log => ViewTab::Log,
+            Tab::SpaceTime => ViewTab::SpaceTime,
+            Tab::Blame => ViewTab::Blame,
+            Tab::Consistency => ViewTab::Consistency,
+            Tab::Cdc => ViewTab::Cdc,
+        }
+    }
+
     fn id(self) -> &'static str {
         match self {
             Tab::Charts => "charts",
@@ -75,9 +84,17 @@ pub fn ViewsPanel(props: &PanelProps) -> Html {
             "tikv-2".to_string(),
         ]
     });
+    // Tell the engine what to compute whenever the tab or its parameters change.
+    {
+        let cb = props.on_action.clone();
+        let req = ViewRequest {
+            tab: tab.request(),
+            region: *region,
+            space_time_nodes: (*chosen).clone(),
+        };
+        use_effect_with(req, move |req| cb.emit(Action::Views(req.clone())));
+    }
     let pg = props.state.pg.borrow();
-    let run = &pg.session.run;
-    let cursor = pg.now();
     let on_jump = {
         let cb = props.on_action.clone();
         Callback::from(move |t: SimTime| cb.emit(Action::Seek(t)))
@@ -86,89 +103,77 @@ pub fn ViewsPanel(props: &PanelProps) -> Html {
         let region = region.clone();
         Callback::from(move |r: u32| region.set(Some(r)))
     };
-    // Compare mode overlays the twin's series, labelled by which side of the toggle it is.
-    let label = |r: &faultline_scenario::Run| {
-        pg.compare
-            .as_ref()
-            .map(|c| {
-                if is_buggy(&r.scenario, c.toggle) {
-                    "buggy"
-                } else {
-                    "fixed"
-                }
-            })
-            .unwrap_or("run")
-    };
-    let mut runs = vec![vm::LabelledRun {
-        label: label(run),
-        run,
-    }];
-    if let Some(c) = &pg.compare {
-        runs.push(vm::LabelledRun {
-            label: label(&c.session.run),
-            run: &c.session.run,
-        });
-    }
-    let has_sessions = run.world.kernel.metrics.index("owner_capture").is_some();
-    let body = match *tab {
-        Tab::Charts => {
-            html! {
-                <div class="charts">
-                    { for vm::available_charts(run).into_iter().map(|k| html! {
-                        <Chart data={ Rc::new(vm::chart_data(k, &runs, Some(cursor))) } on_jump={ on_jump.clone() } />
-                    }) }
-                </div>
-            }
-        }
-        Tab::Regions => html! {
-            <div class="regions">
-                <RegionMap map={ Rc::new(vm::region_map(run)) } selected={ *region } on_select_region={ on_region.clone() } />
-                <RegionDetailPanel detail={ region.and_then(|r| vm::region_detail(run, r)) } />
+    let waiting = html! { <p class="hint">{ "Computing…" }</p> };
+    // The engine answers a tab change within a frame; until then the previous data may be
+    // for another tab, and is not shown.
+    let none = ViewData::None;
+    let body = match (*tab, pg.frame.views.as_ref().unwrap_or(&none)) {
+        (Tab::Charts, ViewData::Charts(charts)) => html! {
+            <div class="charts">
+                { for charts.iter().map(|c| html! {
+                    <Chart data={ c.clone() } on_jump={ on_jump.clone() } />
+                }) }
             </div>
         },
-        Tab::Log => html! {
-            <LogPanel log={ Rc::new(vm::log_vm(run)) } messages={ Rc::new(vm::messages_vm(run)) } on_jump={ on_jump.clone() } />
+        (Tab::Regions, ViewData::Regions { map, detail }) => html! {
+            <div class="regions">
+                <RegionMap map={ map.clone() } selected={ *region } on_select_region={ on_region.clone() } />
+                <RegionDetailPanel detail={ detail.clone() } />
+            </div>
         },
-        Tab::SpaceTime => {
-            let messages = vm::messages_vm(run);
-            let nodes = vm::log_vm(run).nodes;
-            let data = vm::space_time(&messages.rows, &chosen, cursor.as_micros(), 2_000_000);
+        (Tab::Log, ViewData::Log { log, messages }) => html! {
+            <LogPanel log={ log.clone() } messages={ messages.clone() } on_jump={ on_jump.clone() } />
+        },
+        (
+            Tab::SpaceTime,
+            ViewData::SpaceTime {
+                data,
+                nodes,
+                recording,
+            },
+        ) => {
             let on_select = {
                 let chosen = chosen.clone();
                 Callback::from(move |n: Vec<String>| chosen.set(n))
             };
             html! {
-                <SpaceTime data={ Rc::new(data) } { nodes } on_select_nodes={ on_select }
-                           on_jump={ on_jump.clone() } recording={ messages.enabled } />
+                <SpaceTime data={ data.clone() } nodes={ nodes.clone() } on_select_nodes={ on_select }
+                           on_jump={ on_jump.clone() } recording={ *recording } />
             }
         }
-        Tab::Blame => {
-            html! { <WatermarkBlame data={ Rc::new(vm::blame(run)) } on_select_region={ on_region.clone() } /> }
+        (Tab::Blame, ViewData::Blame(data)) => {
+            html! { <WatermarkBlame data={ data.clone() } on_select_region={ on_region.clone() } /> }
         }
         // The check replays the downstream tables: only while paused, not every frame.
-        Tab::Consistency if pg.playing => {
+        (Tab::Consistency, ViewData::Consistency(None)) => {
             html! { <p class="hint">{ "Pause to run the consistency check at the cursor." }</p> }
         }
-        Tab::Consistency => html! {
-            <ConsistencyTable data={ Rc::new(vm::consistency(run)) } on_jump={ on_jump.clone() } />
+        (Tab::Consistency, ViewData::Consistency(Some(data))) => html! {
+            <ConsistencyTable data={ data.clone() } on_jump={ on_jump.clone() } />
         },
-        Tab::Cdc => html! {
+        (
+            Tab::Cdc,
+            ViewData::Cdc(CdcViews {
+                list,
+                sink_lanes,
+                owner_tick,
+                sessions,
+            }),
+        ) => html! {
             <div class="cdc-lifecycle">
-                <ChangefeedList data={ Rc::new(vm::changefeed_list(run)) } />
-                <StateLanes data={ Rc::new(vm::sink_lanes(run)) } on_jump={ on_jump.clone() } />
-                <Chart data={ Rc::new(vm::chart_data(vm::ChartKind::OwnerTick, &runs, Some(cursor))) }
-                       on_jump={ on_jump.clone() } />
+                <ChangefeedList data={ list.clone() } />
+                <StateLanes data={ sink_lanes.clone() } on_jump={ on_jump.clone() } />
+                <Chart data={ owner_tick.clone() } on_jump={ on_jump.clone() } />
                 // Capture sessions and scheduling (tiflow#9344), when the run has them.
-                if has_sessions {
-                    <StateLanes data={ Rc::new(vm::owner_lane(run)) } on_jump={ on_jump.clone() } />
-                    <StateLanes data={ Rc::new(vm::table_lanes(run)) } on_jump={ on_jump.clone() } />
-                    <Chart data={ Rc::new(vm::chart_data(vm::ChartKind::Writers, &runs, Some(cursor))) }
-                           on_jump={ on_jump.clone() } />
-                    <Chart data={ Rc::new(vm::chart_data(vm::ChartKind::Lease, &runs, Some(cursor))) }
-                           on_jump={ on_jump.clone() } />
+                if let Some(s) = sessions {
+                    <StateLanes data={ s.owner.clone() } on_jump={ on_jump.clone() } />
+                    <StateLanes data={ s.tables.clone() } on_jump={ on_jump.clone() } />
+                    <Chart data={ s.writers.clone() } on_jump={ on_jump.clone() } />
+                    <Chart data={ s.lease.clone() } on_jump={ on_jump.clone() } />
                 }
             </div>
         },
+        _ => waiting,
     };
     html! {
         <section class="panel views" id="views">

@@ -8,7 +8,7 @@ use faultline_sim::SimTime;
 use super::topology::NodeKind;
 
 /// Playback speed: simulated seconds per wall-clock second.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Speed {
     /// Real time.
     X1,
@@ -51,8 +51,16 @@ pub type Edit = Rc<dyn Fn(&mut Scenario)>;
 /// What can happen to the playground.
 #[derive(Clone)]
 pub enum Action {
-    /// The page timer fired: run the next slice.
-    Tick,
+    /// The engine (in the worker) reports the runs at its cursor.
+    Frame(Box<crate::engine::Frame>),
+    /// The engine (in the worker) crashed: the panic message and its last cursor (µs).
+    EngineCrashed(String, u64),
+    /// Start, stop or shrink in the Explore panel (run by the engine).
+    Explore(crate::engine::ExploreCmd),
+    /// Make the engine panic (the crash-report test, `?crash-worker`).
+    CrashEngine,
+    /// The views panel shows another tab or parameters.
+    Views(crate::engine::ViewRequest),
     /// Play / pause.
     TogglePlay,
     /// Pause.

@@ -1,12 +1,12 @@
 //! Explore and shrink in the page, in slices (issue 8 section 3). Yew-free, so native tests
 //! drive them the same way the panel does.
 //!
-//! Why slices and not a worker: `faultline_explore::explore` runs seeds on threads, which
-//! wasm32 in the browser does not have; its per-seed pieces (`scenario_for_seed`,
-//! `outcome::check_run`) are public, and a seed's `Run` can be advanced a few thousand events
-//! at a time with `Run::run_slice`. So the panel steps one seed at a time between frames with
-//! the same wall-clock slicer as playback (`crate::slicer`), and the page never freezes for
-//! longer than a slice. The results equal the CLI's for the same seeds and budget: each seed's
+//! Why slices: `faultline_explore::explore` runs seeds on threads, which wasm32 in the browser
+//! does not have; its per-seed pieces (`scenario_for_seed`, `outcome::check_run`) are public,
+//! and a seed's `Run` can be advanced a few thousand events at a time with `Run::run_slice`.
+//! So the engine (`crate::engine`, in the simulation worker) steps one seed at a time with the
+//! same wall-clock slicer as playback (`crate::slicer`), interleaved with playback and with
+//! the page's commands, and reports progress in its frames. The results equal the CLI's for the same seeds and budget: each seed's
 //! scenario and outcome are functions of the seed alone.
 //!
 //! Shrinking is not incremental in `faultline_explore` (`shrink()` runs candidates to its run

@@ -1,6 +1,10 @@
 //! The playground's state and rules, with no Yew or DOM in sight: which scenario runs, where
 //! the cursor is, playback, branches, compare mode, edits with undo/redo, guided steps.
 //! `crate::state` wraps it in a Yew reducer; components only read it and send [`Action`]s.
+//!
+//! The runs themselves live in the engine (`crate::engine`, a Web Worker in the browser):
+//! the playground sends it commands through [`Playground::outbox`] and shows the latest
+//! [`Frame`] it reported. Edits, branches, undo and selection stay here.
 
 pub mod action;
 pub mod explore;
@@ -22,12 +26,9 @@ use faultline_sim::SimTime;
 
 pub use action::{Action, Speed};
 use history::History;
-use session::Session;
 use topology::NodeKind;
 
-/// Wall-clock milliseconds of simulation per timer tick: the rest of a 16 ms frame is left
-/// for painting and input.
-pub const SLICE_MS: f64 = 8.0;
+use crate::engine::{Command, ExploreView, Frame, ToEngine, ViewRequest};
 
 /// A run kept as a branch: its scenario and where it was left.
 #[derive(Clone)]
@@ -42,19 +43,23 @@ pub struct Branch {
     pub hash: u64,
 }
 
-/// Compare mode: the same scenario with one toggle flipped, on the same cursor.
-#[derive(Clone)]
-pub struct Compare {
-    /// Which toggle (index into `toggles::TOGGLES`).
-    pub toggle: usize,
-    /// The twin run.
-    pub session: Session,
-}
-
 /// The whole playground.
 pub struct Playground {
-    /// The active run.
-    pub session: Session,
+    /// The running scenario (what the engine was last told to run).
+    running: Scenario,
+    /// The latest report from the engine.
+    pub frame: Frame,
+    /// Commands for the engine not yet sent (the page drains it after each action).
+    pub outbox: Vec<ToEngine>,
+    /// Number of the last command queued.
+    seq: u64,
+    /// Number of the last command that moves the clock: until a frame acknowledges it, the
+    /// status reads `seeking` and the cursor the one asked for.
+    clock_seq: u64,
+    /// Branches whose cursor and hash to take from the first frame acknowledging `.0`.
+    branch_fix: Option<(u64, Vec<usize>)>,
+    /// A cursor asked for and not yet acknowledged.
+    pending_cursor: Option<SimTime>,
     /// The shipped file the scenario came from, if unchanged from the gallery.
     pub file: Option<&'static str>,
     /// What the editors show; differs from the run's scenario only while invalid.
@@ -67,19 +72,18 @@ pub struct Playground {
     pub branches: Vec<Branch>,
     /// Index of the running branch.
     pub active: usize,
-    /// The compare twin, in compare mode.
-    pub compare: Option<Compare>,
-    /// Playing?
+    /// Compare mode: the toggle flipped in the twin.
+    pub compare: Option<usize>,
+    /// Playing (as asked; frames confirm it).
     pub playing: bool,
     /// At what speed.
     pub speed: Speed,
-    /// Where a seek is heading (the run catches up in slices).
-    pub seek_target: Option<SimTime>,
-    last_wall_ms: Option<f64>,
     /// Guided mode: index of the step last jumped to.
     pub guide: Option<usize>,
-    /// A problem to show in the error box (bad link, bad import).
+    /// A problem to show in the error box (bad link, bad import, a crash).
     pub error: Option<String>,
+    /// The engine crashed: the page shows the error and stops.
+    pub crashed: bool,
     /// A short confirmation ("Link copied").
     pub notice: Option<String>,
     /// The scenario autosaved by an earlier visit, offered when a link fails.
@@ -100,19 +104,41 @@ pub struct Playground {
     pub edits: u64,
     /// The run's scenario as a link (`v1.…`), kept to avoid re-encoding per frame.
     pub link: String,
+    /// What the views panel shows (resent with every load).
+    views: ViewRequest,
+    /// The Explore panel's jobs, as the engine last reported them.
+    pub explore: ExploreView,
+}
+
+/// Checks that a scenario can run (the engine reports what only building the world finds,
+/// such as an expectation on a metric the model lacks).
+fn check(s: &Scenario) -> Result<(), ScenarioError> {
+    validate("scenario", s)
 }
 
 impl Playground {
     /// The playground for a page load: the scenario from `hash` (or the default), with
-    /// `autosaved` offered if the link is broken.
+    /// `autosaved` offered if the link is broken. Its outbox holds the engine's first load.
     pub fn from_hash(hash: &str, autosaved: Option<Scenario>, embed: bool) -> Playground {
+        Playground::from_hash_after(hash, autosaved, embed, 0, ViewRequest::default())
+    }
+
+    /// Like [`Playground::from_hash`], numbering commands after `seq` (the engine keeps
+    /// counting across a pasted link) and keeping the views request.
+    fn from_hash_after(
+        hash: &str,
+        autosaved: Option<Scenario>,
+        embed: bool,
+        seq: u64,
+        views: ViewRequest,
+    ) -> Playground {
         let h = hash::parse(hash);
         let (scenario, file, error) = if h.link.is_empty() {
             (default_scenario(), Some(DEFAULT_SCENARIO_FILE), None)
         } else {
             match decode_link(&h.link)
                 .map_err(|e| e.to_string())
-                .and_then(|s| Session::new(&s).map(|_| s).map_err(|e| e.to_string()))
+                .and_then(|s| check(&s).map(|_| s).map_err(|e| e.to_string()))
             {
                 Ok(s) => (s, None, None),
                 Err(e) => (
@@ -124,19 +150,25 @@ impl Playground {
                 ),
             }
         };
-        let session = Session::new(&scenario)
-            .or_else(|_| Session::new(&default_scenario()))
-            .expect("the default scenario runs (tested)");
-        let scenario = session.run.scenario.clone();
+        let link = encode_link(&scenario);
         let mut pg = Playground {
-            link: encode_link(&scenario),
             branches: vec![Branch {
                 label: "main".into(),
                 scenario: scenario.clone(),
                 cursor: SimTime(0),
-                hash: session.run.trace_hash(),
+                hash: 0,
             }],
-            session,
+            frame: Frame {
+                end_us: scenario.duration.to_time().as_micros(),
+                ..Frame::default()
+            },
+            running: scenario.clone(),
+            outbox: Vec::new(),
+            seq,
+            clock_seq: seq,
+            branch_fix: None,
+            pending_cursor: None,
+            link,
             file,
             draft: scenario,
             problems: Vec::new(),
@@ -145,10 +177,9 @@ impl Playground {
             compare: None,
             playing: true,
             speed: Speed::Max,
-            seek_target: None,
-            last_wall_ms: None,
             guide: None,
             error,
+            crashed: false,
             notice: None,
             autosaved,
             embed,
@@ -158,45 +189,66 @@ impl Playground {
             positions: BTreeMap::new(),
             help_open: false,
             edits: 0,
+            views,
+            explore: ExploreView::default(),
         };
         // A link with a cursor opens paused at that moment; without one it plays.
-        if let (Some(t), None) = (h.cursor, &pg.error) {
-            pg.playing = false;
-            pg.seek_target = Some(t.min(pg.session.end()));
-        }
+        let cursor = match (h.cursor, &pg.error) {
+            (Some(t), None) => {
+                pg.playing = false;
+                Some(t.min(pg.end()))
+            }
+            _ => None,
+        };
+        pg.load(cursor.unwrap_or(SimTime(0)), Some(pg.playing));
         pg
     }
 
     /// The running scenario.
     pub fn scenario(&self) -> &Scenario {
-        &self.session.run.scenario
+        &self.running
     }
 
-    /// The cursor.
+    /// The cursor: the one asked for until the engine confirms it, then the engine's.
     pub fn now(&self) -> SimTime {
-        self.session.now()
+        self.pending_cursor.unwrap_or(SimTime(self.frame.now_us))
     }
 
-    /// `running`, `seeking`, `paused` or `finished` (the e2e tests wait for `finished`).
+    /// Where a seek is heading, if the engine is still catching up.
+    pub fn seek_target(&self) -> Option<SimTime> {
+        self.pending_cursor
+            .or(self.frame.seek_target_us.map(SimTime))
+    }
+
+    /// The end of the run.
+    pub fn end(&self) -> SimTime {
+        self.running.duration.to_time()
+    }
+
+    /// Trace hash at the cursor (as last reported).
+    pub fn trace_hash(&self) -> u64 {
+        self.frame.trace_hash
+    }
+
+    /// True until the engine has handled every command that moves the clock.
+    fn catching_up(&self) -> bool {
+        self.frame.ack < self.clock_seq
+    }
+
+    /// `running`, `seeking`, `paused`, `finished` or `crashed` (the e2e tests wait for these).
     pub fn status(&self) -> &'static str {
-        let twin_done = self
-            .compare
-            .as_ref()
-            .is_none_or(|c| c.session.now() >= self.now());
-        if self.seek_target.is_some() {
+        if self.crashed {
+            "crashed"
+        } else if self.catching_up() {
             "seeking"
-        } else if self.session.finished() && twin_done {
-            "finished"
-        } else if self.playing {
-            "running"
         } else {
-            "paused"
+            self.frame.state.name()
         }
     }
 
     /// The URL hash for the current scenario and cursor.
     pub fn url_hash(&self) -> String {
-        hash::format(&self.link, self.seek_target.unwrap_or(self.now()))
+        hash::format(&self.link, self.seek_target().unwrap_or(self.now()))
     }
 
     /// The caption to show: the latest guide step at or before the cursor, in guided mode.
@@ -212,54 +264,131 @@ impl Playground {
             .map(|(i, g)| (i, g.caption.as_str()))
     }
 
-    /// Applies one action. `clock` reads wall-clock milliseconds (slices are budgeted by it).
-    /// Returns false when nothing visible changed (an idle tick), so the page can skip a
-    /// render.
-    pub fn apply(&mut self, action: Action, clock: &dyn Fn() -> f64) -> bool {
-        if !matches!(action, Action::Tick) {
+    /// Queues a command for the engine; `clock` marks commands that move the cursor.
+    fn send(&mut self, cmd: Command, clock: bool) {
+        self.seq += 1;
+        if clock {
+            self.clock_seq = self.seq;
+        }
+        self.outbox.push(ToEngine { seq: self.seq, cmd });
+    }
+
+    /// Tells the engine to run the current scenario (and its twin) from t = 0 and go to
+    /// `cursor`, then play or pause.
+    fn load(&mut self, cursor: SimTime, play: Option<bool>) {
+        let cursor = cursor.min(self.end());
+        self.send(
+            Command::Load {
+                link: self.link.clone(),
+                compare: self.compare,
+                cursor: Some(cursor.as_micros()),
+                play,
+            },
+            true,
+        );
+        self.send(Command::Views(self.views.clone()), false);
+        self.pending_cursor = Some(cursor);
+    }
+
+    /// Takes the cursor and hash of branches `which` from the frame answering the last
+    /// command queued (a `Pause`, which the engine answers at once with an exact frame).
+    fn fix_branches(&mut self, which: Vec<usize>) {
+        self.branch_fix = Some((self.seq, which));
+    }
+
+    /// A frame arrived from the engine.
+    fn on_frame(&mut self, mut frame: Frame) {
+        // Unchanged views keep their `Rc`s, so charts and the map do not redraw.
+        if frame.views.is_none() {
+            frame.views = self.frame.views.take();
+        }
+        if let Some(n) = &frame.notice {
+            self.notice = Some(n.clone());
+        }
+        if let Some(e) = &frame.error {
+            self.error = Some(e.clone());
+        }
+        if let Some(x) = frame.explore.take() {
+            self.explore = x;
+        }
+        self.frame = frame;
+        if !self.catching_up() {
+            self.pending_cursor = None;
+            self.playing = self.frame.playing;
+        }
+        if let Some((seq, which)) = self.branch_fix.take() {
+            if self.frame.ack == seq {
+                for i in which {
+                    if let Some(b) = self.branches.get_mut(i) {
+                        b.cursor = SimTime(self.frame.now_us);
+                        b.hash = self.frame.trace_hash;
+                    }
+                }
+            } else if self.frame.ack < seq {
+                self.branch_fix = Some((seq, which));
+            }
+        }
+    }
+
+    /// Applies one action. Returns false when nothing visible changed, so the page can skip
+    /// a render. Commands for the engine collect in [`Playground::outbox`].
+    pub fn apply(&mut self, action: Action) -> bool {
+        if !matches!(action, Action::Frame(_) | Action::Views(_)) {
             self.notice = None;
         }
         match action {
-            Action::Tick => return self.tick(clock),
+            Action::Frame(f) => self.on_frame(*f),
+            // Only the first report says what went wrong.
+            Action::EngineCrashed(..) if self.crashed => return false,
+            Action::EngineCrashed(message, at_us) => {
+                self.crashed = true;
+                self.playing = false;
+                self.error = Some(format!(
+                    "The simulation crashed at about {}: {message}\nRepro link (copy it into a bug report; it plays to the crash): {}#{}\nReload the page to continue.",
+                    crate::format::sim_time(SimTime(at_us)),
+                    crate::dom::base_url(),
+                    self.link
+                ));
+            }
+            Action::CrashEngine => self.send(Command::Crash, false),
+            Action::Explore(c) => self.send(Command::Explore(c), false),
+            Action::Views(v) => {
+                if v == self.views {
+                    return false;
+                }
+                self.views = v.clone();
+                self.send(Command::Views(v), false);
+            }
             Action::TogglePlay => {
-                if self.session.finished() && !self.playing {
-                    self.seek(SimTime(0));
+                if self.now() >= self.end() && !self.playing {
+                    self.pending_cursor = Some(SimTime(0));
                 }
                 self.playing = !self.playing;
-                self.last_wall_ms = None;
+                self.send(Command::TogglePlay, true);
             }
-            Action::Pause => self.playing = false,
+            Action::Pause => {
+                self.playing = false;
+                self.send(Command::Pause, true);
+            }
             Action::SetSpeed(s) => {
                 self.speed = s;
                 self.playing = true;
-                self.last_wall_ms = None;
+                self.send(Command::SetSpeed(s), true);
             }
             Action::StepEvent => {
-                self.settle();
                 self.playing = false;
-                self.session.step_event();
-                self.sync_twin();
+                self.send(Command::StepEvent, true);
             }
             Action::StepToNode(name) => {
-                self.settle();
                 self.playing = false;
-                if let Some(id) = self.session.run.world.kernel.net.find(&name) {
-                    if !self.session.step_to_node(id) {
-                        self.notice = Some(format!("{name} does nothing more before the end"));
-                    }
-                }
-                self.sync_twin();
+                self.send(Command::StepToNode(name), true);
             }
             Action::Nudge(us) => {
-                let base = self.seek_target.unwrap_or(self.now()).as_micros() as i64;
-                let t = (base + us).clamp(0, self.session.end().as_micros() as i64);
-                self.playing = false;
+                let base = self.seek_target().unwrap_or(self.now()).as_micros() as i64;
+                let t = (base + us).clamp(0, self.end().as_micros() as i64);
                 self.seek(SimTime(t as u64));
             }
-            Action::Seek(t) => {
-                self.playing = false;
-                self.seek(t);
-            }
+            Action::Seek(t) => self.seek(t),
             Action::BranchHere => self.branch_here(),
             Action::SwitchBranch(i) => self.switch_branch(i),
             Action::Open { scenario, file } => {
@@ -267,7 +396,7 @@ impl Playground {
                 self.edits += 1;
             }
             Action::ImportToml(name, text) => match parse_scenario(&name, &text) {
-                Ok(s) => match Session::new(&s) {
+                Ok(s) => match check(&s) {
                     Ok(_) => {
                         self.open(s, None);
                         self.edits += 1;
@@ -281,7 +410,17 @@ impl Playground {
                     return false;
                 }
                 let autosaved = self.autosaved.take();
-                *self = Playground::from_hash(&h, autosaved, self.embed);
+                let mut next = Playground::from_hash_after(
+                    &h,
+                    autosaved,
+                    self.embed,
+                    self.seq,
+                    self.views.clone(),
+                );
+                next.frame = std::mem::take(&mut self.frame);
+                next.positions = std::mem::take(&mut self.positions);
+                next.explore = std::mem::take(&mut self.explore);
+                *self = next;
             }
             Action::OpenAutosave => {
                 if let Some(s) = self.autosaved.clone() {
@@ -293,7 +432,6 @@ impl Playground {
                 if let Some(step) = self.scenario().guide.get(i) {
                     let t = step.at.to_time();
                     self.guide = Some(i);
-                    self.playing = false;
                     self.seek(t);
                 }
             }
@@ -349,8 +487,14 @@ impl Playground {
             }
             Action::AddNode(kind) => self.add_node(kind),
             Action::RemoveNode(name) => self.remove_node(&name),
-            Action::CompareOn(toggle) => self.compare_on(toggle),
-            Action::CompareOff => self.compare = None,
+            Action::CompareOn(toggle) => {
+                self.compare = Some(toggle);
+                self.send(Command::Compare(Some(toggle)), true);
+            }
+            Action::CompareOff => {
+                self.compare = None;
+                self.send(Command::Compare(None), true);
+            }
             Action::ToggleHelp => self.help_open = !self.help_open,
             Action::Notice(n) => self.notice = Some(n),
             Action::DismissError => self.error = None,
@@ -358,87 +502,33 @@ impl Playground {
         true
     }
 
-    /// Runs the next slice towards the seek target, or the playback target.
-    fn tick(&mut self, clock: &dyn Fn() -> f64) -> bool {
-        let now_ms = clock();
-        let target = match (self.seek_target, self.playing) {
-            (Some(t), _) => t,
-            (None, true) => match self.speed.us_per_ms() {
-                None => self.session.end(),
-                Some(rate) => {
-                    let elapsed = self
-                        .last_wall_ms
-                        .map_or(0.0, |l| (now_ms - l).clamp(0.0, 250.0));
-                    SimTime(self.now().as_micros() + (elapsed * rate) as u64)
-                }
-            },
-            (None, false) => return false,
-        };
-        self.last_wall_ms = Some(now_ms);
-        let budget = if self.compare.is_some() {
-            SLICE_MS / 2.0
-        } else {
-            SLICE_MS
-        };
-        let mut done = self.session.advance(target, budget, clock);
-        if let Some(c) = self.compare.as_mut() {
-            done &= c.session.advance(self.session.now(), budget, clock);
-        }
-        if done && self.seek_target.is_some() {
-            self.seek_target = None;
-        }
-        if self.session.finished() && self.compare.as_ref().is_none_or(|c| c.session.finished()) {
-            self.playing = false;
-        }
-        true
-    }
-
-    /// Finishes a pending seek at once (before stepping single events).
-    fn settle(&mut self) {
-        if let Some(t) = self.seek_target.take() {
-            self.session.seek(t);
-            self.sync_twin();
-        }
-    }
-
-    /// Brings the compare twin to the cursor.
-    fn sync_twin(&mut self) {
-        let now = self.now();
-        if let Some(c) = self.compare.as_mut() {
-            c.session.seek(now);
-        }
-    }
-
-    /// Starts moving the cursor to `t`: restore the nearest snapshot now, replay in slices.
+    /// Moves the cursor to `t`, paused (the engine rewinds and replays in slices).
     fn seek(&mut self, t: SimTime) {
-        let t = t.min(self.session.end());
-        self.session.restore_for(t);
-        if let Some(c) = self.compare.as_mut() {
-            c.session.restore_for(t);
-        }
-        self.seek_target = Some(t);
+        let t = t.min(self.end());
+        self.playing = false;
+        self.pending_cursor = Some(t);
+        self.send(Command::Seek(t.as_micros()), true);
     }
 
     /// Opens a scenario from scratch (gallery, import, autosave): new branch list, t = 0.
     fn open(&mut self, s: Scenario, file: Option<&'static str>) {
-        let Ok(session) = Session::new(&s) else {
+        if check(&s).is_err() {
             return;
-        };
+        }
         self.link = encode_link(&s);
         self.branches = vec![Branch {
             label: "main".into(),
             scenario: s.clone(),
             cursor: SimTime(0),
-            hash: session.run.trace_hash(),
+            hash: 0,
         }];
         self.active = 0;
-        self.session = session;
+        self.running = s.clone();
         self.file = file;
         self.draft = s;
         self.problems.clear();
         self.history = History::default();
         self.compare = None;
-        self.seek_target = None;
         self.selected_fault = None;
         self.guide = if self.scenario().guide.is_empty() {
             None
@@ -446,13 +536,12 @@ impl Playground {
             Some(0)
         };
         self.playing = true;
-        self.last_wall_ms = None;
+        self.load(SimTime(0), Some(true));
     }
 
     /// Validates and, if valid, runs an edited scenario (recording undo).
     fn commit(&mut self, next: Scenario) {
-        let checked = validate("editor", &next).and_then(|_| Session::new(&next));
-        match checked {
+        match check(&next) {
             Ok(_) => {
                 self.history.record(self.scenario().clone());
                 self.replace(next);
@@ -473,47 +562,45 @@ impl Playground {
 
     /// Runs `next` (already validated) from t = 0 and returns to the cursor.
     fn replace(&mut self, next: Scenario) {
-        let Ok(session) = Session::new(&next) else {
-            return;
-        };
-        let cursor = self.seek_target.unwrap_or(self.now()).min(session.end());
-        self.session = session;
+        let cursor = self.seek_target().unwrap_or(self.now());
+        self.running = next.clone();
         self.link = encode_link(&next);
         self.file = None;
         self.draft = next.clone();
         self.problems.clear();
-        if let Some(c) = self.compare.take() {
-            self.compare_on(c.toggle);
-        }
         if let Some(b) = self.branches.get_mut(self.active) {
             b.scenario = next;
         }
         self.edits += 1;
-        self.seek(cursor);
+        self.load(cursor, None);
     }
 
     fn branch_here(&mut self) {
-        self.settle();
-        self.save_branch();
+        self.playing = false;
+        // The engine finishes any seek and pauses; the first frame after that is the exact
+        // cursor and hash both branches start from.
+        self.send(Command::Pause, true);
         let n = self.branches.len();
-        let t = self.now();
+        let t = self.seek_target().unwrap_or(self.now());
+        self.save_branch();
         self.branches.push(Branch {
             label: format!("branch {n} at {}", crate::format::sim_time(t)),
             scenario: self.scenario().clone(),
             cursor: t,
-            hash: self.session.run.trace_hash(),
+            hash: self.trace_hash(),
         });
+        self.fix_branches(vec![self.active, n]);
         self.active = n;
         self.history = History::default();
-        self.playing = false;
         self.notice = Some(
             "Branched. Add a fault now (palette or a node's menu); the previous run stays in the branch list."
                 .into(),
         );
     }
 
+    /// Records where the active branch was left (the latest frame: exact when paused).
     fn save_branch(&mut self) {
-        let (cursor, hash) = (self.now(), self.session.run.trace_hash());
+        let (cursor, hash) = (self.now(), self.trace_hash());
         if let Some(b) = self.branches.get_mut(self.active) {
             b.cursor = cursor;
             b.hash = hash;
@@ -524,34 +611,16 @@ impl Playground {
         if i == self.active || i >= self.branches.len() {
             return;
         }
-        self.settle();
         self.save_branch();
         let b = self.branches[i].clone();
-        let Ok(session) = Session::new(&b.scenario) else {
-            return;
-        };
-        self.session = session;
         self.active = i;
         self.link = encode_link(&b.scenario);
+        self.running = b.scenario.clone();
         self.draft = b.scenario;
         self.problems.clear();
         self.history = History::default();
-        if let Some(c) = self.compare.take() {
-            self.compare_on(c.toggle);
-        }
         self.playing = false;
-        self.seek(b.cursor);
-    }
-
-    fn compare_on(&mut self, toggle: usize) {
-        let mut twin = self.scenario().clone();
-        let buggy = toggles::is_buggy(&twin, toggle);
-        toggles::set_buggy(&mut twin, toggle, !buggy);
-        if let Ok(session) = Session::new(&twin) {
-            self.compare = Some(Compare { toggle, session });
-            let t = self.seek_target.unwrap_or(self.now());
-            self.seek(t);
-        }
+        self.load(b.cursor, Some(false));
     }
 
     fn add_node(&mut self, kind: NodeKind) {
@@ -647,11 +716,8 @@ fn new_changefeed(n: usize) -> Option<faultline_scenario::ChangefeedSpec> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use faultline_scenario::{gallery, FaultAction};
-
-    fn clock() -> f64 {
-        0.0
-    }
+    use crate::engine::local::Local;
+    use faultline_scenario::{gallery, FaultAction, Run};
 
     fn small() -> Scenario {
         gallery()
@@ -661,25 +727,31 @@ mod tests {
             .scenario
     }
 
-    fn settle(pg: &mut Playground) {
-        for _ in 0..10_000 {
-            if pg.seek_target.is_none() && !pg.playing {
-                return;
-            }
-            pg.apply(Action::Tick, &clock);
-        }
+    fn local(s: &Scenario) -> Local {
+        Local::new(Playground::from_hash(
+            &format!("#{}", encode_link(s)),
+            None,
+            false,
+        ))
     }
 
     #[test]
     fn a_link_with_a_cursor_opens_there_paused() {
         let s = small();
         let h = hash::format(&encode_link(&s), SimTime(30_000_000));
-        let mut pg = Playground::from_hash(&h, None, false);
+        let pg = Playground::from_hash(&h, None, false);
         assert!(pg.error.is_none());
-        settle(&mut pg);
-        assert_eq!(pg.now(), SimTime(30_000_000));
-        assert_eq!(pg.status(), "paused");
+        // Before the engine answers, the page already shows where it is going.
+        assert_eq!(pg.status(), "seeking");
         assert_eq!(pg.url_hash(), h);
+        let mut l = Local::new(pg);
+        l.settle();
+        assert_eq!(l.pg.now(), SimTime(30_000_000));
+        assert_eq!(l.pg.status(), "paused");
+        assert_eq!(l.pg.url_hash(), h);
+        let mut whole = Run::new(&s).unwrap();
+        whole.run_until(SimTime(30_000_000));
+        assert_eq!(l.pg.trace_hash(), whole.trace_hash());
     }
 
     #[test]
@@ -693,59 +765,104 @@ mod tests {
     #[test]
     fn edit_fault_undo_redo() {
         let s = small();
-        let mut pg = Playground::from_hash(&format!("#{}", encode_link(&s)), None, false);
-        pg.apply(Action::Seek(SimTime(20_000_000)), &clock);
-        settle(&mut pg);
-        let f = pg.fault_now(FaultAction::Kill, "tikv-2");
-        pg.apply(Action::AddFault(f), &clock);
-        settle(&mut pg);
-        assert_eq!(pg.scenario().faults.len(), s.faults.len() + 1);
-        assert_eq!(pg.now(), SimTime(20_000_000));
-        pg.apply(Action::AddNode(NodeKind::Tikv), &clock);
-        assert_eq!(pg.scenario().topology.stores, s.topology.stores + 1);
-        pg.apply(Action::Undo, &clock);
-        pg.apply(Action::Undo, &clock);
-        assert_eq!(pg.scenario(), &s);
-        pg.apply(Action::Redo, &clock);
-        assert_eq!(pg.scenario().faults.len(), s.faults.len() + 1);
+        let mut l = local(&s);
+        l.apply(Action::Seek(SimTime(20_000_000)));
+        l.settle();
+        let f = l.pg.fault_now(FaultAction::Kill, "tikv-2");
+        l.apply(Action::AddFault(f));
+        l.settle();
+        assert_eq!(l.pg.scenario().faults.len(), s.faults.len() + 1);
+        assert_eq!(l.pg.now(), SimTime(20_000_000));
+        l.apply(Action::AddNode(NodeKind::Tikv));
+        assert_eq!(l.pg.scenario().topology.stores, s.topology.stores + 1);
+        l.apply(Action::Undo);
+        l.apply(Action::Undo);
+        assert_eq!(l.pg.scenario(), &s);
+        l.apply(Action::Redo);
+        assert_eq!(l.pg.scenario().faults.len(), s.faults.len() + 1);
         // An invalid edit keeps the run and reports the field.
-        pg.apply(
-            Action::Edit(std::rc::Rc::new(|s| s.topology.stores = 99)),
-            &clock,
-        );
-        assert!(pg.problems.iter().any(|p| p.field.contains("stores")));
-        assert_eq!(pg.scenario().topology.stores, s.topology.stores);
+        l.apply(Action::Edit(std::rc::Rc::new(|s| s.topology.stores = 99)));
+        assert!(l.pg.problems.iter().any(|p| p.field.contains("stores")));
+        assert_eq!(l.pg.scenario().topology.stores, s.topology.stores);
+        // The engine runs what the page shows.
+        l.settle();
+        let mut whole = Run::new(l.pg.scenario()).unwrap();
+        whole.run_until(SimTime(20_000_000));
+        assert_eq!(l.pg.now(), SimTime(20_000_000));
+        assert_eq!(l.pg.trace_hash(), whole.trace_hash());
     }
 
     #[test]
     fn branch_and_switch_back() {
         let s = small();
-        let mut pg = Playground::from_hash(&format!("#{}", encode_link(&s)), None, false);
-        pg.apply(Action::Seek(SimTime(10_000_000)), &clock);
-        settle(&mut pg);
-        pg.apply(Action::BranchHere, &clock);
-        let f = pg.fault_now(FaultAction::Pause, "tikv-3");
-        pg.apply(Action::AddFault(f), &clock);
-        settle(&mut pg);
-        assert_eq!(pg.branches.len(), 2);
-        pg.apply(Action::SwitchBranch(0), &clock);
-        settle(&mut pg);
-        assert_eq!(pg.scenario(), &s);
-        assert_eq!(pg.now(), SimTime(10_000_000));
+        let mut l = local(&s);
+        l.apply(Action::Seek(SimTime(10_000_000)));
+        l.settle();
+        let at_branch = l.pg.trace_hash();
+        l.apply(Action::BranchHere);
+        let f = l.pg.fault_now(FaultAction::Pause, "tikv-3");
+        l.apply(Action::AddFault(f));
+        l.settle();
+        assert_eq!(l.pg.branches.len(), 2);
+        assert_eq!(l.pg.branches[0].hash, at_branch);
+        assert_eq!(l.pg.branches[0].cursor, SimTime(10_000_000));
+        l.apply(Action::SwitchBranch(0));
+        l.settle();
+        assert_eq!(l.pg.scenario(), &s);
+        assert_eq!(l.pg.now(), SimTime(10_000_000));
+        assert_eq!(l.pg.trace_hash(), at_branch);
+    }
+
+    #[test]
+    fn branch_while_playing_records_where_the_engine_paused() {
+        let s = small();
+        let mut l = local(&s);
+        // Play a little (one frame's worth), then branch without waiting.
+        l.apply(Action::SetSpeed(Speed::X100));
+        l.pump();
+        l.apply(Action::BranchHere);
+        l.settle();
+        let b = &l.pg.branches[0];
+        assert_eq!(b.cursor, l.pg.now());
+        assert_eq!(b.hash, l.pg.trace_hash());
+        assert_eq!(l.pg.branches[1].hash, l.pg.trace_hash());
     }
 
     #[test]
     fn compare_runs_the_twin_on_the_same_cursor() {
         let s = small();
-        let mut pg = Playground::from_hash(&format!("#{}", encode_link(&s)), None, false);
-        pg.apply(Action::CompareOn(0), &clock);
-        pg.apply(Action::Seek(SimTime(40_000_000)), &clock);
-        settle(&mut pg);
-        let c = pg.compare.as_ref().unwrap();
-        assert_eq!(c.session.now(), pg.now());
-        assert_ne!(
-            toggles::is_buggy(&c.session.run.scenario, 0),
-            toggles::is_buggy(pg.scenario(), 0)
-        );
+        let mut l = local(&s);
+        l.apply(Action::CompareOn(0));
+        l.apply(Action::Seek(SimTime(40_000_000)));
+        l.settle();
+        let twin = l.pg.frame.twin.as_ref().expect("twin reported");
+        assert_eq!(twin.now_us, l.pg.now().as_micros());
+        let mut flipped = s.clone();
+        toggles::set_buggy(&mut flipped, 0, !toggles::is_buggy(&s, 0));
+        let mut whole = Run::new(&flipped).unwrap();
+        whole.run_until(SimTime(40_000_000));
+        assert_eq!(twin.trace_hash, whole.trace_hash());
+        l.apply(Action::CompareOff);
+        l.settle();
+        assert!(l.pg.frame.twin.is_none());
+    }
+
+    #[test]
+    fn a_pasted_link_keeps_numbering_commands() {
+        let s = small();
+        let mut l = local(&s);
+        l.settle();
+        let mut other = s.clone();
+        other.seed += 1;
+        let h = hash::format(&encode_link(&other), SimTime(5_000_000));
+        l.apply(Action::LoadHash(h));
+        // Before the engine answers, the old frame must not pass for the new run.
+        assert_eq!(l.pg.status(), "seeking");
+        l.settle();
+        assert_eq!(l.pg.status(), "paused");
+        assert_eq!(l.pg.now(), SimTime(5_000_000));
+        let mut whole = Run::new(&other).unwrap();
+        whole.run_until(SimTime(5_000_000));
+        assert_eq!(l.pg.trace_hash(), whole.trace_hash());
     }
 }

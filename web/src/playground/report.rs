@@ -1,6 +1,6 @@
 //! "Copy issue report": a Markdown text ready to paste into a GitHub issue.
 
-use faultline_scenario::{ExpectResult, Scenario, Verdict};
+use faultline_scenario::Scenario;
 use faultline_sim::{format_hash, SimTime};
 
 use super::toggles::{is_buggy, issue_url, TOGGLES};
@@ -16,8 +16,8 @@ pub struct ReportInput<'a> {
     pub cursor: SimTime,
     /// The trace hash at the cursor.
     pub trace_hash: u64,
-    /// The expectations, evaluated at the cursor.
-    pub results: &'a [ExpectResult],
+    /// The expectations, evaluated at the cursor (as the engine reported them).
+    pub results: &'a [crate::view_model::expectations::ExpectRow],
 }
 
 /// The Markdown report.
@@ -98,9 +98,9 @@ pub fn issue_report(r: &ReportInput<'_>) -> String {
         out += "None.\n";
     }
     for e in r.results {
-        let verdict = match e.verdict {
-            Verdict::Pass => "pass",
-            Verdict::Fail => "FAIL",
+        let verdict = match e.verdict.as_str() {
+            "pass" => "pass",
+            "fail" => "FAIL",
             _ => "pending",
         };
         let observed = e
@@ -121,7 +121,7 @@ mod tests {
     fn report_names_the_link_toggles_faults_and_expectations() {
         let s = default_scenario();
         let run = Run::new(&s).unwrap();
-        let results = run.evaluate();
+        let results = crate::view_model::expectations(&run).rows;
         let text = issue_report(&ReportInput {
             scenario: &s,
             url: "http://x/#v1.abc",
