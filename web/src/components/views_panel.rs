@@ -12,70 +12,50 @@ use crate::engine::{CdcViews, ViewData, ViewRequest, ViewTab};
 use crate::playground::Action;
 use crate::views::*;
 
-/// Tabs of the views panel.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Tab {
-    Charts,
-    Regions,
-    Log,
-    SpaceTime,
-    Blame,
-    Consistency,
-    Cdc,
+/// The panel's tabs, in display order: the engine's own tab names, so what is shown and what
+/// is asked of the engine cannot drift apart.
+const TABS: [ViewTab; 7] = [
+    ViewTab::Charts,
+    ViewTab::Cdc,
+    ViewTab::Regions,
+    ViewTab::Log,
+    ViewTab::SpaceTime,
+    ViewTab::Blame,
+    ViewTab::Consistency,
+];
+
+/// A tab's button label.
+fn label(tab: ViewTab) -> &'static str {
+    match tab {
+        ViewTab::None => "",
+        ViewTab::Charts => "Charts",
+        ViewTab::Regions => "Region map",
+        ViewTab::Log => "Log",
+        ViewTab::SpaceTime => "Space-time",
+        ViewTab::Blame => "Watermark blame",
+        ViewTab::Consistency => "Consistency",
+        ViewTab::Cdc => "TiCDC",
+    }
 }
 
-impl Tab {
-    const ALL: [Tab; 7] = [
-        Tab::Charts,
-        Tab::Cdc,
-        Tab::Regions,
-        Tab::Log,
-        Tab::SpaceTime,
-        Tab::Blame,
-        Tab::Consistency,
-    ];
-
-    fn label(self) -> &'static str {
-        match self {
-            Tab::Charts => "Charts",
-            Tab::Regions => "Region map",
-            Tab::Log => "Log",
-            Tab::SpaceTime => "Space-time",
-            Tab::Blame => "Watermark blame",
-            Tab::Consistency => "Consistency",
-            Tab::Cdc => "TiCDC",
-        }
-    }
-
-    fn request(self) -> ViewTab {
-        match self {
-            Tab::Charts => ViewTab::Charts,
-            Tab::Regions => ViewTab::Regions,
-            Tab::Log => ViewTab::Log,
-            Tab::SpaceTime => ViewTab::SpaceTime,
-            Tab::Blame => ViewTab::Blame,
-            Tab::Consistency => ViewTab::Consistency,
-            Tab::Cdc => ViewTab::Cdc,
-        }
-    }
-
-    fn id(self) -> &'static str {
-        match self {
-            Tab::Charts => "charts",
-            Tab::Regions => "regions",
-            Tab::Log => "log",
-            Tab::SpaceTime => "space-time",
-            Tab::Blame => "blame",
-            Tab::Consistency => "consistency",
-            Tab::Cdc => "cdc",
-        }
+/// A tab's stable id (`data-view`, used by the browser tests).
+fn id(tab: ViewTab) -> &'static str {
+    match tab {
+        ViewTab::None => "none",
+        ViewTab::Charts => "charts",
+        ViewTab::Regions => "regions",
+        ViewTab::Log => "log",
+        ViewTab::SpaceTime => "space-time",
+        ViewTab::Blame => "blame",
+        ViewTab::Consistency => "consistency",
+        ViewTab::Cdc => "cdc",
     }
 }
 
 /// The views panel.
 #[function_component]
 pub fn ViewsPanel(props: &PanelProps) -> Html {
-    let tab = use_state(|| Tab::Charts);
+    let tab = use_state(|| ViewTab::Charts);
     let region = use_state(|| None::<u32>);
     let chosen = use_state(|| {
         vec![
@@ -88,7 +68,7 @@ pub fn ViewsPanel(props: &PanelProps) -> Html {
     {
         let cb = props.on_action.clone();
         let req = ViewRequest {
-            tab: tab.request(),
+            tab: *tab,
             region: *region,
             space_time_nodes: (*chosen).clone(),
         };
@@ -108,24 +88,24 @@ pub fn ViewsPanel(props: &PanelProps) -> Html {
     // for another tab, and is not shown.
     let none = ViewData::None;
     let body = match (*tab, pg.frame.views.as_ref().unwrap_or(&none)) {
-        (Tab::Charts, ViewData::Charts(charts)) => html! {
+        (ViewTab::Charts, ViewData::Charts(charts)) => html! {
             <div class="charts">
                 { for charts.iter().map(|c| html! {
                     <Chart data={ c.clone() } on_jump={ on_jump.clone() } />
                 }) }
             </div>
         },
-        (Tab::Regions, ViewData::Regions { map, detail }) => html! {
+        (ViewTab::Regions, ViewData::Regions { map, detail }) => html! {
             <div class="regions">
                 <RegionMap map={ map.clone() } selected={ *region } on_select_region={ on_region.clone() } />
                 <RegionDetailPanel detail={ detail.clone() } />
             </div>
         },
-        (Tab::Log, ViewData::Log { log, messages }) => html! {
+        (ViewTab::Log, ViewData::Log { log, messages }) => html! {
             <LogPanel log={ log.clone() } messages={ messages.clone() } on_jump={ on_jump.clone() } />
         },
         (
-            Tab::SpaceTime,
+            ViewTab::SpaceTime,
             ViewData::SpaceTime {
                 data,
                 nodes,
@@ -141,18 +121,18 @@ pub fn ViewsPanel(props: &PanelProps) -> Html {
                            on_jump={ on_jump.clone() } recording={ *recording } />
             }
         }
-        (Tab::Blame, ViewData::Blame(data)) => {
+        (ViewTab::Blame, ViewData::Blame(data)) => {
             html! { <WatermarkBlame data={ data.clone() } on_select_region={ on_region.clone() } /> }
         }
         // The check replays the downstream tables: only while paused, not every frame.
-        (Tab::Consistency, ViewData::Consistency(None)) => {
+        (ViewTab::Consistency, ViewData::Consistency(None)) => {
             html! { <p class="hint">{ "Pause to run the consistency check at the cursor." }</p> }
         }
-        (Tab::Consistency, ViewData::Consistency(Some(data))) => html! {
+        (ViewTab::Consistency, ViewData::Consistency(Some(data))) => html! {
             <ConsistencyTable data={ data.clone() } on_jump={ on_jump.clone() } />
         },
         (
-            Tab::Cdc,
+            ViewTab::Cdc,
             ViewData::Cdc(CdcViews {
                 list,
                 sink_lanes,
@@ -178,11 +158,11 @@ pub fn ViewsPanel(props: &PanelProps) -> Html {
     html! {
         <section class="panel views" id="views">
             <div class="tabs row" role="tablist">
-                { for Tab::ALL.iter().map(|&t| {
+                { for TABS.iter().map(|&t| {
                     let tab = tab.clone();
                     html! {
-                        <button role="tab" data-view={ t.id() } class={ classes!((*tab == t).then_some("on")) }
-                                onclick={ Callback::from(move |_: MouseEvent| tab.set(t)) }>{ t.label() }</button>
+                        <button role="tab" data-view={ id(t) } class={ classes!((*tab == t).then_some("on")) }
+                                onclick={ Callback::from(move |_: MouseEvent| tab.set(t)) }>{ label(t) }</button>
                     }
                 }) }
             </div>
