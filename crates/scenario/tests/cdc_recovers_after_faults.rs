@@ -109,31 +109,21 @@ fn a_capture_on_a_lossy_network_catches_up_after_the_heal() {
     assert!(lag < 10.0, "checkpoint lag {lag} s at the end");
 }
 
-/// The same run: the rejoined capture's watch showed it as owner before its `Joined` answer
-/// arrived, and the owner term that began with the answer was never logged.
+/// The only capture paused past its lease, then rejoined: its watch showed it as owner before
+/// its `Joined` answer arrived, and the owner term that began with the answer was never logged.
+/// The only capture is owner in every session it registers, so each registration has its term
+/// logged.
 #[test]
 fn a_rejoined_owner_logs_its_new_term() {
-    let text = include_str!("regressions/capture-lossy-for-26s.toml");
-    let s = parse_scenario("capture-lossy-for-26s.toml", text).unwrap();
+    let text = include_str!("regressions/capture-paused-for-9s.toml");
+    let s = parse_scenario("capture-paused-for-9s.toml", text).unwrap();
     let mut run = Run::new(&s).unwrap();
     run.run_to_end();
-    let terms = run
-        .world
-        .kernel
-        .log
-        .entries()
-        .filter(|e| e.message == "campaign owner successfully")
-        .count();
-    assert_eq!(terms, 2, "one term per session of the only capture");
-}
-
-/// The only capture lost 81 % of its packets for 17 s. Retransmissions were drawn as if the
-/// loss would last forever, so a few region requests ran out of TCP's 15 retries and were
-/// dropped even though the loss healed seconds later: one table stayed in Prepare for good.
-/// Each retry now meets the link as the scheduled heal leaves it.
-#[test]
-fn retransmissions_after_a_healed_loss_reach_tikv() {
-    let text = include_str!("regressions/capture-lossy-until-heal.toml");
-    let lag = final_lag("capture-lossy-until-heal.toml", text);
-    assert!(lag < 10.0, "checkpoint lag {lag} s at the end");
+    let log = &run.world.kernel.log;
+    let sessions = log.count_containing("capture registered");
+    assert!(sessions >= 2, "the capture rejoined ({sessions} sessions)");
+    assert_eq!(
+        log.count_containing("campaign owner successfully"),
+        sessions
+    );
 }

@@ -7,8 +7,8 @@ use crate::raft::log::RaftLog;
 /// Per-region records and the first violation seen.
 #[derive(Clone, Debug)]
 pub struct Invariants {
-    /// Highest committed `(index, term)` seen in each region.
-    committed: Vec<(u64, u64)>,
+    /// Highest committed `(index, entry term, term it was committed in)` seen in each region.
+    committed: Vec<(u64, u64, u64)>,
     /// The two most recent `(term, slot)` elections per region. Two leaders of one term would
     /// be elected close together (each voter votes once per term), so two entries suffice.
     leaders: Vec<[(u64, u8); 2]>,
@@ -26,7 +26,7 @@ impl Invariants {
         slot_of: impl Fn(usize) -> u8,
     ) -> Self {
         Invariants {
-            committed: vec![(index, term); regions],
+            committed: vec![(index, term, term); regions],
             leaders: (0..regions)
                 .map(|r| [(leader_term, slot_of(r)), (0, 0)])
                 .collect(),
@@ -55,8 +55,11 @@ impl Invariants {
         if twice {
             self.fail(format!("two leaders in region {} term {term}", r.0));
         }
-        let (ci, ct) = self.committed[r.0 as usize];
-        if !Self::holds(log, ci, ct) {
+        // Leader Completeness binds leaders of later terms only: a stale candidate can still
+        // win an earlier term (a vote granted then, delivered late) without entries committed
+        // since. Only the latest commit is kept, so older ones are checked through it.
+        let (ci, ct, in_term) = self.committed[r.0 as usize];
+        if term > in_term && !Self::holds(log, ci, ct) {
             self.fail(format!(
                 "committed entry lost: new leader (slot {slot}, term {term}) of region {} lacks committed index {ci} term {ct}",
                 r.0
@@ -64,9 +67,9 @@ impl Invariants {
         }
     }
 
-    /// A peer's commit index advanced to `log.commit`.
-    pub fn on_commit(&mut self, r: RegionId, log: &RaftLog) {
-        let (ci, ct) = self.committed[r.0 as usize];
+    /// A peer in `term` advanced its commit index to `log.commit`.
+    pub fn on_commit(&mut self, r: RegionId, log: &RaftLog, term: u64) {
+        let (ci, ct, _) = self.committed[r.0 as usize];
         let c = log.commit;
         if c < ci {
             return;
@@ -78,7 +81,36 @@ impl Invariants {
             ));
         }
         if let Some(t) = log.term_at(c) {
-            self.committed[r.0 as usize] = (c, t);
+            self.committed[r.0 as usize] = (c, t, term);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn log_with(last_index: u64, term: u64) -> RaftLog {
+        let mut log = RaftLog::at_snapshot(0, 0);
+        log.append(last_index, term);
+        log.commit_to(last_index);
+        log
+    }
+
+    #[test]
+    fn a_stale_term_leader_may_lack_a_later_commit_but_a_newer_one_may_not() {
+        let r = RegionId(0);
+        let mut inv = Invariants::new(1, 0, 0, 0, |_| 0);
+        // Term 11 commits index 5 (entries of term 11).
+        inv.on_commit(r, &log_with(5, 11), 11);
+        // A candidate of term 10 wins with a vote granted back in term 10: allowed.
+        inv.on_leader(r, 10, 2, &log_with(3, 9));
+        assert_eq!(inv.violation, None);
+        // A leader of term 12 without the entry breaks Leader Completeness.
+        inv.on_leader(r, 12, 1, &log_with(3, 9));
+        assert!(inv
+            .violation
+            .as_deref()
+            .is_some_and(|v| v.contains("lacks committed index 5")));
     }
 }

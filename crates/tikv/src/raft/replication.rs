@@ -66,8 +66,11 @@ impl Cluster {
             let end = p.log.run_end(next).min(next + MAX_ENTRIES_PER_APPEND - 1);
             m.entries = (end - next + 1) as u32;
             m.ent_term = p.log.term_at(next).unwrap_or(p.term);
-            // Optimistic pipelining, as raft-rs does in Replicate state.
-            p.next[to as usize] = end + 1;
+            // Optimistic pipelining, as raft-rs does in Replicate state; a probe waits for
+            // its answer instead.
+            if p.probing & (1 << to) == 0 {
+                p.next[to as usize] = end + 1;
+            }
         }
         self.send(pid, to, m);
     }
@@ -88,8 +91,10 @@ impl Cluster {
             return;
         }
         if p.log.term_at(m.index) != Some(m.log_term) {
+            // As raft-rs: the rejected index, and a hint (our last index) in `commit`.
             resp.flag = true;
-            resp.index = m.index.min(p.log.last_index);
+            resp.index = m.index;
+            resp.commit = m.index.min(p.log.last_index);
             self.send(pid, m.from, resp);
             return;
         }
@@ -127,8 +132,9 @@ impl Cluster {
         let p = &mut self.peers[pid.ix()];
         if m.index > p.log.commit {
             p.log.restore(m.index, m.log_term);
+            let p = &self.peers[pid.ix()];
             self.inv
-                .on_commit(pid.region(self.replicas), &self.peers[pid.ix()].log);
+                .on_commit(pid.region(self.replicas), &p.log, p.term);
             let _ = k;
         }
         let p = &self.peers[pid.ix()];
@@ -167,11 +173,20 @@ impl Cluster {
         let p = &mut self.peers[pid.ix()];
         p.recent_active |= 1 << m.from;
         if m.flag {
-            // Probe backwards from the follower's hint.
-            p.next[f] = (m.index + 1).min(p.next[f].saturating_sub(1)).max(1);
+            let (rejected, hint) = (m.index, m.commit);
+            // Stale answers (raft-rs `maybe_decr_to`): the follower has since matched past
+            // the rejected index, or, while probing, the rejection is of an earlier probe.
+            let probing = p.probing & (1 << m.from) != 0;
+            if rejected <= p.matched[f] || (probing && rejected + 1 != p.next[f]) {
+                return;
+            }
+            // Probe backwards from the follower's hint, one append at a time.
+            p.probing |= 1 << m.from;
+            p.next[f] = (hint + 1).min(rejected).max(p.matched[f] + 1);
             self.send_append(pid, m.from);
             return;
         }
+        p.probing &= !(1 << m.from);
         if m.index > p.matched[f] {
             p.matched[f] = m.index;
         }
@@ -224,8 +239,9 @@ impl Cluster {
             self.book.writes_applied += n;
             p.lease_until = k.now().0 + self.cfg.raft.leader_lease.0;
         }
+        let p = &self.peers[pid.ix()];
         self.inv
-            .on_commit(pid.region(self.replicas), &self.peers[pid.ix()].log);
+            .on_commit(pid.region(self.replicas), &p.log, p.term);
     }
 
     /// Leader transfer (raft-rs `MsgTransferLeader`): wait until the target is caught up,
