@@ -68,6 +68,7 @@ fn spawn_engine(state: &crate::state::StateHandle) {
         .as_module(false)
         .callback(move |out: FromEngine| match out {
             FromEngine::Frame(f) => d.dispatch(Action::Frame(f)),
+            FromEngine::Toml(a) => d.dispatch(Action::Toml(a)),
             FromEngine::Crashed { message, at_us } => {
                 d.dispatch(Action::EngineCrashed(message, at_us))
             }

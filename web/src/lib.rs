@@ -16,6 +16,7 @@ pub mod components;
 pub mod dom;
 pub mod engine;
 pub mod format;
+pub mod gallery;
 pub mod panic_report;
 pub mod playground;
 pub mod slicer;

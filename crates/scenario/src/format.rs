@@ -85,6 +85,20 @@ pub struct ChangefeedSpec {
     pub protocol: KafkaProtocol,
 }
 
+impl ChangefeedSpec {
+    /// A changefeed `id` with every other field at its file default (as if the TOML had only
+    /// `id = "…"`), for building one without the parser.
+    pub fn new(id: impl Into<String>) -> ChangefeedSpec {
+        ChangefeedSpec {
+            id: id.into(),
+            sink: SinkKind::default(),
+            redo: false,
+            tables: None,
+            protocol: KafkaProtocol::default(),
+        }
+    }
+}
+
 /// Kafka message encodings.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -164,4 +164,11 @@ mod tests {
             "{e:?}"
         );
     }
+
+    #[test]
+    fn a_new_changefeed_equals_one_with_only_an_id_in_the_file() {
+        let text = format!("{BASE}[topology]\ncaptures = 1\n[[changefeeds]]\nid = \"cf-2\"\n");
+        let parsed = parse_scenario("c.toml", &text).expect("valid");
+        assert_eq!(parsed.changefeeds, vec![crate::ChangefeedSpec::new("cf-2")]);
+    }
 }

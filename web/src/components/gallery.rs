@@ -1,10 +1,10 @@
 //! Every shipped scenario: title, one-line story, upstream issue link, and whether it has a
 //! guided tour. Opening one starts it at t = 0 (guided mode if it has steps).
 
-use faultline_scenario::gallery;
 use yew::prelude::*;
 
 use crate::format;
+use crate::gallery::gallery;
 use crate::playground::toggles::issue_url;
 use crate::playground::Action;
 
@@ -20,7 +20,7 @@ pub struct GalleryProps {
 /// The gallery.
 #[function_component]
 pub fn Gallery(props: &GalleryProps) -> Html {
-    // Parsing the shipped files costs a little; do it once per mount.
+    // Decoding the shipped scenarios costs a little; do it once per mount.
     let entries = use_memo((), |_| gallery());
     html! {
         <section id="gallery" class="panel gallery">

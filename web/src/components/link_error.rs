@@ -20,8 +20,8 @@ pub fn LinkError(props: &PanelProps) -> Html {
         let cb = props.on_action.clone();
         Callback::from(move |_: MouseEvent| {
             cb.emit(Action::Open {
-                scenario: Box::new(faultline_scenario::default_scenario()),
-                file: Some(faultline_scenario::DEFAULT_SCENARIO_FILE),
+                scenario: Box::new(crate::gallery::default_scenario()),
+                file: Some(crate::gallery::DEFAULT_SCENARIO_FILE),
             });
             cb.emit(Action::DismissError);
         })

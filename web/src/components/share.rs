@@ -4,7 +4,6 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use faultline_scenario::to_toml;
 use gloo::file::callbacks::FileReader;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -50,9 +49,18 @@ pub fn Share(props: &PanelProps) -> Html {
             cb.emit(Action::Notice("Issue report copied (Markdown)".into()));
         })
     };
-    // Re-encoded only when the scenario changes (the link is its canonical form).
-    let toml_href = use_memo(pg.link.clone(), |_| {
-        dom::data_url("application/toml", &to_toml(pg.scenario()))
+    // The worker prints the TOML (the page links no TOML code); until its answer for the
+    // current link arrives the button says so. Re-encoded only when the answer changes.
+    let exported = pg
+        .exported
+        .as_ref()
+        .filter(|(link, _)| *link == pg.link)
+        .map(|(_, text)| text);
+    let toml_href = use_memo(exported.is_some().then(|| pg.link.clone()), |ready| {
+        ready
+            .as_ref()
+            .and(exported)
+            .map(|text| dom::data_url("application/toml", text))
     });
     let file_name = format!(
         "{}.toml",
@@ -100,7 +108,14 @@ pub fn Share(props: &PanelProps) -> Html {
         <div class="share row" role="toolbar" aria-label="share">
             <button id="copy-link" onclick={ copy_link }>{ "Copy link" }</button>
             <button id="copy-report" onclick={ copy_report }>{ "Copy issue report" }</button>
-            <a id="export-toml" class="button" href={ (*toml_href).clone() } download={ file_name }>{ "Export TOML" }</a>
+            if let Some(href) = (*toml_href).clone() {
+                <a id="export-toml" class="button" href={ href } download={ file_name }>{ "Export TOML" }</a>
+            } else {
+                <span id="export-toml" class="button disabled" aria-busy="true" title="the worker is writing the TOML">{ "Export TOML (loading…)" }</span>
+            }
+            if let Some(name) = &pg.importing {
+                <span id="importing" class="button disabled" aria-busy="true">{ format!("Importing {name} (loading…)") }</span>
+            }
             <label class="button" for="import-toml">{ "Import TOML…" }</label>
             <input id="import-toml" type="file" accept=".toml,text/plain" class="visually-hidden" onchange={ on_import } />
             <button id="undo" disabled={ !can_undo } title="Undo edit (ctrl+z)" onclick={ send(Action::Undo) }>{ "Undo" }</button>

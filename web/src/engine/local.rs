@@ -53,6 +53,9 @@ impl Local {
             FromEngine::Frame(f) => {
                 self.pg.apply(Action::Frame(f));
             }
+            FromEngine::Toml(a) => {
+                self.pg.apply(Action::Toml(a));
+            }
             FromEngine::Crashed { message, at_us } => {
                 self.pg.apply(Action::EngineCrashed(message, at_us));
             }
@@ -63,8 +66,8 @@ impl Local {
     pub fn flush(&mut self) {
         let out: Vec<_> = self.pg.outbox.drain(..).collect();
         for m in out {
-            if let Some(f) = self.engine.handle(cross(&m)) {
-                self.deliver(FromEngine::Frame(Box::new(f)));
+            if let Some(out) = self.engine.receive(cross(&m)) {
+                self.deliver(out);
             }
         }
     }

@@ -15,7 +15,7 @@ pub mod worker;
 
 use std::rc::Rc;
 
-use faultline_scenario::{decode_link, encode_link, Run};
+use faultline_scenario::{decode_link, encode_link, parse_scenario, to_toml, validate, Run};
 use faultline_sim::SimTime;
 
 pub use protocol::*;
@@ -230,6 +230,18 @@ impl Engine {
         self.session.is_some() && (self.seek_target.is_some() || self.playing)
     }
 
+    /// Applies one command and returns what to post at once: a TOML answer, or the frame
+    /// [`Engine::handle`] returns. The worker and the native harness deliver commands here.
+    pub fn receive(&mut self, msg: ToEngine) -> Option<FromEngine> {
+        match msg.cmd {
+            Command::Toml(cmd) => {
+                self.ack = self.ack.max(msg.seq);
+                Some(FromEngine::Toml(toml_answer(cmd)))
+            }
+            _ => self.handle(msg).map(|f| FromEngine::Frame(Box::new(f))),
+        }
+    }
+
     /// Applies one command. Returns a frame to post at once for `Pause` (the page takes
     /// branch cursors and hashes from it); other commands are reported by [`Engine::pump`].
     pub fn handle(&mut self, msg: ToEngine) -> Option<Frame> {
@@ -295,6 +307,8 @@ impl Engine {
                 self.last_views_ms = None;
             }
             Command::Explore(c) => self.exploring.handle(c),
+            // Not a run command: `receive` answers it; here it changes nothing.
+            Command::Toml(_) => {}
             Command::Crash => panic!("worker crash requested by the page (crash-report test)"),
         }
         None
@@ -619,3 +633,28 @@ impl Engine {
 
 #[cfg(test)]
 mod tests;
+
+/// Parses an import or prints an export. An import's error reads exactly as the page showed
+/// it when it parsed TOML itself: `Could not import <name>:` then the parser's message (file,
+/// line and column), or the validation problem after a colon.
+pub fn toml_answer(cmd: TomlCmd) -> TomlAnswer {
+    match cmd {
+        TomlCmd::Import { name, text } => {
+            let result = match parse_scenario(&name, &text) {
+                Ok(s) => match validate::validate("scenario", &s) {
+                    Ok(()) => Ok(encode_link(&s)),
+                    Err(e) => Err(format!("Could not import {name}: {e}")),
+                },
+                Err(e) => Err(format!("Could not import {name}:\n{e}")),
+            };
+            TomlAnswer::Imported { name, result }
+        }
+        TomlCmd::Export { link } => {
+            let text = match decode_link(&link) {
+                Ok(s) => to_toml(&s),
+                Err(e) => format!("# could not write TOML: {e}\n"),
+            };
+            TomlAnswer::Exported { link, text }
+        }
+    }
+}

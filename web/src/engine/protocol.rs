@@ -52,6 +52,9 @@ pub enum Command {
     Views(ViewRequest),
     /// The Explore panel's jobs.
     Explore(ExploreCmd),
+    /// TOML import and export (the page links no TOML code); answered at once with
+    /// [`FromEngine::Toml`], without touching the runs.
+    Toml(TomlCmd),
     /// Panics inside the worker (the crash-report test).
     Crash,
 }
@@ -75,6 +78,42 @@ pub enum ExploreCmd {
     Stop,
     /// Shrink failure `i` of the explore job.
     Shrink(usize),
+}
+
+/// TOML work the page hands to the worker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum TomlCmd {
+    /// Parse and validate an imported file (its name, for messages, and its text).
+    Import {
+        /// The file name.
+        name: String,
+        /// Its text.
+        text: String,
+    },
+    /// Print the scenario of `link` (a `v1.` link) as TOML.
+    Export {
+        /// The scenario as a `v1.` link.
+        link: String,
+    },
+}
+
+/// The answer to a [`TomlCmd`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum TomlAnswer {
+    /// An import: the scenario as a `v1.` link, or the message the page shows.
+    Imported {
+        /// The file name.
+        name: String,
+        /// The scenario's link, or the error (file, line and column included).
+        result: Result<String, String>,
+    },
+    /// An export: the scenario's link and its TOML text.
+    Exported {
+        /// The link it was asked for.
+        link: String,
+        /// The TOML text.
+        text: String,
+    },
 }
 
 /// One failing property on one seed.
@@ -350,6 +389,8 @@ pub struct Frame {
 pub enum FromEngine {
     /// The runs at the cursor.
     Frame(Box<Frame>),
+    /// A TOML import or export.
+    Toml(TomlAnswer),
     /// The worker panicked: the message, and the simulated time it last reported (µs).
     Crashed {
         /// The panic message.

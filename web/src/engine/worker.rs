@@ -85,8 +85,8 @@ impl Worker for SimWorker {
     fn received(&mut self, scope: &WorkerScope<Self>, msg: ToEngine, id: HandlerId) {
         self.page = Some(id);
         REPORT.with(|r| *r.borrow_mut() = Some((scope.clone(), id)));
-        if let Some(f) = self.engine.handle(msg) {
-            self.post(scope, FromEngine::Frame(Box::new(f)));
+        if let Some(out) = self.engine.receive(msg) {
+            self.post(scope, out);
         }
         self.schedule();
     }

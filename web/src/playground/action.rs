@@ -86,8 +86,10 @@ pub enum Action {
         /// The shipped file, when it came from the gallery.
         file: Option<&'static str>,
     },
-    /// Import a TOML file (name, text).
+    /// Import a TOML file (name, text): the worker parses it.
     ImportToml(String, String),
+    /// The worker's answer to a TOML import or export.
+    Toml(crate::engine::TomlAnswer),
     /// A URL hash pasted into the address bar.
     LoadHash(String),
     /// Open the scenario autosaved before this page loaded.

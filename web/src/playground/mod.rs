@@ -19,8 +19,8 @@ pub mod topology;
 use std::collections::BTreeMap;
 
 use faultline_scenario::{
-    decode_link, default_scenario, encode_link, parse_scenario, validate::validate, Dur, FaultSpec,
-    Problem, Scenario, ScenarioError, DEFAULT_SCENARIO_FILE,
+    decode_link, encode_link, validate::validate, ChangefeedSpec, Dur, FaultSpec, Problem,
+    Scenario, ScenarioError,
 };
 use faultline_sim::SimTime;
 
@@ -28,7 +28,8 @@ pub use action::{Action, Speed};
 use history::History;
 use topology::NodeKind;
 
-use crate::engine::{Command, ExploreView, Frame, ToEngine, ViewRequest};
+use crate::engine::{Command, ExploreView, Frame, ToEngine, TomlAnswer, TomlCmd, ViewRequest};
+use crate::gallery::{default_scenario, DEFAULT_SCENARIO_FILE};
 
 /// A run kept as a branch: its scenario and where it was left.
 #[derive(Clone)]
@@ -108,6 +109,11 @@ pub struct Playground {
     views: ViewRequest,
     /// The Explore panel's jobs, as the engine last reported them.
     pub explore: ExploreView,
+    /// A TOML file sent to the worker to parse, not answered yet.
+    pub importing: Option<String>,
+    /// The worker's TOML text of a scenario (its link, the text), for Export TOML; current
+    /// when the link is [`Playground::link`].
+    pub exported: Option<(String, String)>,
 }
 
 /// Checks that a scenario can run (the engine reports what only building the world finds,
@@ -191,6 +197,8 @@ impl Playground {
             edits: 0,
             views,
             explore: ExploreView::default(),
+            importing: None,
+            exported: None,
         };
         // A link with a cursor opens paused at that moment; without one it plays.
         let cursor = match (h.cursor, &pg.error) {
@@ -288,6 +296,21 @@ impl Playground {
         );
         self.send(Command::Views(self.views.clone()), false);
         self.pending_cursor = Some(cursor);
+        self.request_export();
+    }
+
+    /// Asks the worker for the running scenario's TOML (Export TOML), unless it is already
+    /// here; the embed has no share bar.
+    fn request_export(&mut self) {
+        if self.embed || self.exported.as_ref().is_some_and(|(l, _)| *l == self.link) {
+            return;
+        }
+        self.send(
+            Command::Toml(TomlCmd::Export {
+                link: self.link.clone(),
+            }),
+            false,
+        );
     }
 
     /// Takes the cursor and hash of branches `which` from the frame answering the last
@@ -333,7 +356,10 @@ impl Playground {
     /// Applies one action. Returns false when nothing visible changed, so the page can skip
     /// a render. Commands for the engine collect in [`Playground::outbox`].
     pub fn apply(&mut self, action: Action) -> bool {
-        if !matches!(action, Action::Frame(_) | Action::Views(_)) {
+        if !matches!(
+            action,
+            Action::Frame(_) | Action::Views(_) | Action::Toml(TomlAnswer::Exported { .. })
+        ) {
             self.notice = None;
         }
         match action {
@@ -395,16 +421,28 @@ impl Playground {
                 self.open(*scenario, file);
                 self.edits += 1;
             }
-            Action::ImportToml(name, text) => match parse_scenario(&name, &text) {
-                Ok(s) => match check(&s) {
-                    Ok(_) => {
+            Action::ImportToml(name, text) => {
+                self.importing = Some(name.clone());
+                self.send(Command::Toml(TomlCmd::Import { name, text }), false);
+            }
+            Action::Toml(TomlAnswer::Imported { name, result }) => {
+                if self.importing.as_deref() == Some(name.as_str()) {
+                    self.importing = None;
+                }
+                match result.and_then(|link| decode_link(&link).map_err(|e| e.to_string())) {
+                    Ok(s) => {
                         self.open(s, None);
                         self.edits += 1;
                     }
-                    Err(e) => self.error = Some(format!("Could not import {name}: {e}")),
-                },
-                Err(e) => self.error = Some(format!("Could not import {name}:\n{e}")),
-            },
+                    Err(e) => self.error = Some(e),
+                }
+            }
+            Action::Toml(TomlAnswer::Exported { link, text }) => {
+                if link != self.link {
+                    return false;
+                }
+                self.exported = Some((link, text));
+            }
             Action::LoadHash(h) => {
                 if hash::parse(&h).link == self.link {
                     return false;
@@ -630,7 +668,7 @@ impl Playground {
             NodeKind::Cdc => {
                 next.topology.captures += 1;
                 if next.changefeeds.is_empty() {
-                    next.changefeeds.extend(new_changefeed(1));
+                    next.changefeeds.push(new_changefeed(1));
                 }
             }
             NodeKind::Mysql => {
@@ -638,7 +676,7 @@ impl Playground {
                     next.topology.captures = 1;
                 }
                 let n = next.changefeeds.len() + 1;
-                next.changefeeds.extend(new_changefeed(n));
+                next.changefeeds.push(new_changefeed(n));
             }
             NodeKind::Pd | NodeKind::Kafka => {
                 self.notice = Some(
@@ -700,17 +738,10 @@ impl Playground {
     }
 }
 
-/// A changefeed `cf-<n>` to MySQL with every other field at its default. Built through the
-/// parser so it stays right whatever fields the format grows.
-fn new_changefeed(n: usize) -> Option<faultline_scenario::ChangefeedSpec> {
-    let text = format!(
-        "name = \"x\"\nduration = \"1m\"\n[topology]\ncaptures = 1\n[[changefeeds]]\nid = \"cf-{n}\"\n"
-    );
-    parse_scenario("new changefeed", &text)
-        .ok()?
-        .changefeeds
-        .into_iter()
-        .next()
+/// A changefeed `cf-<n>` to MySQL with every other field at its file default
+/// (`ChangefeedSpec::new` is tested against the parser in faultline-scenario).
+fn new_changefeed(n: usize) -> ChangefeedSpec {
+    ChangefeedSpec::new(format!("cf-{n}"))
 }
 
 #[cfg(test)]
