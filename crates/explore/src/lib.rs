@@ -16,7 +16,7 @@ pub mod shrink;
 
 pub use budget::{FaultBudget, FaultKind};
 pub use explore::{explore, ExploreError, ExploreOptions, Progress};
-pub use outcome::{check_scenario, Finding, Outcome};
+pub use outcome::{check_run, check_scenario, Finding, Outcome};
 pub use report::{Report, SeedFailure};
 pub use schedule::{random_faults, scenario_for_seed};
 pub use shrink::{shrink, ShrinkError, Shrunk};

@@ -40,9 +40,9 @@ pub const PROPERTIES: &[Property] = &[
     },
     Property {
         name: "liveness.leader",
-        description: "once the last fault has healed, every region has a leader again within \
-                      60 s and keeps one until the end",
-        needs: "metric `leaderless_regions`, faults that heal, and 60 s of run after they do",
+        description: "once the last fault has healed, no region stays without a leader for \
+                      more than 60 s, until the end",
+        needs: "metric `max_leaderless_secs`, faults that heal, and 60 s of run after they do",
         check: liveness::leader,
     },
     Property {
