@@ -77,12 +77,6 @@ pub struct Peer {
     pub rejected: u8,
     /// Leader: bitmask of slots heard from since the last check-quorum.
     pub recent_active: u8,
-    /// Leader: bitmask of slots in raft-rs's Probe state, entered when a follower rejects an
-    /// append: appends to it no longer advance `next` optimistically, and a rejection that
-    /// does not answer the current probe is stale and ignored. Without it every rejection
-    /// begot another append and every heartbeat started one more chain, so a diverged follower
-    /// drew an ever-growing message storm.
-    pub probing: u8,
     /// Ticks since the last reset of the election clock.
     pub election_elapsed: u16,
     /// Leader: ticks since the last heartbeat.
@@ -121,7 +115,6 @@ impl Peer {
             granted: 0,
             rejected: 0,
             recent_active: 0,
-            probing: 0,
             election_elapsed: 0,
             heartbeat_elapsed: 0,
             randomized_timeout: 0,
@@ -147,7 +140,6 @@ impl Peer {
         self.granted = 0;
         self.rejected = 0;
         self.recent_active = 0;
-        self.probing = 0;
         self.election_elapsed = 0;
         self.heartbeat_elapsed = 0;
         self.lease_until = 0;

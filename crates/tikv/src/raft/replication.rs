@@ -66,11 +66,8 @@ impl Cluster {
             let end = p.log.run_end(next).min(next + MAX_ENTRIES_PER_APPEND - 1);
             m.entries = (end - next + 1) as u32;
             m.ent_term = p.log.term_at(next).unwrap_or(p.term);
-            // Optimistic pipelining, as raft-rs does in Replicate state; a probe waits for
-            // its answer instead.
-            if p.probing & (1 << to) == 0 {
-                p.next[to as usize] = end + 1;
-            }
+            // Optimistic pipelining, as raft-rs does in Replicate state.
+            p.next[to as usize] = end + 1;
         }
         self.send(pid, to, m);
     }
@@ -91,10 +88,8 @@ impl Cluster {
             return;
         }
         if p.log.term_at(m.index) != Some(m.log_term) {
-            // As raft-rs: the rejected index, and a hint (our last index) in `commit`.
             resp.flag = true;
-            resp.index = m.index;
-            resp.commit = m.index.min(p.log.last_index);
+            resp.index = m.index.min(p.log.last_index);
             self.send(pid, m.from, resp);
             return;
         }
@@ -173,20 +168,11 @@ impl Cluster {
         let p = &mut self.peers[pid.ix()];
         p.recent_active |= 1 << m.from;
         if m.flag {
-            let (rejected, hint) = (m.index, m.commit);
-            // Stale answers (raft-rs `maybe_decr_to`): the follower has since matched past
-            // the rejected index, or, while probing, the rejection is of an earlier probe.
-            let probing = p.probing & (1 << m.from) != 0;
-            if rejected <= p.matched[f] || (probing && rejected + 1 != p.next[f]) {
-                return;
-            }
-            // Probe backwards from the follower's hint, one append at a time.
-            p.probing |= 1 << m.from;
-            p.next[f] = (hint + 1).min(rejected).max(p.matched[f] + 1);
+            // Probe backwards from the follower's hint.
+            p.next[f] = (m.index + 1).min(p.next[f].saturating_sub(1)).max(1);
             self.send_append(pid, m.from);
             return;
         }
-        p.probing &= !(1 << m.from);
         if m.index > p.matched[f] {
             p.matched[f] = m.index;
         }
