@@ -49,6 +49,20 @@ pub struct LanesVm {
     pub lanes: Vec<Lane>,
 }
 
+impl LanesVm {
+    /// Lanes over `run`'s whole time axis, with its cursor.
+    fn over_run(run: &Run, title: &str, id: &str, states: Vec<String>, lanes: Vec<Lane>) -> Self {
+        LanesVm {
+            title: title.into(),
+            id: id.into(),
+            states,
+            x_max_secs: run.end().as_secs_f64().max(1.0),
+            cursor_secs: run.now().as_secs_f64(),
+            lanes,
+        }
+    }
+}
+
 /// Sink lane states, in legend order. `error` is not a sink state in the model: a changefeed
 /// in `error` or `failed` has its sink closed (or closing) because of that error, and a reader
 /// of the lane wants to see why it is down, so a closed sink of a failing changefeed is shown
@@ -84,14 +98,14 @@ pub fn sink_lanes(run: &Run) -> LanesVm {
             highlights: Vec::new(),
         })
         .collect();
-    LanesVm {
-        title: "Sink state per changefeed".into(),
-        id: "sink-state".into(),
-        states: SINK_STATES.iter().map(|s| s.to_string()).collect(),
-        x_max_secs: run.end().as_secs_f64().max(1.0),
-        cursor_secs: run.now().as_secs_f64(),
+    let states = SINK_STATES.iter().map(|s| s.to_string()).collect();
+    LanesVm::over_run(
+        run,
+        "Sink state per changefeed",
+        "sink-state",
+        states,
         lanes,
-    }
+    )
 }
 
 fn sink_segments(metrics: &MetricStore, cf: &str) -> Vec<Segment> {
@@ -224,14 +238,8 @@ pub fn table_lanes(run: &Run) -> LanesVm {
             highlights: double_writes(metrics, cf, table),
         })
         .collect();
-    LanesVm {
-        title: "Table to capture (double writes outlined)".into(),
-        id: "table-capture".into(),
-        states: legend(&lanes),
-        x_max_secs: run.end().as_secs_f64().max(1.0),
-        cursor_secs: run.now().as_secs_f64(),
-        lanes,
-    }
+    let title = "Table to capture (double writes outlined)";
+    LanesVm::over_run(run, title, "table-capture", legend(&lanes), lanes)
 }
 
 /// The owner capture over time (`owner_capture`). Empty without the metric.
@@ -246,14 +254,7 @@ pub fn owner_lane(run: &Run) -> LanesVm {
         })
         .into_iter()
         .collect();
-    LanesVm {
-        title: "TiCDC owner".into(),
-        id: "owner".into(),
-        states: legend(&lanes),
-        x_max_secs: run.end().as_secs_f64().max(1.0),
-        cursor_secs: run.now().as_secs_f64(),
-        lanes,
-    }
+    LanesVm::over_run(run, "TiCDC owner", "owner", legend(&lanes), lanes)
 }
 
 /// One row of `cdc cli changefeed list`, with the owner-side sink state.
