@@ -203,7 +203,6 @@ impl<M: Model> Kernel<M> {
                 None => return,
             }
         }
-        let link = self.net.link(from, to);
         let (lo, hi) = self.net.base_delay;
         let delay =
             self.net_rng.range(lo.0, hi.0.max(lo.0 + 1)) + link.extra_delay.0 + retransmit_delay;
