@@ -1,0 +1,10 @@
+//! The model version: one number that names the behaviour of the whole simulation.
+//!
+//! Two builds with the same `MODEL_VERSION` give the same run, bit for bit, for the same
+//! scenario. Any change to what the model does (a new mechanism, a default, a timer, the order
+//! of events) must bump it, in the same commit that changes the pinned trace hashes in
+//! `tests/gallery_trace_pins.rs`. A share link records the version it was made with, so a
+//! reader on a newer build is told when the run may differ.
+
+/// The current model version. Bump it whenever any gallery trace hash changes.
+pub const MODEL_VERSION: u32 = 1;

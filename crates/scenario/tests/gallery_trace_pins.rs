@@ -1,0 +1,105 @@
+//! Every gallery scenario's trace hash, pinned with the model version it belongs to.
+//!
+//! A refactor that only moves code keeps every pin. A change that alters the model's behaviour
+//! changes some hashes: it must bump `MODEL_VERSION` and update `PINNED_MODEL_VERSION` and the
+//! pins below in the same commit, saying in the message why the runs changed. A hash that
+//! changes while the version stays put fails here, and so does a version bump without new pins.
+
+use faultline_scenario::{gallery, Run, MODEL_VERSION};
+
+/// The model version the pins below were recorded with.
+const PINNED_MODEL_VERSION: u32 = 1;
+
+/// (gallery file, trace hash at the end of its run).
+const PINS: &[(&str, u64)] = &[
+    (
+        "tikv-14547-leaders-lost-after-store-failure.toml",
+        0xe3a1a10370df0720,
+    ),
+    (
+        "tikv-14547-leaders-lost-after-store-failure-fixed.toml",
+        0x83037cdbc28b81da,
+    ),
+    ("raft-basics-kill-a-store.toml", 0x870578db3cd904c1),
+    ("cdc-basic-replication.toml", 0x27adde67b06d387d),
+    (
+        "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
+        0xcf8476ca1732df81,
+    ),
+    (
+        "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml",
+        0x5e9c61d43293e58c,
+    ),
+    (
+        "tiflow-9344-double-write-after-cdc-network-loss.toml",
+        0xe780ab0b6003c8d0,
+    ),
+    (
+        "tiflow-9344-double-write-after-cdc-network-loss-fixed.toml",
+        0x0e6c5533702d1312,
+    ),
+    (
+        "tiflow-9344-scale-captures-during-workload.toml",
+        0x2b06272b20498afc,
+    ),
+    (
+        "tiflow-4241-kafka-sink-close-blocks-owner.toml",
+        0x7064408dc952f6d8,
+    ),
+    (
+        "tiflow-4241-kafka-sink-close-blocks-owner-fixed.toml",
+        0xdaa49b860f07e65f,
+    ),
+];
+
+fn final_hash(file: &str) -> u64 {
+    let entry = gallery()
+        .into_iter()
+        .find(|e| e.file == file)
+        .unwrap_or_else(|| panic!("{file} is pinned but not in the gallery"));
+    let mut run = Run::new(&entry.scenario).expect("a gallery scenario builds");
+    run.run_to_end();
+    run.trace_hash()
+}
+
+#[test]
+fn the_pins_belong_to_this_model_version() {
+    assert_eq!(
+        MODEL_VERSION, PINNED_MODEL_VERSION,
+        "MODEL_VERSION was bumped to {MODEL_VERSION} but the pins are for version \
+         {PINNED_MODEL_VERSION}: record the new hashes and update PINNED_MODEL_VERSION"
+    );
+}
+
+#[test]
+fn every_gallery_scenario_is_pinned() {
+    let pinned: Vec<&str> = PINS.iter().map(|(f, _)| *f).collect();
+    let missing: Vec<String> = gallery()
+        .into_iter()
+        .filter(|e| !pinned.contains(&e.file))
+        .map(|e| format!("(\"{}\", {:#018x}),", e.file, final_hash(e.file)))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "gallery scenarios without a pinned trace hash; add:\n{}",
+        missing.join("\n")
+    );
+}
+
+#[test]
+fn every_gallery_trace_hash_matches_its_pin() {
+    let changed: Vec<String> = PINS
+        .iter()
+        .filter_map(|&(file, pinned)| {
+            let now = final_hash(file);
+            (now != pinned).then(|| format!("{file}: pinned {pinned:#018x}, now {now:#018x}"))
+        })
+        .collect();
+    assert!(
+        changed.is_empty(),
+        "trace hashes changed under model version {MODEL_VERSION}. If this commit only moves \
+         code, it changed behaviour by mistake. If the model changed on purpose, bump \
+         MODEL_VERSION, update PINNED_MODEL_VERSION and these pins, and say why in the commit:\n{}",
+        changed.join("\n")
+    );
+}
