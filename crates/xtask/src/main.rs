@@ -1,7 +1,8 @@
 //! `cargo xtask`: the two commands a fresh machine needs.
 //!
 //! - `cargo xtask serve`: installs what is missing (wasm32 target, trunk, wasm-bindgen-cli),
-//!   builds the web app and serves it at <http://127.0.0.1:8080>.
+//!   builds the web app in release mode and serves it compressed at <http://127.0.0.1:8080>
+//!   (`--dev`: a debug build that reloads on edits).
 //! - `cargo xtask test`: fmt, clippy, unit tests, release wasm build, download size, browser
 //!   tests. Fails fast with a message naming the step that failed.
 
@@ -10,6 +11,7 @@ mod cmd;
 mod paths;
 mod serve;
 mod size;
+mod static_server;
 mod test;
 mod tools;
 
@@ -17,7 +19,9 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage: cargo xtask <serve|test|bench-wasm>
 
-  serve   install missing tools, build the web app and serve it at http://127.0.0.1:8080
+  serve [--dev]
+          install missing tools, build the web app (release) and serve it compressed at
+          http://127.0.0.1:8080; --dev serves a debug build that rebuilds on every edit
   test    fmt check, clippy -D warnings, cargo test, release wasm build, size report,
           browser tests (headless Chromium)
   bench-wasm [MINUTES]

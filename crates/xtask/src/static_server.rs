@@ -1,0 +1,152 @@
+//! A static file server for the release build in `dist/`, compressed as a production server
+//! would: each response is deflate-compressed once, at start-up, and sent with
+//! `Content-Encoding: deflate` to browsers that accept it. `trunk serve` sends everything
+//! uncompressed, so a visitor would fetch several times the bytes the size report promises.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::cmd::{err, Error, Result};
+
+/// One file of `dist/`, ready to send.
+struct Asset {
+    mime: &'static str,
+    raw: Vec<u8>,
+    /// zlib-wrapped deflate: what HTTP calls `deflate`.
+    deflated: Vec<u8>,
+}
+
+/// Serves `dist` at `address:port` until the process is interrupted.
+pub fn serve(dist: &Path, address: &str, port: &str) -> Result {
+    let assets = load(dist)?;
+    let raw: usize = assets.values().map(|a| a.raw.len()).sum();
+    let sent: usize = assets.values().map(|a| a.deflated.len()).sum();
+    println!(
+        "{} files, {} KB, {} KB compressed",
+        assets.len(),
+        raw / 1024,
+        sent / 1024
+    );
+    let server = tiny_http::Server::http(format!("{address}:{port}"))
+        .map_err(|e| Error(format!("cannot listen on {address}:{port}: {e}")))?;
+    for request in server.incoming_requests() {
+        respond(&assets, request);
+    }
+    Ok(())
+}
+
+fn respond(assets: &BTreeMap<String, Asset>, request: tiny_http::Request) {
+    // The scenario lives in the fragment (`#v1...`), which browsers never send, so every
+    // path without a file is the app itself.
+    let path = request.url().split(['?', '#']).next().unwrap_or("/");
+    let key = path.trim_start_matches('/');
+    let asset = assets.get(key).or_else(|| assets.get("index.html"));
+    let Some(asset) = asset else {
+        let _ = request.respond(tiny_http::Response::empty(404));
+        return;
+    };
+    let accepts_deflate = request
+        .headers()
+        .iter()
+        .any(|h| h.field.equiv("Accept-Encoding") && h.value.as_str().contains("deflate"));
+    let (body, encoding) = if accepts_deflate {
+        (asset.deflated.clone(), Some("deflate"))
+    } else {
+        (asset.raw.clone(), None)
+    };
+    let mut response =
+        tiny_http::Response::from_data(body).with_header(header("Content-Type", asset.mime));
+    if let Some(enc) = encoding {
+        response = response.with_header(header("Content-Encoding", enc));
+    }
+    let _ = request.respond(response);
+}
+
+fn header(name: &str, value: &str) -> tiny_http::Header {
+    tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes())
+        .expect("header names and values here are ASCII constants")
+}
+
+/// Reads and compresses every file under `dist`, keyed by its path relative to `dist`.
+fn load(dist: &Path) -> Result<BTreeMap<String, Asset>> {
+    let mut files = Vec::new();
+    walk(dist, &mut files)?;
+    if files.is_empty() {
+        return err(format!("{} is empty; did the build run?", dist.display()));
+    }
+    let mut assets = BTreeMap::new();
+    for path in files {
+        let raw = fs::read(&path).map_err(|e| Error(format!("{}: {e}", path.display())))?;
+        let rel = path.strip_prefix(dist).unwrap_or(&path);
+        let key = rel.to_string_lossy().replace('\\', "/");
+        let deflated = miniz_oxide::deflate::compress_to_vec_zlib(&raw, 9);
+        let mime = mime_of(&key);
+        assets.insert(
+            key,
+            Asset {
+                mime,
+                raw,
+                deflated,
+            },
+        );
+    }
+    Ok(assets)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result {
+    let entries = fs::read_dir(dir).map_err(|e| Error(format!("{}: {e}", dir.display())))?;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            walk(&path, out)?;
+        } else {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// The MIME type by extension; wasm must be `application/wasm` for streaming compilation.
+fn mime_of(name: &str) -> &'static str {
+    match name.rsplit('.').next().unwrap_or("") {
+        "html" => "text/html; charset=utf-8",
+        "js" => "text/javascript; charset=utf-8",
+        "wasm" => "application/wasm",
+        "css" => "text/css; charset=utf-8",
+        "png" => "image/png",
+        "svg" => "image/svg+xml",
+        "json" => "application/json",
+        _ => "application/octet-stream",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wasm_is_served_as_wasm_and_unknown_files_as_bytes() {
+        assert_eq!(mime_of("faultline-web_bg.wasm"), "application/wasm");
+        assert_eq!(mime_of("index.html"), "text/html; charset=utf-8");
+        assert_eq!(mime_of("LICENSE"), "application/octet-stream");
+    }
+
+    #[test]
+    fn every_file_is_loaded_and_its_deflate_inflates_back() {
+        let dir = std::env::temp_dir().join(format!("xtask-static-{}", std::process::id()));
+        fs::create_dir_all(dir.join("snippets")).unwrap();
+        fs::write(dir.join("index.html"), "<html>faultline</html>".repeat(50)).unwrap();
+        fs::write(dir.join("snippets").join("a.js"), "export const a = 1;").unwrap();
+        let assets = load(&dir).unwrap();
+        fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(
+            assets.keys().cloned().collect::<Vec<_>>(),
+            ["index.html", "snippets/a.js"]
+        );
+        let html = &assets["index.html"];
+        assert!(html.deflated.len() < html.raw.len());
+        let back = miniz_oxide::inflate::decompress_to_vec_zlib(&html.deflated).unwrap();
+        assert_eq!(back, html.raw);
+    }
+}
