@@ -91,6 +91,12 @@ pub enum SessionMsg {
         /// etcd state.
         snap: EtcdSnapshot,
     },
+    /// PD -> capture: this session's keys were deleted before its `Joined` answer arrived
+    /// (etcd: "requested lease not found"); the capture starts a new session.
+    JoinRefused {
+        /// Session epoch.
+        epoch: u64,
+    },
     /// Capture -> PD: lease keepalive.
     KeepAlive {
         /// Lease.
@@ -174,6 +180,9 @@ impl SessionMsg {
                 format!("etcd: grant lease, register capture (epoch {epoch})")
             }
             SessionMsg::Joined { lease, .. } => format!("etcd: lease {lease} granted"),
+            SessionMsg::JoinRefused { epoch } => {
+                format!("etcd: requested lease not found (epoch {epoch})")
+            }
             SessionMsg::KeepAlive { lease } => format!("etcd: keepalive lease {lease}"),
             SessionMsg::KeepAliveResp { lease, ok, .. } => {
                 format!(
@@ -252,6 +261,10 @@ impl SessionMsg {
                 id(h, from);
                 h.word(tables.len() as u64);
                 tables.iter().for_each(|t| t.encode(h));
+            }
+            SessionMsg::JoinRefused { epoch } => {
+                h.word(12);
+                h.word(*epoch)
             }
         }
     }
@@ -411,6 +424,20 @@ impl Cdc {
                 k.log(Some(to), Level::Info, "capture registered", detail);
                 self.session_view(k, c, snap);
             }
+            SessionMsg::JoinRefused { epoch } => {
+                let s = &self.sessions[c as usize];
+                if epoch != s.epoch || s.alive() || !s.joined || s.closing.is_some() {
+                    return;
+                }
+                let detail = format!("captureID=cdc-{}#{epoch}", c + 1);
+                k.log(
+                    Some(to),
+                    Level::Warn,
+                    "register capture failed, lease not found",
+                    detail,
+                );
+                self.session_begin(k, c);
+            }
             SessionMsg::KeepAliveResp { lease, ok, snap } => {
                 if self.sessions[c as usize].lease != Some(lease) {
                     return;
@@ -466,10 +493,9 @@ impl Cdc {
         let now = k.now();
         match m {
             SessionMsg::Join { epoch } => {
-                let id = (c, epoch);
-                let lease = match self.etcd.captures.get(&id) {
-                    Some(l) => *l,
-                    None => self.etcd.join(id, now, ttl),
+                let Some(lease) = self.etcd.register((c, epoch), now, ttl) else {
+                    k.send(self.pd, from, msg(SessionMsg::JoinRefused { epoch }));
+                    return;
                 };
                 let snap = self.etcd.snapshot();
                 k.send(
