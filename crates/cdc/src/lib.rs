@@ -10,10 +10,12 @@
 //! [`Model`]: faultline_sim::Model
 
 pub mod cdc;
+pub mod change;
 pub mod config;
 pub mod consistency;
 pub mod endpoint;
 pub mod etcd;
+pub mod ids;
 pub mod kafka;
 pub mod keyspace;
 pub mod kvclient;
@@ -21,12 +23,15 @@ pub mod lifecycle;
 pub mod metrics;
 pub mod msg;
 pub mod mysql;
+pub mod operator;
 pub mod owner;
 pub mod owner_loop;
+pub mod owner_schedule;
 pub mod processor;
 pub mod scheduler;
 pub mod session;
 pub mod stack;
+pub mod table_dispatch;
 pub mod transport;
 pub mod ts;
 pub mod upstream;

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use faultline_sim::{SimTime, TraceHasher};
 
 use crate::etcd::CaptureId;
-use crate::msg::CfIx;
+use crate::ids::CfIx;
 use crate::ts::Ts;
 
 /// A table's state on a processor (tablepb.TableState).

@@ -10,6 +10,9 @@
 //!   snapshot piggy-backed on every keepalive response.
 //! - The lessor revokes expired leases on a 500 ms check, like etcd's lessor loop.
 
+pub mod lessor;
+pub mod wire;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use faultline_sim::{SimDuration, SimTime, TraceHasher};
