@@ -9,11 +9,13 @@
 //!
 //! [`Model`]: faultline_sim::Model
 
+pub mod capture_kv;
 pub mod cdc;
 pub mod change;
 pub mod config;
 pub mod consistency;
 pub mod endpoint;
+pub mod endpoint_host;
 pub mod etcd;
 pub mod ids;
 pub mod kafka;
@@ -23,11 +25,14 @@ pub mod lifecycle;
 pub mod metrics;
 pub mod msg;
 pub mod mysql;
+pub mod mysql_sink;
 pub mod operator;
 pub mod owner;
 pub mod owner_loop;
 pub mod owner_schedule;
 pub mod processor;
+pub mod processor_tick;
+pub mod redo;
 pub mod scheduler;
 pub mod session;
 pub mod stack;
@@ -35,6 +40,7 @@ pub mod table_dispatch;
 pub mod transport;
 pub mod ts;
 pub mod upstream;
+pub mod upstream_txns;
 pub mod workload;
 
 pub use cdc::Cdc;

@@ -85,7 +85,7 @@ pub enum CdcMsg {
         batch: u64,
     },
     /// Capture sessions, etcd and scheduler v3 (`session.rs`).
-    Session(crate::session::SessionMsg),
+    Session(crate::etcd::wire::SessionMsg),
 }
 
 /// A timer of the TiCDC model.
@@ -181,7 +181,7 @@ pub enum CdcTimer {
         client: u32,
     },
     /// Capture sessions, etcd and scheduler v3 (`session.rs`).
-    Session(crate::session::SessionTimer),
+    Session(crate::etcd::wire::SessionTimer),
 }
 
 impl CdcMsg {

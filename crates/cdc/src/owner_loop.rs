@@ -331,7 +331,6 @@ impl Cdc {
             }
             ProcessorState::Initializing if should_run => {
                 *state = ProcessorState::Running;
-                self.start_processor(k, c, cf);
             }
             ProcessorState::Initializing => *state = ProcessorState::Closed,
             ProcessorState::Running if !should_run => {

@@ -309,4 +309,21 @@ impl Cdc {
             }
         }
     }
+
+    /// A processor's table watermarks reach the owner.
+    pub(crate) fn owner_on_table_status(
+        &mut self,
+        from: NodeId,
+        cf: CfIx,
+        tables: Vec<(u32, crate::ts::Ts, crate::ts::Ts)>,
+    ) {
+        for (t, cp, rs) in tables {
+            // Only the table's primary counts; watermarks never go back (scheduler v3
+            // keeps a replication set's checkpoint monotonic).
+            if self.status_from_primary(from, cf, t, cp) {
+                let e = self.feeds[cf as usize].tables.entry(t).or_insert((cp, rs));
+                *e = (e.0.max(cp), e.1.max(rs));
+            }
+        }
+    }
 }
