@@ -206,8 +206,14 @@ impl Cdc {
 
     /// Decides adds, moves and removals (owner memory only; dispatches go out separately).
     fn sched_plan(&mut self, k: &mut Kernel<Stack>, c: u32) {
-        let now = k.now();
         let draining = self.sessions[c as usize].view.draining.clone();
+        self.plan_adds(&draining);
+        self.plan_moves(k.now(), &draining);
+    }
+
+    /// Every table of every changefeed gets a replication set; an absent one is added on the
+    /// least loaded capture, and a paused changefeed's tables are removed.
+    fn plan_adds(&mut self, draining: &[u32]) {
         for cf in 0..self.cfg.changefeeds.len() {
             let paused = self.paused.get(cf).copied().unwrap_or(false);
             let from = self.feeds[cf].checkpoint.max(self.start_ts);
@@ -218,7 +224,7 @@ impl Cdc {
             }
             let tables: Vec<u32> = self.sched.tables[cf].keys().copied().collect();
             for table in tables {
-                let target = self.sched.pick(&draining);
+                let target = self.sched.pick(draining);
                 let rs = self.sched.tables[cf].get_mut(&table).expect("listed");
                 if paused {
                     if rs.primary.is_some() && rs.state != RsState::Removing {
@@ -237,7 +243,10 @@ impl Cdc {
                 }
             }
         }
-        // Drain and balance: two-phase moves, at most `max_task_concurrency` at once.
+    }
+
+    /// Drain and balance: two-phase moves, at most `max_task_concurrency` at once.
+    fn plan_moves(&mut self, now: SimTime, draining: &[u32]) {
         let limit = self.cfg.session.max_task_concurrency as usize;
         let balance_due = now.since(self.sched.last_balance) >= self.cfg.session.balance_interval;
         if balance_due {
@@ -247,42 +256,12 @@ impl Cdc {
             if self.sched.moves_in_flight() >= limit {
                 break;
             }
-            let candidates = self.sched.candidates(&draining);
-            let Some(to) = self.sched.pick(&draining) else {
+            let Some(to) = self.sched.pick(draining) else {
                 break;
             };
-            // A table on a draining capture first; else, if balancing is due, from the most
-            // loaded capture when it has at least two more tables than the least loaded.
-            let mut pick: Option<(usize, u32)> = None;
-            'find: for (cf, sets) in self.sched.tables.iter().enumerate() {
-                for (t, rs) in sets {
-                    if rs.state == RsState::Replicating
-                        && rs.primary.is_some_and(|p| draining.contains(&p.0))
-                    {
-                        pick = Some((cf, *t));
-                        break 'find;
-                    }
-                }
-            }
-            if pick.is_none() && balance_due {
-                let busiest = candidates
-                    .iter()
-                    .copied()
-                    .max_by_key(|c| (self.sched.load(*c), std::cmp::Reverse(*c)));
-                if let Some(b) = busiest {
-                    if self.sched.load(b) >= self.sched.load(to) + 2 {
-                        'find2: for (cf, sets) in self.sched.tables.iter().enumerate() {
-                            for (t, rs) in sets {
-                                if rs.state == RsState::Replicating && rs.primary == Some(b) {
-                                    pick = Some((cf, *t));
-                                    break 'find2;
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            let Some((cf, t)) = pick else { break };
+            let Some((cf, t)) = self.sched.next_move(draining, balance_due, to) else {
+                break;
+            };
             let rs = self.sched.tables[cf].get_mut(&t).expect("picked");
             if rs.primary == Some(to) {
                 break;

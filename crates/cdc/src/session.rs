@@ -130,6 +130,8 @@ impl Cdc {
     }
 
     /// Handles a session message.
+    // Long because it matches every session message a capture receives, one arm each; the
+    // arms read better side by side than split.
     pub(crate) fn on_session_msg(
         &mut self,
         k: &mut Kernel<Stack>,
