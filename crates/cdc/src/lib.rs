@@ -35,6 +35,8 @@ pub mod processor_tick;
 pub mod redo;
 pub mod scheduler;
 pub mod session;
+#[cfg(test)]
+mod session_tests;
 pub mod stack;
 pub mod table_dispatch;
 pub mod transport;
