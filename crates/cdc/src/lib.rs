@@ -26,6 +26,8 @@ pub mod metrics;
 pub mod msg;
 pub mod mysql;
 pub mod mysql_sink;
+#[cfg(test)]
+mod mysql_sink_tests;
 pub mod operator;
 pub mod owner;
 pub mod owner_loop;
