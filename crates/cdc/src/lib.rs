@@ -41,7 +41,11 @@ pub mod session;
 mod session_tests;
 pub mod stack;
 pub mod table_dispatch;
+#[cfg(test)]
+mod test_world;
 pub mod transport;
+#[cfg(test)]
+mod transport_tests;
 pub mod ts;
 pub mod upstream;
 pub mod upstream_txns;

@@ -1,14 +1,13 @@
 //! Message-level tests of the MySQL sink: one capture, one MySQL changefeed, no workload; a
 //! batch is put in flight by hand and sent as the table sink would send it.
 
-use faultline_sim::{Network, SimDuration, SimTime, World};
-use faultline_tikv::TikvConfig;
+use faultline_sim::World;
 
 use crate::change::RowChange;
-use crate::config::{CdcConfig, ChangefeedConfig};
 use crate::msg::CdcMsg;
 use crate::scheduler::TableState;
 use crate::stack::Stack;
+use crate::test_world::{mysql_feed, secs};
 use crate::ts::Ts;
 
 const ROW: RowChange = RowChange {
@@ -18,26 +17,9 @@ const ROW: RowChange = RowChange {
     commit_ts: Ts(11),
 };
 
-fn secs(s: u64) -> SimTime {
-    SimTime(s * 1_000_000)
-}
-
 /// A world whose only table 0 replicates on capture 0 by 5 s.
 fn world() -> World<Stack> {
-    let delay = (SimDuration::from_micros(500), SimDuration::from_millis(2));
-    let mut net = Network::new(delay);
-    let cdc = CdcConfig {
-        captures: 1,
-        changefeeds: vec![ChangefeedConfig {
-            id: "cf".to_string(),
-            tables: Some(1),
-            redo: false,
-            sink: Default::default(),
-        }],
-        ..CdcConfig::default()
-    };
-    let stack = Stack::new(&TikvConfig::default(), &cdc, &mut net, 7);
-    let mut w = World::new(stack, 7, net, SimDuration::from_secs(1));
+    let mut w = crate::test_world::world(1, vec![mysql_feed(1)]);
     w.run_until(secs(5));
     let tables = &w.model.cdc.sessions[0].tables;
     assert_eq!(tables.get(&(0, 0)), Some(&TableState::Replicating));

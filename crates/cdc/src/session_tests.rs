@@ -1,30 +1,11 @@
 //! Message-level tests of a capture's etcd session against PD's lessor, on the full stack with
 //! no workload and no changefeed: only the session messages and timers run.
 
-use faultline_sim::{Network, SimDuration, SimTime, World};
-use faultline_tikv::TikvConfig;
-
-use crate::config::CdcConfig;
-use crate::stack::Stack;
-
-fn world(captures: u32) -> World<Stack> {
-    let delay = (SimDuration::from_micros(500), SimDuration::from_millis(2));
-    let mut net = Network::new(delay);
-    let cdc = CdcConfig {
-        captures,
-        ..CdcConfig::default()
-    };
-    let stack = Stack::new(&TikvConfig::default(), &cdc, &mut net, 7);
-    World::new(stack, 7, net, SimDuration::from_secs(1))
-}
-
-fn secs(s: u64) -> SimTime {
-    SimTime(s * 1_000_000)
-}
+use crate::test_world::{secs, world};
 
 #[test]
 fn every_capture_registers_and_the_first_campaigner_is_owner() {
-    let mut w = world(2);
+    let mut w = world(2, Vec::new());
     w.run_until(secs(1));
     let cdc = &w.model.cdc;
     assert!(cdc.sessions.iter().all(|s| s.alive() && s.epoch == 1));
@@ -35,7 +16,7 @@ fn every_capture_registers_and_the_first_campaigner_is_owner() {
 
 #[test]
 fn a_join_retried_after_its_key_was_deleted_starts_a_new_capture_id() {
-    let mut w = world(1);
+    let mut w = world(1, Vec::new());
     w.run_until(secs(1));
     // The capture's `Joined` answer is lost (it knows no lease) and PD's lessor deletes the
     // key of that session meanwhile: the next Join retry must not bring the ID back.
