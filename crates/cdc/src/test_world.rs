@@ -9,13 +9,17 @@ use crate::stack::Stack;
 
 /// A world at time zero with `captures` captures and `changefeeds` (MySQL unless given).
 pub(crate) fn world(captures: u32, changefeeds: Vec<ChangefeedConfig>) -> World<Stack> {
-    let delay = (SimDuration::from_micros(500), SimDuration::from_millis(2));
-    let mut net = Network::new(delay);
-    let cdc = CdcConfig {
+    world_with(CdcConfig {
         captures,
         changefeeds,
         ..CdcConfig::default()
-    };
+    })
+}
+
+/// A world at time zero with this TiCDC configuration.
+pub(crate) fn world_with(cdc: CdcConfig) -> World<Stack> {
+    let delay = (SimDuration::from_micros(500), SimDuration::from_millis(2));
+    let mut net = Network::new(delay);
     let stack = Stack::new(&TikvConfig::default(), &cdc, &mut net, 7);
     World::new(stack, 7, net, SimDuration::from_secs(1))
 }
