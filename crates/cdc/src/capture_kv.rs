@@ -7,11 +7,24 @@ use faultline_tikv::Cluster;
 
 use crate::cdc::Cdc;
 use crate::ids::CfIx;
-use crate::kvclient::KvAction;
+use crate::kvclient::{KvAction, KvClient};
 use crate::msg::{CdcMsg, CdcTimer};
 use crate::stack::Stack;
 
 impl Cdc {
+    /// Gives one input to the KV client of changefeed `cf` on capture `c`; returns the actions
+    /// it asks for, for [`Cdc::apply_kv`].
+    pub(crate) fn kv_input(
+        &mut self,
+        c: u32,
+        cf: CfIx,
+        input: impl FnOnce(&mut KvClient, &mut Vec<KvAction>),
+    ) -> Vec<KvAction> {
+        let mut out = Vec::new();
+        input(&mut self.processors[c as usize][cf as usize].kv, &mut out);
+        out
+    }
+
     /// The KV client of changefeed `cf` on capture node `node` (re)requests `region`.
     pub(crate) fn kv_request_region(
         &mut self,
@@ -46,10 +59,7 @@ impl Cdc {
         let Some(c) = self.capture_index(node) else {
             return;
         };
-        let mut out = Vec::new();
-        self.processors[c as usize][cf as usize]
-            .kv
-            .on_worker_exit(store, stream, &mut out);
+        let out = self.kv_input(c, cf, |kv, out| kv.on_worker_exit(store, stream, out));
         k.log(
             Some(node),
             Level::Info,
@@ -71,10 +81,7 @@ impl Cdc {
         let Some(c) = self.capture_index(node) else {
             return;
         };
-        let mut out = Vec::new();
-        self.processors[c as usize][cf as usize]
-            .kv
-            .on_recv_exit(store, stream, &mut out);
+        let out = self.kv_input(c, cf, |kv, out| kv.on_recv_exit(store, stream, out));
         self.apply_kv(k, c, cf, out);
     }
 
@@ -88,10 +95,7 @@ impl Cdc {
             return; // healed before the keepalive fired
         }
         for cf in 0..self.cfg.changefeeds.len() as CfIx {
-            let mut out = Vec::new();
-            self.processors[c as usize][cf as usize]
-                .kv
-                .on_stream_broken(store, &mut out);
+            let out = self.kv_input(c, cf, |kv, out| kv.on_stream_broken(store, out));
             if !out.is_empty() {
                 k.log(
                     Some(node),

@@ -243,10 +243,7 @@ impl Cdc {
                         k.log(Some(to), Level::Info, "region failed", detail);
                     }
                 }
-                let mut out = Vec::new();
-                self.processors[c as usize][cf as usize]
-                    .kv
-                    .on_events(s, stream, events, &mut out);
+                let out = self.kv_input(c, cf, |kv, out| kv.on_events(s, stream, events, out));
                 self.apply_kv(k, c, cf, out);
             }
             CdcMsg::MysqlWrite {

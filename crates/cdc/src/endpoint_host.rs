@@ -32,12 +32,7 @@ impl Cdc {
         s: u32,
         req: ScanRequest,
     ) {
-        let ScanRequest {
-            sub,
-            region,
-            request,
-            checkpoint,
-        } = req;
+        let (sub, region, request, checkpoint) = (req.sub, req.region, req.request, req.checkpoint);
         let has_peer = tikv
             .region_detail(region)
             .is_some_and(|d| d.peers.iter().any(|p| p.store == s));
@@ -70,12 +65,7 @@ impl Cdc {
 
     /// The incremental scan of a registered region on store `s` finished.
     pub(crate) fn endpoint_scan_done(&mut self, tikv: &Cluster, s: u32, req: ScanRequest) {
-        let ScanRequest {
-            sub,
-            region,
-            request,
-            checkpoint,
-        } = req;
+        let (sub, region, request, checkpoint) = (req.sub, req.region, req.request, req.checkpoint);
         let leader = tikv.region_leader_store(region);
         if leader != Some(s) {
             self.endpoints[s as usize].push(sub, not_leader(region, request, leader));
