@@ -10,7 +10,8 @@ use std::collections::BTreeMap;
 
 use faultline_sim::{SimDuration, SimTime};
 
-use crate::msg::{CfIx, RegionEvent};
+use crate::change::RegionEvent;
+use crate::ids::CfIx;
 
 /// Who a subscription sends to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -9,11 +9,15 @@
 //!
 //! [`Model`]: faultline_sim::Model
 
+pub mod capture_kv;
 pub mod cdc;
+pub mod change;
 pub mod config;
 pub mod consistency;
 pub mod endpoint;
+pub mod endpoint_host;
 pub mod etcd;
+pub mod ids;
 pub mod kafka;
 pub mod keyspace;
 pub mod kvclient;
@@ -21,15 +25,30 @@ pub mod lifecycle;
 pub mod metrics;
 pub mod msg;
 pub mod mysql;
+pub mod mysql_sink;
+#[cfg(test)]
+mod mysql_sink_tests;
+pub mod operator;
 pub mod owner;
 pub mod owner_loop;
+pub mod owner_schedule;
 pub mod processor;
+pub mod processor_tick;
+pub mod redo;
 pub mod scheduler;
 pub mod session;
+#[cfg(test)]
+mod session_tests;
 pub mod stack;
+pub mod table_dispatch;
+#[cfg(test)]
+mod test_world;
 pub mod transport;
+#[cfg(test)]
+mod transport_tests;
 pub mod ts;
 pub mod upstream;
+pub mod upstream_txns;
 pub mod workload;
 
 pub use cdc::Cdc;

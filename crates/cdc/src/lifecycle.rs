@@ -258,6 +258,48 @@ mod tests {
         assert_eq!(f.start_sink(), Ok(()));
     }
 
+    #[derive(Clone, Copy, Debug)]
+    enum Request {
+        Start,
+        BeginClose,
+        FinishClose,
+    }
+
+    #[test]
+    fn every_sink_transition_from_every_state() {
+        use Request::*;
+        use SinkState::*;
+        // (from, request, answer, to, closes counted)
+        let cases = [
+            (Closed, Start, Ok(()), Running, 0),
+            (Closed, BeginClose, Err(Refused::AlreadyThere), Closed, 0),
+            (Closed, FinishClose, Ok(()), Closed, 0),
+            (Running, Start, Err(Refused::AlreadyThere), Running, 0),
+            (Running, BeginClose, Ok(()), Closing, 1),
+            (Running, FinishClose, Ok(()), Running, 0),
+            (Closing, Start, Err(Refused::Closing), Closing, 0),
+            (Closing, BeginClose, Err(Refused::Closing), Closing, 0),
+            (Closing, FinishClose, Ok(()), Closed, 0),
+        ];
+        for (from, request, answer, to, closes) in cases {
+            let mut f = FeedLifecycle {
+                sink: from,
+                ..FeedLifecycle::default()
+            };
+            let got = match request {
+                Start => f.start_sink(),
+                BeginClose => f.begin_close(),
+                FinishClose => {
+                    f.finish_close();
+                    Ok(())
+                }
+            };
+            assert_eq!(got, answer, "{from:?} {request:?}");
+            assert_eq!(f.sink, to, "{from:?} {request:?}");
+            assert_eq!(f.closes, closes, "{from:?} {request:?}");
+        }
+    }
+
     #[test]
     fn backoff_doubles_with_jitter_up_to_the_cap_then_stops() {
         let cfg = BackoffConfig::default();

@@ -4,7 +4,7 @@ use faultline_sim::SimTime;
 
 use crate::cdc::Cdc;
 use crate::consistency::check;
-use crate::msg::CfIx;
+use crate::ids::CfIx;
 
 /// Per-table series are only kept for the first tables, so a 1,000-table run stays cheap.
 pub const TABLE_SERIES_LIMIT: u32 = 16;
@@ -97,5 +97,51 @@ impl Cdc {
         }
         self.sample_lifecycle_metrics(now, out);
         self.sample_session_metrics(now, out);
+    }
+}
+
+impl Cdc {
+    /// Series of sessions and scheduling: per table writers and owning capture (first 16
+    /// tables), the max writers per changefeed, the owner, and lease remaining per capture.
+    pub(crate) fn session_metric_names(&self) -> Vec<String> {
+        let mut names = Vec::new();
+        let limit = crate::metrics::TABLE_SERIES_LIMIT as usize;
+        for (cf, c) in self.cfg.changefeeds.iter().enumerate() {
+            for t in self.cf_tables(cf as CfIx).take(limit) {
+                names.push(format!("writers.{}.t{t}", c.id));
+            }
+            names.push(format!("writers_max.{}", c.id));
+            for t in self.cf_tables(cf as CfIx).take(limit) {
+                names.push(format!("table_capture.{}.t{t}", c.id));
+            }
+        }
+        names.push("owner_capture".to_string());
+        for i in 1..=self.captures.len() {
+            names.push(format!("lease_remaining.cdc-{i}"));
+        }
+        names
+    }
+
+    /// One sample of the series of `session_metric_names`, in order.
+    pub(crate) fn sample_session_metrics(&self, now: SimTime, out: &mut Vec<f64>) {
+        let limit = crate::metrics::TABLE_SERIES_LIMIT as usize;
+        for cf in 0..self.cfg.changefeeds.len() as CfIx {
+            for t in self.cf_tables(cf).take(limit) {
+                out.push(self.writers(cf, t) as f64);
+            }
+            let max = self
+                .cf_tables(cf)
+                .map(|t| self.writers(cf, t))
+                .max()
+                .unwrap_or(0);
+            out.push(max as f64);
+            for t in self.cf_tables(cf).take(limit) {
+                out.push(self.table_primary(cf, t).map_or(0.0, |c| c as f64 + 1.0));
+            }
+        }
+        out.push(self.owner_capture().map_or(0.0, |c| c as f64 + 1.0));
+        for c in 0..self.captures.len() as u32 {
+            out.push(self.etcd.lease_remaining(c, now).as_secs_f64());
+        }
     }
 }

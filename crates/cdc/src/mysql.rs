@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use faultline_sim::SimTime;
 
-use crate::msg::RowChange;
+use crate::change::RowChange;
 use crate::upstream::RowVersion;
 
 /// One changefeed's downstream database.

@@ -187,81 +187,96 @@ impl Cdc {
 
     /// One changefeed's tick; true when it blocks the owner (a sync close started).
     fn tick_changefeed(&mut self, k: &mut Kernel<Stack>, node: NodeId, cf: CfIx) -> bool {
+        match self.life.feeds[cf as usize].status {
+            FeedStatus::Normal | FeedStatus::Warning => self.tick_running_changefeed(k, node, cf),
+            FeedStatus::Error => self.tick_failed_changefeed(k, node, cf),
+            FeedStatus::Failed | FeedStatus::Stopped | FeedStatus::Finished => false,
+        }
+    }
+
+    /// A running changefeed's tick: a pending error, the sink's (re)initialisation, the
+    /// watermarks, the way back from Warning, and the Kafka checkpoint broadcast.
+    fn tick_running_changefeed(&mut self, k: &mut Kernel<Stack>, node: NodeId, cf: CfIx) -> bool {
+        let i = cf as usize;
+        if let Some(err) = self.life.feeds[i].pending_error.take() {
+            return self.handle_error(k, node, cf, err);
+        }
+        if self.life.feeds[i].sink == SinkState::Closed {
+            if let Err(err) = self.init_sink(k, node, cf) {
+                return self.handle_error(k, node, cf, err);
+            }
+        }
+        // Scheduler v3: the checkpoint cannot proceed until every table has a primary
+        // that reported to this owner (`session.rs`).
+        if self.owner_may_advance(i) {
+            self.feeds[i].recompute(self.start_ts);
+        }
+        let cp = self.feeds[i].checkpoint;
+        let l = &mut self.life.feeds[i];
+        if l.status == FeedStatus::Warning && cp > l.retry_checkpoint {
+            l.status = FeedStatus::Normal;
+            l.retrying = false;
+            l.error = None;
+            let detail = format!("changefeed={}", self.cf_id(cf));
+            k.log(
+                Some(node),
+                Level::Info,
+                "changefeed is recovered from warning state",
+                detail,
+            );
+        }
+        let l = &mut self.life.feeds[i];
+        if self.cfg.changefeeds[i].sink.is_kafka()
+            && l.sink == SinkState::Running
+            && cp > l.emitted_checkpoint
+        {
+            l.emitted_checkpoint = cp;
+            self.kafka_emit_checkpoint(k, node, cf, cp);
+        }
+        false
+    }
+
+    /// A failed changefeed's tick: once its old sink is closed and its backoff elapsed, it is
+    /// restarted (Warning), or given up on (Failed) after failing for too long.
+    fn tick_failed_changefeed(&mut self, k: &mut Kernel<Stack>, node: NodeId, cf: CfIx) -> bool {
         let now = k.now();
         let i = cf as usize;
-        match self.life.feeds[i].status {
-            FeedStatus::Normal | FeedStatus::Warning => {
-                if let Some(err) = self.life.feeds[i].pending_error.take() {
+        let l = &mut self.life.feeds[i];
+        if l.sink == SinkState::Closing {
+            return false; // Closing: the old sink is still shutting down
+        }
+        let due = l
+            .last_retry
+            .is_none_or(|t| now.since(t) >= l.backoff.interval);
+        if !due {
+            return false;
+        }
+        match l.backoff.next(&self.cfg.backoff, now, &mut self.life.rng) {
+            None => {
+                l.status = FeedStatus::Failed;
+                let detail = format!("changefeed={}", self.cf_id(cf));
+                k.log(Some(node), Level::Error, "The changefeed won't be restarted as it has been experiencing failures for an extended duration", detail);
+            }
+            Some(next) => {
+                l.backoff.interval = next;
+                l.last_retry = Some(now);
+                l.status = FeedStatus::Warning;
+                l.retry_checkpoint = self.feeds[i].checkpoint;
+                let detail = format!(
+                    "changefeed={} nextRetryInterval={}",
+                    self.cf_id(cf),
+                    fmt_secs(next)
+                );
+                k.log(
+                    Some(node),
+                    Level::Info,
+                    "changefeed retry backoff interval is elapsed, changefeed will be restarted",
+                    detail,
+                );
+                if let Err(err) = self.init_sink(k, node, cf) {
                     return self.handle_error(k, node, cf, err);
                 }
-                if self.life.feeds[i].sink == SinkState::Closed {
-                    if let Err(err) = self.init_sink(k, node, cf) {
-                        return self.handle_error(k, node, cf, err);
-                    }
-                }
-                // Scheduler v3: the checkpoint cannot proceed until every table has a primary
-                // that reported to this owner (`session.rs`).
-                if self.owner_may_advance(i) {
-                    self.feeds[i].recompute(self.start_ts);
-                }
-                let cp = self.feeds[i].checkpoint;
-                let l = &mut self.life.feeds[i];
-                if l.status == FeedStatus::Warning && cp > l.retry_checkpoint {
-                    l.status = FeedStatus::Normal;
-                    l.retrying = false;
-                    l.error = None;
-                    let detail = format!("changefeed={}", self.cf_id(cf));
-                    k.log(
-                        Some(node),
-                        Level::Info,
-                        "changefeed is recovered from warning state",
-                        detail,
-                    );
-                }
-                let l = &mut self.life.feeds[i];
-                if self.cfg.changefeeds[i].sink.is_kafka()
-                    && l.sink == SinkState::Running
-                    && cp > l.emitted_checkpoint
-                {
-                    l.emitted_checkpoint = cp;
-                    self.kafka_emit_checkpoint(k, node, cf, cp);
-                }
             }
-            FeedStatus::Error => {
-                let l = &mut self.life.feeds[i];
-                if l.sink == SinkState::Closing {
-                    return false; // Closing: the old sink is still shutting down
-                }
-                let due = l
-                    .last_retry
-                    .is_none_or(|t| now.since(t) >= l.backoff.interval);
-                if !due {
-                    return false;
-                }
-                match l.backoff.next(&self.cfg.backoff, now, &mut self.life.rng) {
-                    None => {
-                        l.status = FeedStatus::Failed;
-                        let detail = format!("changefeed={}", self.cf_id(cf));
-                        k.log(Some(node), Level::Error, "The changefeed won't be restarted as it has been experiencing failures for an extended duration", detail);
-                    }
-                    Some(next) => {
-                        l.backoff.interval = next;
-                        l.last_retry = Some(now);
-                        l.status = FeedStatus::Warning;
-                        l.retry_checkpoint = self.feeds[i].checkpoint;
-                        let detail = format!(
-                            "changefeed={} nextRetryInterval={}",
-                            self.cf_id(cf),
-                            fmt_secs(next)
-                        );
-                        k.log(Some(node), Level::Info, "changefeed retry backoff interval is elapsed, changefeed will be restarted", detail);
-                        if let Err(err) = self.init_sink(k, node, cf) {
-                            return self.handle_error(k, node, cf, err);
-                        }
-                    }
-                }
-            }
-            FeedStatus::Failed | FeedStatus::Stopped | FeedStatus::Finished => {}
         }
         false
     }
@@ -331,7 +346,6 @@ impl Cdc {
             }
             ProcessorState::Initializing if should_run => {
                 *state = ProcessorState::Running;
-                self.start_processor(k, c, cf);
             }
             ProcessorState::Initializing => *state = ProcessorState::Closed,
             ProcessorState::Running if !should_run => {

@@ -3,9 +3,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::change::RowChange;
 use crate::keyspace::Key;
 use crate::kvclient::KvClient;
-use crate::msg::RowChange;
 use crate::ts::Ts;
 
 /// A table sink with its sorter buffer.

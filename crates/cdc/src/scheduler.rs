@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use faultline_sim::{SimTime, TraceHasher};
 
 use crate::etcd::CaptureId;
-use crate::msg::CfIx;
+use crate::ids::CfIx;
 use crate::ts::Ts;
 
 /// A table's state on a processor (tablepb.TableState).
@@ -271,6 +271,38 @@ impl Scheduler {
             .min_by_key(|c| (self.load(*c), *c))
     }
 
+    /// The next table to move onto `to`, as (changefeed, table): a table on a draining capture
+    /// first; else, when a balance check is due, one from the most loaded candidate if it holds
+    /// at least two more tables than `to` (scheduler v3's drain-capture and balance schedulers).
+    pub fn next_move(
+        &self,
+        draining: &[u32],
+        balance_due: bool,
+        to: CaptureId,
+    ) -> Option<(usize, u32)> {
+        let first_replicating_on = |on: &dyn Fn(CaptureId) -> bool| {
+            self.tables.iter().enumerate().find_map(|(cf, sets)| {
+                sets.iter()
+                    .find(|(_, rs)| rs.state == RsState::Replicating && rs.primary.is_some_and(on))
+                    .map(|(t, _)| (cf, *t))
+            })
+        };
+        if let Some(pick) = first_replicating_on(&|p| draining.contains(&p.0)) {
+            return Some(pick);
+        }
+        if !balance_due {
+            return None;
+        }
+        let busiest = self
+            .candidates(draining)
+            .into_iter()
+            .max_by_key(|c| (self.load(*c), std::cmp::Reverse(*c)))?;
+        if self.load(busiest) < self.load(to) + 2 {
+            return None;
+        }
+        first_replicating_on(&|p| p == busiest)
+    }
+
     /// Moves in flight (sets in Prepare or Commit with a primary).
     pub fn moves_in_flight(&self) -> usize {
         self.tables
@@ -351,5 +383,61 @@ mod tests {
         };
         rs.on_capture_removed(A);
         assert_eq!(rs.pending_dispatch(), Some((B, Dispatch::Promote)));
+    }
+
+    const C: CaptureId = (2, 1);
+
+    fn replicating_on(p: CaptureId) -> ReplicationSet {
+        ReplicationSet {
+            state: RsState::Replicating,
+            primary: Some(p),
+            secondary: None,
+            checkpoint: Ts(1),
+        }
+    }
+
+    /// One changefeed whose tables 0..n are replicating on the given captures, in order.
+    fn scheduler(primaries: &[CaptureId]) -> Scheduler {
+        let mut s = Scheduler::default();
+        for c in [A, B, C] {
+            s.captures.insert(c, None);
+        }
+        let sets = primaries
+            .iter()
+            .enumerate()
+            .map(|(t, p)| (t as u32, replicating_on(*p)))
+            .collect();
+        s.tables = vec![sets];
+        s
+    }
+
+    #[test]
+    fn the_planner_moves_a_draining_captures_table_first_balance_or_not() {
+        // A holds 3 tables, B 1 (on the draining capture index 1), C none.
+        let s = scheduler(&[A, A, B, A]);
+        assert_eq!(s.pick(&[1]), Some(C), "the least loaded candidate");
+        for balance_due in [false, true] {
+            assert_eq!(s.next_move(&[1], balance_due, C), Some((0, 2)));
+        }
+    }
+
+    #[test]
+    fn the_planner_balances_only_when_due_and_the_gap_is_two_tables() {
+        // (tables per capture as primaries, balance due, expected move onto C)
+        type Move = Option<(usize, u32)>;
+        let cases: &[(&[CaptureId], bool, Move)] = &[
+            (&[A, A, B], false, None),
+            (&[A, A, B], true, Some((0, 0))),
+            (&[A, B], true, None),
+            (&[B, A, B, B], true, Some((0, 0))),
+        ];
+        for (primaries, due, want) in cases {
+            let s = scheduler(primaries);
+            assert_eq!(
+                s.next_move(&[], *due, C),
+                *want,
+                "{primaries:?} balance due {due}"
+            );
+        }
     }
 }

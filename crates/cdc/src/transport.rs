@@ -143,10 +143,7 @@ impl Cdc {
             self.cf_id(cf)
         );
         k.log(Some(node), Level::Warn, "stream to store closed", detail);
-        let mut out = Vec::new();
-        self.processors[c as usize][cf as usize]
-            .kv
-            .on_stream_broken(store, &mut out);
+        let out = self.kv_input(c, cf, |kv, out| kv.on_stream_broken(store, out));
         self.apply_kv(k, c, cf, out);
         false
     }

@@ -8,9 +8,9 @@
 
 use faultline_sim::{TraceEncode, TraceHasher};
 
+use crate::change::RowChange;
 use crate::config::KafkaProtocol;
 use crate::keyspace::{Key, Keyspace};
-use crate::msg::RowChange;
 use crate::ts::Ts;
 
 /// Schema of every replicated table.

@@ -10,6 +10,8 @@
 //! appends and acknowledges on receipt. Rows go to partition `table % partitions` (TiCDC's
 //! `table` dispatcher hashes the table name).
 
+#[cfg(test)]
+mod close_tests;
 pub mod codec;
 pub mod consumer;
 

@@ -17,8 +17,8 @@ pub mod stream;
 
 use std::collections::BTreeMap;
 
+use crate::change::{RegionError, RegionEvent, RegionEventKind, RowChange};
 use crate::config::KvClientEvict;
-use crate::msg::{RegionError, RegionEvent, RegionEventKind, RowChange};
 use crate::ts::Ts;
 pub use region::{Owner, RegionTrack};
 pub use stream::{Stream, Worker};

@@ -10,6 +10,9 @@
 //!   snapshot piggy-backed on every keepalive response.
 //! - The lessor revokes expired leases on a 500 ms check, like etcd's lessor loop.
 
+pub mod lessor;
+pub mod wire;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use faultline_sim::{SimDuration, SimTime, TraceHasher};
@@ -132,6 +135,10 @@ pub struct Etcd {
     pub revision: u64,
     /// PD (with this etcd) was killed and has not restarted yet (a pause does not count).
     pub crashed: bool,
+    /// Per capture index, the newest session epoch whose keys were deleted. Upstream every
+    /// session is a fresh UUID (`captureImpl.reset` in tiflow's cdc/capture/capture.go), so a
+    /// capture ID whose key was deleted never registers again; [`Etcd::register`] refuses it.
+    pub retired: BTreeMap<u32, u64>,
     next_lease: u64,
 }
 
@@ -154,6 +161,26 @@ impl Etcd {
         id
     }
 
+    /// A capture's `Join` for `capture`: the existing lease when its keys are still there (a
+    /// retried Join whose answer was lost), a new lease and keys for an ID never seen, or `None`
+    /// when this ID's keys were deleted already. Upstream the capture's put of its key with
+    /// an expired lease fails ("requested lease not found"), its run loop returns and `reset`
+    /// starts a session under a new ID; reusing the old ID would bring a capture back that the
+    /// owner already counted as gone.
+    pub fn register(&mut self, capture: CaptureId, now: SimTime, ttl: SimDuration) -> Option<u64> {
+        if let Some(lease) = self.captures.get(&capture) {
+            return Some(*lease);
+        }
+        if self
+            .retired
+            .get(&capture.0)
+            .is_some_and(|e| *e >= capture.1)
+        {
+            return None;
+        }
+        Some(self.join(capture, now, ttl))
+    }
+
     /// A keepalive for `lease`: extends it and returns true, or false if it no longer exists
     /// (etcd answers TTL = -1).
     pub fn keepalive(&mut self, lease: u64, now: SimTime, ttl: SimDuration) -> bool {
@@ -169,6 +196,9 @@ impl Etcd {
     /// Revokes a lease and deletes its keys; returns the holder if it existed.
     pub fn revoke(&mut self, lease: u64) -> Option<CaptureId> {
         let l = self.leases.remove(&lease)?;
+        let (index, epoch) = l.capture;
+        let retired = self.retired.entry(index).or_insert(0);
+        *retired = (*retired).max(epoch);
         self.captures.retain(|_, id| *id != lease);
         self.campaign.retain(|(id, _)| *id != lease);
         self.revision += 1;
@@ -291,5 +321,27 @@ mod tests {
         e.join((0, 2), at(1), TTL);
         assert_eq!(e.snapshot().captures, vec![(0, 2), (1, 1), (2, 1)]);
         assert_eq!(e.owner(), Some((1, 1)));
+    }
+
+    #[test]
+    fn a_retried_join_gets_its_lease_until_the_key_is_deleted_then_never_again() {
+        let mut e = Etcd::default();
+        let l = e.register((0, 1), at(0), TTL).expect("a new id registers");
+        assert_eq!(
+            e.register((0, 1), at(1), TTL),
+            Some(l),
+            "a retry whose answer was lost finds the same lease"
+        );
+        assert_eq!(e.expire(at(10)), vec![(0, 1)]);
+        assert_eq!(
+            e.register((0, 1), at(11), TTL),
+            None,
+            "the expired id must not come back"
+        );
+        assert!(e.captures.is_empty() && e.leases.is_empty());
+        assert!(
+            e.register((0, 2), at(11), TTL).is_some(),
+            "a new session does"
+        );
     }
 }

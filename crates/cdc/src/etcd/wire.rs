@@ -1,0 +1,252 @@
+//! The etcd session messages and timers between captures and PD, and between the owner and
+//! the processors (scheduler v3's heartbeat, dispatch and report), with their trace encoding.
+
+use faultline_sim::TraceHasher;
+
+use crate::etcd::{CaptureId, EtcdSnapshot};
+use crate::ids::CfIx;
+use crate::scheduler::{Dispatch, TableReport};
+
+/// Operator actions (the CLI / API of TiCDC and the cluster manager), scheduled as PD timers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OperatorAction {
+    /// `cdc cli changefeed pause`.
+    PauseChangefeed(CfIx),
+    /// `cdc cli changefeed resume`.
+    ResumeChangefeed(CfIx),
+    /// Scale in: drain the capture's tables, then it leaves.
+    RemoveCapture(u32),
+    /// Scale out: the capture starts and joins.
+    AddCapture(u32),
+}
+
+/// Session and scheduling messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SessionMsg {
+    /// Capture -> PD: grant a lease, put the capture key, campaign for owner.
+    Join {
+        /// Session epoch.
+        epoch: u64,
+    },
+    /// PD -> capture: joined.
+    Joined {
+        /// Session epoch.
+        epoch: u64,
+        /// Lease.
+        lease: u64,
+        /// etcd state.
+        snap: EtcdSnapshot,
+    },
+    /// PD -> capture: this session's keys were deleted before its `Joined` answer arrived
+    /// (etcd: "requested lease not found"); the capture starts a new session.
+    JoinRefused {
+        /// Session epoch.
+        epoch: u64,
+    },
+    /// Capture -> PD: lease keepalive.
+    KeepAlive {
+        /// Lease.
+        lease: u64,
+    },
+    /// PD -> capture: keepalive answer (`ok = false`: the lease is gone, TTL -1).
+    KeepAliveResp {
+        /// Lease.
+        lease: u64,
+        /// Lease still exists.
+        ok: bool,
+        /// etcd state.
+        snap: EtcdSnapshot,
+    },
+    /// PD -> capture: a watched key changed.
+    Watch {
+        /// etcd state.
+        snap: EtcdSnapshot,
+    },
+    /// Capture -> PD: revoke the lease (resign and close the session).
+    Revoke {
+        /// Lease.
+        lease: u64,
+    },
+    /// PD -> capture: revoked.
+    Revoked {
+        /// Lease.
+        lease: u64,
+    },
+    /// Capture -> PD: delete only the campaign key (an owner being drained resigns).
+    ResignOwner {
+        /// Lease.
+        lease: u64,
+    },
+    /// Owner -> capture: heartbeat; answer with a report.
+    Heartbeat {
+        /// Addressee.
+        to: CaptureId,
+    },
+    /// Owner -> capture: do something with a table.
+    Dispatch {
+        /// Addressee.
+        to: CaptureId,
+        /// Changefeed.
+        cf: CfIx,
+        /// Table.
+        table: u32,
+        /// What.
+        op: Dispatch,
+    },
+    /// Capture -> owner: every table of the capture.
+    Report {
+        /// Sender.
+        from: CaptureId,
+        /// Tables.
+        tables: Vec<TableReport>,
+    },
+}
+
+/// Session timers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SessionTimer {
+    /// PD: the etcd lessor's expiry check.
+    LessorTick,
+    /// Capture: keepalive and deadline check.
+    SessionTick,
+    /// Capture: the owner resign call timed out; the goroutines exit.
+    ResignTimeout {
+        /// Session epoch that ended.
+        epoch: u64,
+    },
+    /// PD: an operator action.
+    Action(OperatorAction),
+}
+
+impl SessionMsg {
+    /// A short label.
+    pub fn label(&self) -> String {
+        match self {
+            SessionMsg::Join { epoch } => {
+                format!("etcd: grant lease, register capture (epoch {epoch})")
+            }
+            SessionMsg::Joined { lease, .. } => format!("etcd: lease {lease} granted"),
+            SessionMsg::JoinRefused { epoch } => {
+                format!("etcd: requested lease not found (epoch {epoch})")
+            }
+            SessionMsg::KeepAlive { lease } => format!("etcd: keepalive lease {lease}"),
+            SessionMsg::KeepAliveResp { lease, ok, .. } => {
+                format!(
+                    "etcd: keepalive lease {lease} {}",
+                    if *ok { "ok" } else { "TTL -1" }
+                )
+            }
+            SessionMsg::Watch { snap } => format!("etcd watch: revision {}", snap.revision),
+            SessionMsg::Revoke { lease } => format!("etcd: revoke lease {lease}"),
+            SessionMsg::Revoked { lease } => format!("etcd: lease {lease} revoked"),
+            SessionMsg::ResignOwner { .. } => "etcd: resign owner".to_string(),
+            SessionMsg::Heartbeat { .. } => "schedulerv3 heartbeat".to_string(),
+            SessionMsg::Dispatch { table, op, .. } => format!("schedulerv3 {op:?} table {table}"),
+            SessionMsg::Report { tables, .. } => {
+                format!("schedulerv3 report {} tables", tables.len())
+            }
+        }
+    }
+
+    /// Folds into a trace hash.
+    pub fn encode(&self, h: &mut TraceHasher) {
+        let id = |h: &mut TraceHasher, c: &CaptureId| {
+            h.word(c.0 as u64);
+            h.word(c.1)
+        };
+        match self {
+            SessionMsg::Join { epoch } => {
+                h.word(1);
+                h.word(*epoch)
+            }
+            SessionMsg::Joined { epoch, lease, snap } => {
+                h.word(2);
+                h.word(*epoch);
+                h.word(*lease);
+                snap.encode(h)
+            }
+            SessionMsg::KeepAlive { lease } => {
+                h.word(3);
+                h.word(*lease)
+            }
+            SessionMsg::KeepAliveResp { lease, ok, snap } => {
+                h.word(4);
+                h.word(*lease);
+                h.word(*ok as u64);
+                snap.encode(h)
+            }
+            SessionMsg::Watch { snap } => {
+                h.word(5);
+                snap.encode(h)
+            }
+            SessionMsg::Revoke { lease } => {
+                h.word(6);
+                h.word(*lease)
+            }
+            SessionMsg::Revoked { lease } => {
+                h.word(7);
+                h.word(*lease)
+            }
+            SessionMsg::ResignOwner { lease } => {
+                h.word(8);
+                h.word(*lease)
+            }
+            SessionMsg::Heartbeat { to } => {
+                h.word(9);
+                id(h, to)
+            }
+            SessionMsg::Dispatch { to, cf, table, op } => {
+                h.word(10);
+                id(h, to);
+                h.word(*cf as u64);
+                h.word(*table as u64);
+                op.encode(h)
+            }
+            SessionMsg::Report { from, tables } => {
+                h.word(11);
+                id(h, from);
+                h.word(tables.len() as u64);
+                tables.iter().for_each(|t| t.encode(h));
+            }
+            SessionMsg::JoinRefused { epoch } => {
+                h.word(12);
+                h.word(*epoch)
+            }
+        }
+    }
+}
+
+impl SessionTimer {
+    /// Folds into a trace hash.
+    pub fn encode(&self, h: &mut TraceHasher) {
+        match self {
+            SessionTimer::LessorTick => h.word(1),
+            SessionTimer::SessionTick => h.word(2),
+            SessionTimer::ResignTimeout { epoch } => {
+                h.word(3);
+                h.word(*epoch)
+            }
+            SessionTimer::Action(a) => {
+                h.word(4);
+                match a {
+                    OperatorAction::PauseChangefeed(cf) => (1, *cf as u64),
+                    OperatorAction::ResumeChangefeed(cf) => (2, *cf as u64),
+                    OperatorAction::RemoveCapture(c) => (3, *c as u64),
+                    OperatorAction::AddCapture(c) => (4, *c as u64),
+                }
+                .encode_pair(h)
+            }
+        }
+    }
+}
+
+trait EncodePair {
+    fn encode_pair(self, h: &mut TraceHasher);
+}
+
+impl EncodePair for (u64, u64) {
+    fn encode_pair(self, h: &mut TraceHasher) {
+        h.word(self.0);
+        h.word(self.1);
+    }
+}

@@ -1,0 +1,308 @@
+//! The owner side of scheduler v3: the captures it schedules onto (with the remove delay of
+//! the tiflow#9344 fix), heartbeats, the replication sets rebuilt from reports, the plan of
+//! adds, drains and balance moves, the dispatches, and the guard on advancing watermarks.
+
+use faultline_sim::{Kernel, Level, NodeId, SimTime};
+
+use crate::cdc::Cdc;
+use crate::etcd::wire::SessionMsg;
+use crate::etcd::CaptureId;
+use crate::ids::CfIx;
+use crate::scheduler::{Dispatch, ReplicationSet, RsState, TableReport, TableState};
+use crate::session::msg;
+use crate::stack::Stack;
+
+impl Cdc {
+    /// The scheduler part of an owner tick on capture node `node`. Returns true when this
+    /// capture is the owner (the caller then runs the changefeed watermarks).
+    pub(crate) fn owner_role_tick(&mut self, k: &mut Kernel<Stack>, node: NodeId) -> bool {
+        let Some(c) = self.capture_index(node) else {
+            return false;
+        };
+        if !self.is_owner(c) {
+            return false;
+        }
+        let me = self.sessions[c as usize].id(c);
+        if self.sched.owner != Some(me) {
+            self.sched = crate::scheduler::Scheduler {
+                owner: Some(me),
+                tables: vec![Default::default(); self.cfg.changefeeds.len()],
+                last_balance: k.now(),
+                ..Default::default()
+            };
+            // Table watermarks are owner memory: the new owner hears them again.
+            for f in &mut self.feeds {
+                f.tables.clear();
+            }
+        }
+        self.sched_sync_captures(k, c);
+        self.sched.ticks += 1;
+        let heartbeat = self.sched.ticks % self.cfg.session.heartbeat_ticks.max(1) as u64 == 1
+            || self.cfg.session.heartbeat_ticks <= 1;
+        if heartbeat {
+            for (id, gone) in self.sched.captures.clone() {
+                if gone.is_none() {
+                    k.send_ordered(
+                        node,
+                        self.captures[id.0 as usize],
+                        msg(SessionMsg::Heartbeat { to: id }),
+                    );
+                }
+            }
+        }
+        if self.sched.initialized() {
+            self.sched_plan(k, c);
+            if heartbeat {
+                self.sched_dispatch(k, node);
+            }
+        }
+        true
+    }
+
+    /// True when the owner may advance `cf`'s watermarks: every table replicates and reported.
+    pub(crate) fn owner_may_advance(&self, cf: usize) -> bool {
+        let Some(sets) = self.sched.tables.get(cf) else {
+            return false;
+        };
+        self.sched.initialized()
+            && !self.paused.get(cf).copied().unwrap_or(false)
+            && self.cf_tables(cf as CfIx).all(|t| {
+                sets.get(&t).is_some_and(|rs| rs.primary.is_some())
+                    && self.feeds[cf].tables.contains_key(&t)
+            })
+    }
+
+    /// Accepts a processor's table watermarks only from the table's primary.
+    pub(crate) fn status_from_primary(
+        &mut self,
+        from: NodeId,
+        cf: CfIx,
+        table: u32,
+        cp: crate::ts::Ts,
+    ) -> bool {
+        let Some(c) = self.capture_index(from) else {
+            return false;
+        };
+        let id = self.sessions[c as usize].id(c);
+        let ok = self.sessions[c as usize].alive() && self.sched.primary(cf, table) == Some(id);
+        if ok {
+            if let Some(rs) = self.sched.tables[cf as usize].get_mut(&table) {
+                rs.checkpoint = rs.checkpoint.max(cp);
+            }
+        }
+        ok
+    }
+
+    fn sched_sync_captures(&mut self, k: &mut Kernel<Stack>, c: u32) {
+        let now = k.now();
+        let node = self.captures[c as usize];
+        let view = self.sessions[c as usize].view.captures.clone();
+        for id in &view {
+            self.sched.captures.entry(*id).or_insert(None);
+        }
+        let delay = self.cfg.session.capture_remove_delay;
+        let known: Vec<(CaptureId, Option<SimTime>)> =
+            self.sched.captures.iter().map(|(a, b)| (*a, *b)).collect();
+        for (id, gone) in known {
+            if view.contains(&id) {
+                continue;
+            }
+            let since = match gone {
+                Some(t) => t,
+                None => {
+                    self.sched.captures.insert(id, Some(now));
+                    now
+                }
+            };
+            if now.since(since) >= delay {
+                self.sched.captures.remove(&id);
+                self.sched.answered.remove(&id);
+                let mut moved = 0;
+                for sets in &mut self.sched.tables {
+                    for rs in sets.values_mut() {
+                        if rs.primary == Some(id) || rs.secondary == Some(id) {
+                            moved += 1;
+                            rs.on_capture_removed(id);
+                        }
+                    }
+                }
+                let detail = format!(
+                    "captureID=cdc-{}#{} tables={moved} delay={delay}",
+                    id.0 + 1,
+                    id.1
+                );
+                k.log(Some(node), Level::Warn, "remove capture", detail);
+            }
+        }
+    }
+
+    pub(crate) fn owner_on_report(
+        &mut self,
+        k: &mut Kernel<Stack>,
+        c: u32,
+        from: CaptureId,
+        tables: Vec<TableReport>,
+    ) {
+        if !self.is_owner(c) || self.sched.owner != Some(self.sessions[c as usize].id(c)) {
+            return;
+        }
+        if self.sched.captures.get(&from) != Some(&None) {
+            return; // unknown or vanished capture: its word no longer counts
+        }
+        let first = !self.sched.answered.get(&from).copied().unwrap_or(false);
+        self.sched.answered.insert(from, true);
+        let node = self.captures[c as usize];
+        for cf in 0..self.sched.tables.len() {
+            let mine: Vec<&TableReport> = tables.iter().filter(|t| t.cf as usize == cf).collect();
+            if first {
+                // A new owner rebuilds its sets from what the captures run.
+                for t in &mine {
+                    let rs = self.sched.tables[cf]
+                        .entry(t.table)
+                        .or_insert(ReplicationSet::absent(t.checkpoint));
+                    match t.state {
+                        TableState::Replicating if rs.primary.is_none() => {
+                            rs.primary = Some(from);
+                            rs.checkpoint = rs.checkpoint.max(t.checkpoint);
+                            if rs.state == RsState::Absent {
+                                rs.state = RsState::Replicating;
+                            }
+                        }
+                        TableState::Preparing | TableState::Prepared if rs.secondary.is_none() => {
+                            rs.secondary = Some(from);
+                            if rs.state == RsState::Absent {
+                                rs.state = RsState::Prepare;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            let sets: Vec<u32> = self.sched.tables[cf].keys().copied().collect();
+            for table in sets {
+                let report = mine.iter().find(|t| t.table == table);
+                let rs = self.sched.tables[cf].get_mut(&table).expect("listed");
+                if rs.primary != Some(from) && rs.secondary != Some(from) {
+                    continue;
+                }
+                let before = (rs.primary, rs.state);
+                rs.on_report(
+                    from,
+                    report.map(|t| t.state),
+                    report.map_or(crate::ts::Ts::ZERO, |t| t.checkpoint),
+                );
+                let after = (rs.primary, rs.state);
+                if before != after && after.1 == RsState::Replicating {
+                    let detail = format!(
+                        "changefeed={} table={table} capture=cdc-{}",
+                        self.cfg.changefeeds[cf].id,
+                        after.0.map_or(0, |p| p.0 + 1)
+                    );
+                    k.log(Some(node), Level::Info, "table moved", detail);
+                }
+            }
+        }
+    }
+
+    /// Decides adds, moves and removals (owner memory only; dispatches go out separately).
+    fn sched_plan(&mut self, k: &mut Kernel<Stack>, c: u32) {
+        let draining = self.sessions[c as usize].view.draining.clone();
+        self.plan_adds(&draining);
+        self.plan_moves(k.now(), &draining);
+    }
+
+    /// Every table of every changefeed gets a replication set; an absent one is added on the
+    /// least loaded capture, and a paused changefeed's tables are removed.
+    fn plan_adds(&mut self, draining: &[u32]) {
+        for cf in 0..self.cfg.changefeeds.len() {
+            let paused = self.paused.get(cf).copied().unwrap_or(false);
+            let from = self.feeds[cf].checkpoint.max(self.start_ts);
+            for table in self.cf_tables(cf as CfIx) {
+                self.sched.tables[cf]
+                    .entry(table)
+                    .or_insert(ReplicationSet::absent(from));
+            }
+            let tables: Vec<u32> = self.sched.tables[cf].keys().copied().collect();
+            for table in tables {
+                let target = self.sched.pick(draining);
+                let rs = self.sched.tables[cf].get_mut(&table).expect("listed");
+                if paused {
+                    if rs.primary.is_some() && rs.state != RsState::Removing {
+                        rs.state = RsState::Removing;
+                        rs.secondary = None;
+                    } else if rs.primary.is_none() {
+                        *rs = ReplicationSet::absent(rs.checkpoint.max(from));
+                    }
+                    continue;
+                }
+                if rs.state == RsState::Absent {
+                    if let Some(t) = target {
+                        rs.secondary = Some(t);
+                        rs.state = RsState::Prepare;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Drain and balance: two-phase moves, at most `max_task_concurrency` at once.
+    fn plan_moves(&mut self, now: SimTime, draining: &[u32]) {
+        let limit = self.cfg.session.max_task_concurrency as usize;
+        let balance_due = now.since(self.sched.last_balance) >= self.cfg.session.balance_interval;
+        if balance_due {
+            self.sched.last_balance = now;
+        }
+        loop {
+            if self.sched.moves_in_flight() >= limit {
+                break;
+            }
+            let Some(to) = self.sched.pick(draining) else {
+                break;
+            };
+            let Some((cf, t)) = self.sched.next_move(draining, balance_due, to) else {
+                break;
+            };
+            let rs = self.sched.tables[cf].get_mut(&t).expect("picked");
+            if rs.primary == Some(to) {
+                break;
+            }
+            rs.secondary = Some(to);
+            rs.state = RsState::Prepare;
+        }
+    }
+
+    fn sched_dispatch(&mut self, k: &mut Kernel<Stack>, node: NodeId) {
+        for cf in 0..self.sched.tables.len() {
+            let pending: Vec<(u32, CaptureId, Dispatch)> = self.sched.tables[cf]
+                .iter()
+                .filter_map(|(t, rs)| rs.pending_dispatch().map(|(c, d)| (*t, c, d)))
+                .collect();
+            for (table, to, op) in pending {
+                let m = SessionMsg::Dispatch {
+                    to,
+                    cf: cf as CfIx,
+                    table,
+                    op,
+                };
+                k.send_ordered(node, self.captures[to.0 as usize], msg(m));
+            }
+        }
+    }
+
+    /// A processor's table watermarks reach the owner.
+    pub(crate) fn owner_on_table_status(
+        &mut self,
+        from: NodeId,
+        cf: CfIx,
+        tables: Vec<(u32, crate::ts::Ts, crate::ts::Ts)>,
+    ) {
+        for (t, cp, rs) in tables {
+            // Only the table's primary counts; watermarks never go back (scheduler v3
+            // keeps a replication set's checkpoint monotonic).
+            if self.status_from_primary(from, cf, t, cp) {
+                let e = self.feeds[cf as usize].tables.entry(t).or_insert((cp, rs));
+                *e = (e.0.max(cp), e.1.max(rs));
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+//! A small full stack for message-level tests: three stores, 16 regions, the given captures
+//! and changefeeds, no workload unless a test asks for one.
+
+use faultline_sim::{Network, SimDuration, SimTime, World};
+use faultline_tikv::TikvConfig;
+
+use crate::config::{CdcConfig, ChangefeedConfig};
+use crate::stack::Stack;
+
+/// A world at time zero with `captures` captures and `changefeeds` (MySQL unless given).
+pub(crate) fn world(captures: u32, changefeeds: Vec<ChangefeedConfig>) -> World<Stack> {
+    world_with(CdcConfig {
+        captures,
+        changefeeds,
+        ..CdcConfig::default()
+    })
+}
+
+/// A world at time zero with this TiCDC configuration.
+pub(crate) fn world_with(cdc: CdcConfig) -> World<Stack> {
+    let delay = (SimDuration::from_micros(500), SimDuration::from_millis(2));
+    let mut net = Network::new(delay);
+    let stack = Stack::new(&TikvConfig::default(), &cdc, &mut net, 7);
+    World::new(stack, 7, net, SimDuration::from_secs(1))
+}
+
+/// A MySQL changefeed `cf` over the first `tables` tables.
+pub(crate) fn mysql_feed(tables: u32) -> ChangefeedConfig {
+    ChangefeedConfig {
+        id: "cf".to_string(),
+        tables: Some(tables),
+        redo: false,
+        sink: Default::default(),
+    }
+}
+
+/// `s` simulated seconds after the start.
+pub(crate) fn secs(s: u64) -> SimTime {
+    SimTime(s * 1_000_000)
+}
