@@ -140,6 +140,9 @@ impl Knob {
     /// The allowed range as the format reference and error messages write it: `1..=16`,
     /// `10ms..=24h`.
     pub fn range_text(&self) -> String {
+        if self.unit == KnobUnit::Flag {
+            return "true or false".to_string();
+        }
         format!(
             "{}..={}",
             self.format_value(self.min),
@@ -187,6 +190,6 @@ mod tests {
             Err("0 is out of range; allowed 1..=16".to_string())
         );
         assert_eq!(stores.default_count(), 3);
-        assert_eq!(Knob::flag("x.y", true, "on").range_text(), "false..=true");
+        assert_eq!(Knob::flag("x.y", true, "on").range_text(), "true or false");
     }
 }
