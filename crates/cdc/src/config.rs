@@ -1,6 +1,133 @@
-//! Configuration of the TiCDC model, with TiCDC 7.x defaults (MODEL.md section 2).
+//! Configuration of the TiCDC model, with TiCDC 7.x defaults.
+//!
+//! Every parameter a scenario may set is a [`Knob`] in [`knobs`], defined once there (key,
+//! unit, default, range, doc line); the `Default` impls below read their defaults from it and
+//! the scenario layer derives the file format, its validation and the format reference from
+//! it. Adding one works as described in `faultline_tikv::config`: one constant here, one row in
+//! the scenario format's section, and the model code that reads the field.
 
-use faultline_sim::SimDuration;
+use faultline_sim::{Knob, SimDuration};
+
+/// The TiCDC (and upstream workload) knobs a scenario can set. Upstream defaults are cited
+/// from `pingcap/tiflow` `pkg/config/server_config.go` and `pkg/config/debug.go`, TiKV's
+/// `components/cdc/src/config.rs` for `min-ts-interval`, and sarama's defaults as TiCDC sets
+/// them in `pkg/sink/kafka/options.go`.
+pub mod knobs {
+    use super::*;
+
+    const fn secs(s: u64) -> SimDuration {
+        SimDuration::from_secs(s)
+    }
+    const fn millis(ms: u64) -> SimDuration {
+        SimDuration::from_millis(ms)
+    }
+
+    /// `topology.captures`.
+    pub const CAPTURES: Knob = Knob::count(
+        "topology.captures",
+        0,
+        0,
+        16,
+        "TiCDC captures `cdc-1..cdc-N` (0 = no TiCDC); with captures there is also `mysql-1`.",
+    );
+    /// `topology.kafka_brokers`.
+    pub const KAFKA_BROKERS: Knob = Knob::count(
+        "topology.kafka_brokers",
+        0,
+        0,
+        16,
+        "Kafka brokers `kafka-1..kafka-N` (0 = no Kafka).",
+    );
+    /// `workload.txns_per_sec`.
+    pub const TXNS_PER_SEC: Knob = Knob::count(
+        "workload.txns_per_sec",
+        0,
+        0,
+        10_000,
+        "sysbench-like transactions per simulated second, replicated by TiCDC (0 = none).",
+    );
+    /// `workload.tables`.
+    pub const TABLES: Knob = Knob::count(
+        "workload.tables",
+        4,
+        1,
+        1_000,
+        "Tables `sbtest1..sbtestN`, laid out in key order over the regions.",
+    );
+    /// Most rows over all tables: the ground truth and each downstream copy live in memory.
+    pub const MAX_TOTAL_ROWS: u32 = 1_000_000;
+    /// `workload.rows_per_table`.
+    pub const ROWS_PER_TABLE: Knob = Knob::count(
+        "workload.rows_per_table",
+        100,
+        1,
+        MAX_TOTAL_ROWS,
+        "Rows per table; tables x rows must stay within 1,000,000.",
+    );
+    /// `cdc.min_ts_interval`.
+    pub const MIN_TS_INTERVAL: Knob = Knob::duration(
+        "cdc.min_ts_interval",
+        secs(1),
+        millis(10),
+        secs(600),
+        "TiKV `cdc.min-ts-interval`: how often leaders compute and send resolved ts (TiKV: 1s).",
+    );
+    /// `cdc.owner_tick`.
+    pub const OWNER_TICK: Knob = Knob::duration(
+        "cdc.owner_tick",
+        millis(50),
+        millis(1),
+        secs(60),
+        "Owner and processor tick (TiCDC: 50ms).",
+    );
+    /// `cdc.redo_flush_interval`.
+    pub const REDO_FLUSH_INTERVAL: Knob = Knob::duration(
+        "cdc.redo_flush_interval",
+        secs(2),
+        millis(10),
+        secs(600),
+        "Redo meta flush interval, `consistent.flush-interval` (TiCDC: 2s).",
+    );
+    /// `cdc.mysql_write_latency`.
+    pub const MYSQL_WRITE_LATENCY: Knob = Knob::duration(
+        "cdc.mysql_write_latency",
+        millis(5),
+        SimDuration::from_micros(1),
+        secs(60),
+        "Downstream MySQL write latency per batch (a model parameter).",
+    );
+    /// `cdc.kafka_partitions`.
+    pub const KAFKA_PARTITIONS: Knob = Knob::count(
+        "cdc.kafka_partitions",
+        3,
+        1,
+        64,
+        "Partitions of each Kafka changefeed's topic (`partition-num`).",
+    );
+    /// `cdc.kafka_timeout`.
+    pub const KAFKA_TIMEOUT: Knob = Knob::duration(
+        "cdc.kafka_timeout",
+        secs(10),
+        millis(1),
+        secs(600),
+        "sarama dial/read/write timeout: a send waits this long for an ack, a client close blocks this long with no broker (TiCDC: 10s).",
+    );
+
+    /// Every TiCDC knob, in the order of the format reference.
+    pub const ALL: &[Knob] = &[
+        CAPTURES,
+        KAFKA_BROKERS,
+        TXNS_PER_SEC,
+        TABLES,
+        ROWS_PER_TABLE,
+        MIN_TS_INTERVAL,
+        OWNER_TICK,
+        REDO_FLUSH_INTERVAL,
+        MYSQL_WRITE_LATENCY,
+        KAFKA_PARTITIONS,
+        KAFKA_TIMEOUT,
+    ];
+}
 
 /// tiflow#9595 toggle: when the KV client evicts a stream's regions.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -76,9 +203,9 @@ pub struct KafkaConfig {
 impl Default for KafkaConfig {
     fn default() -> Self {
         KafkaConfig {
-            brokers: 0,
-            partitions: 3,
-            timeout: SimDuration::from_secs(10),
+            brokers: knobs::KAFKA_BROKERS.default_count(),
+            partitions: knobs::KAFKA_PARTITIONS.default_count(),
+            timeout: knobs::KAFKA_TIMEOUT.default_duration(),
             clients: 4,
             close_latency: SimDuration::from_millis(2),
             append_latency: SimDuration::from_millis(2),
@@ -147,9 +274,9 @@ impl Default for WorkloadConfig {
     fn default() -> Self {
         WorkloadConfig {
             kind: WorkloadKind::default(),
-            txns_per_sec: 0,
-            tables: 4,
-            rows_per_table: 100,
+            txns_per_sec: knobs::TXNS_PER_SEC.default_count(),
+            tables: knobs::TABLES.default_count(),
+            rows_per_table: knobs::ROWS_PER_TABLE.default_count(),
             stop_at: None,
         }
     }
@@ -206,15 +333,15 @@ pub struct CdcConfig {
 impl Default for CdcConfig {
     fn default() -> Self {
         CdcConfig {
-            captures: 0,
+            captures: knobs::CAPTURES.default_count(),
             changefeeds: Vec::new(),
             workload: WorkloadConfig::default(),
             kv_client_evict: KvClientEvict::default(),
-            min_ts_interval: SimDuration::from_secs(1),
-            owner_tick: SimDuration::from_millis(50),
-            redo_flush_interval: SimDuration::from_secs(2),
+            min_ts_interval: knobs::MIN_TS_INTERVAL.default_duration(),
+            owner_tick: knobs::OWNER_TICK.default_duration(),
+            redo_flush_interval: knobs::REDO_FLUSH_INTERVAL.default_duration(),
             redo_stuck_warning: SimDuration::from_secs(20),
-            mysql_write_latency: SimDuration::from_millis(5),
+            mysql_write_latency: knobs::MYSQL_WRITE_LATENCY.default_duration(),
             region_retry_backoff: SimDuration::from_millis(500),
             grpc_keepalive_timeout: SimDuration::from_secs(10),
             sink_close: SinkClose::default(),

@@ -10,6 +10,7 @@ use crate::format::{
     SinkClose, SinkKind, UnreachableBroadcast, WorkloadKind,
 };
 use crate::nodes::{node_names, resolve};
+use crate::section::ModelConfigs;
 
 /// The simulated world of a scenario: TiKV + PD + TiCDC.
 pub type SimWorld = World<Stack>;
@@ -19,29 +20,60 @@ pub const SAMPLE_EVERY: SimDuration = SimDuration::from_secs(1);
 
 /// Maps scenario parameters onto the TiKV model's configuration.
 pub fn tikv_config(s: &Scenario) -> TikvConfig {
-    let mut c = TikvConfig {
-        stores: s.topology.stores,
-        regions: s.topology.regions,
-        replicas: s.topology.replicas,
-        ..TikvConfig::default()
+    model_configs(s).tikv
+}
+
+/// Maps scenario parameters onto the TiCDC model's configuration.
+pub fn cdc_config(s: &Scenario) -> CdcConfig {
+    model_configs(s).cdc
+}
+
+/// Both model configs: every knob section copies itself (`params.rs`), then the toggles,
+/// the changefeeds and the enums, whose model types differ from the format's, are mapped here.
+pub fn model_configs(s: &Scenario) -> ModelConfigs {
+    let mut cfg = ModelConfigs {
+        tikv: TikvConfig::default(),
+        cdc: CdcConfig::default(),
     };
-    c.raft.base_tick = s.raft.base_tick.to_sim();
-    c.raft.heartbeat_ticks = s.raft.heartbeat_ticks;
-    c.raft.election_ticks = s.raft.election_ticks;
-    c.raft.prevote = s.raft.prevote;
-    c.raft.check_quorum = s.raft.check_quorum;
-    c.raft.leader_lease = s.raft.leader_lease.to_sim();
-    let h = &s.hibernate;
-    c.hibernate.enabled = h.enabled;
-    c.hibernate.peer_stale_state_check_interval = h.peer_stale_state_check_interval.to_sim();
-    c.hibernate.abnormal_leader_missing_duration = h.abnormal_leader_missing_duration.to_sim();
-    c.hibernate.max_leader_missing_duration = h.max_leader_missing_duration.to_sim();
-    c.hibernate.unreachable_backoff = h.unreachable_backoff.to_sim();
-    c.pd.store_heartbeat = s.pd.store_heartbeat.to_sim();
-    c.pd.region_heartbeat = s.pd.region_heartbeat.to_sim();
-    c.pd.max_peer_down_duration = s.pd.max_peer_down_duration.to_sim();
-    c.pd.leader_balance = s.pd.leader_balance;
-    c.unreachable_broadcast = match s.toggles.tikv_unreachable_broadcast {
+    s.topology.apply(&mut cfg);
+    s.raft.apply(&mut cfg);
+    s.hibernate.apply(&mut cfg);
+    s.pd.apply(&mut cfg);
+    s.workload.apply(&mut cfg);
+    s.cdc.apply(&mut cfg);
+    map_toggles(s, &mut cfg);
+    let c = &mut cfg.cdc;
+    c.changefeeds = s.changefeeds.iter().map(changefeed_config).collect();
+    c.workload.kind = match s.workload.kind {
+        WorkloadKind::OltpUpdateNonIndex => faultline_cdc::WorkloadKind::OltpUpdateNonIndex,
+        WorkloadKind::OltpWriteOnly => faultline_cdc::WorkloadKind::OltpWriteOnly,
+        WorkloadKind::Insert => faultline_cdc::WorkloadKind::Insert,
+    };
+    c.session.initially_absent = crate::actions::initially_absent(s);
+    cfg
+}
+
+fn changefeed_config(cf: &crate::format::ChangefeedSpec) -> ChangefeedConfig {
+    ChangefeedConfig {
+        id: cf.id.clone(),
+        tables: cf.tables,
+        redo: cf.redo,
+        sink: match (cf.sink, cf.protocol) {
+            (SinkKind::Mysql, _) => SinkType::Mysql,
+            (SinkKind::Kafka, KafkaProtocol::OpenProtocol) => {
+                SinkType::Kafka(faultline_cdc::KafkaProtocol::OpenProtocol)
+            }
+            (SinkKind::Kafka, KafkaProtocol::CanalJson) => {
+                SinkType::Kafka(faultline_cdc::KafkaProtocol::CanalJson)
+            }
+        },
+    }
+}
+
+/// Each bug toggle onto the model's own enum for it.
+fn map_toggles(s: &Scenario, cfg: &mut ModelConfigs) {
+    let t = &s.toggles;
+    cfg.tikv.unreachable_broadcast = match t.tikv_unreachable_broadcast {
         UnreachableBroadcast::OncePerDisconnect => {
             faultline_tikv::UnreachableBroadcast::OncePerDisconnect
         }
@@ -49,66 +81,20 @@ pub fn tikv_config(s: &Scenario) -> TikvConfig {
             faultline_tikv::UnreachableBroadcast::RepeatIfNewMessages
         }
     };
-    c.load.writes_per_sec = s.workload.writes_per_sec;
-    c
-}
-
-/// Maps scenario parameters onto the TiCDC model's configuration.
-pub fn cdc_config(s: &Scenario) -> CdcConfig {
-    let w = &s.workload;
-    let mut c = CdcConfig {
-        captures: s.topology.captures,
-        changefeeds: s
-            .changefeeds
-            .iter()
-            .map(|cf| ChangefeedConfig {
-                id: cf.id.clone(),
-                tables: cf.tables,
-                redo: cf.redo,
-                sink: match (cf.sink, cf.protocol) {
-                    (SinkKind::Mysql, _) => SinkType::Mysql,
-                    (SinkKind::Kafka, KafkaProtocol::OpenProtocol) => {
-                        SinkType::Kafka(faultline_cdc::KafkaProtocol::OpenProtocol)
-                    }
-                    (SinkKind::Kafka, KafkaProtocol::CanalJson) => {
-                        SinkType::Kafka(faultline_cdc::KafkaProtocol::CanalJson)
-                    }
-                },
-            })
-            .collect(),
-        kv_client_evict: match s.toggles.cdc_kv_client_evict {
-            KvClientEvict::OnWorkerExit => faultline_cdc::KvClientEvict::OnWorkerExit,
-            KvClientEvict::AfterJoin => faultline_cdc::KvClientEvict::AfterJoin,
-        },
-        ..CdcConfig::default()
+    let c = &mut cfg.cdc;
+    c.kv_client_evict = match t.cdc_kv_client_evict {
+        KvClientEvict::OnWorkerExit => faultline_cdc::KvClientEvict::OnWorkerExit,
+        KvClientEvict::AfterJoin => faultline_cdc::KvClientEvict::AfterJoin,
     };
-    c.workload.kind = match w.kind {
-        WorkloadKind::OltpUpdateNonIndex => faultline_cdc::WorkloadKind::OltpUpdateNonIndex,
-        WorkloadKind::OltpWriteOnly => faultline_cdc::WorkloadKind::OltpWriteOnly,
-        WorkloadKind::Insert => faultline_cdc::WorkloadKind::Insert,
-    };
-    c.workload.txns_per_sec = w.txns_per_sec;
-    c.workload.tables = w.tables;
-    c.workload.rows_per_table = w.rows_per_table;
-    c.workload.stop_at = w.stop_at.map(|d| d.to_sim());
-    c.min_ts_interval = s.cdc.min_ts_interval.to_sim();
-    c.owner_tick = s.cdc.owner_tick.to_sim();
-    c.redo_flush_interval = s.cdc.redo_flush_interval.to_sim();
-    c.mysql_write_latency = s.cdc.mysql_write_latency.to_sim();
-    c.sink_close = match s.toggles.cdc_sink_close {
+    c.sink_close = match t.cdc_sink_close {
         SinkClose::Sync => faultline_cdc::SinkClose::Sync,
         SinkClose::Async => faultline_cdc::SinkClose::Async,
     };
-    c.kafka.brokers = s.topology.kafka_brokers;
-    c.kafka.partitions = s.cdc.kafka_partitions;
-    c.kafka.timeout = s.cdc.kafka_timeout.to_sim();
-    c.session.processor_close = match s.toggles.cdc_processor_close_on_session_loss {
+    c.session.processor_close = match t.cdc_processor_close_on_session_loss {
         ProcessorCloseOnSessionLoss::Deferred => faultline_cdc::etcd::ProcessorClose::Deferred,
         ProcessorCloseOnSessionLoss::Immediate => faultline_cdc::etcd::ProcessorClose::Immediate,
     };
-    c.session.capture_remove_delay = s.toggles.cdc_capture_remove_delay.0.to_sim();
-    c.session.initially_absent = crate::actions::initially_absent(s);
-    c
+    c.session.capture_remove_delay = t.cdc_capture_remove_delay.0.to_sim();
 }
 
 /// Builds the world at time zero with the fault script scheduled. The scenario must have

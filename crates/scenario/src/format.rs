@@ -1,13 +1,17 @@
 //! Scenario format v1: the serde types behind a scenario TOML file.
 //!
-//! Every field has a default taken from TiKV 7.x (MODEL.md), so a file only states what
-//! differs. `docs/scenario-format.md` documents the format for users; keep the two in step.
+//! Every field has a default (TiKV 7.x / TiCDC 7.x), so a file only states what differs. The
+//! parameter sections are generated from the owning crates' knobs (`params.rs`);
+//! `docs/scenario-format.md` is generated from the same definitions (`reference.rs`).
 //! Field order here is the canonical order of the binary form used in share links: append new
 //! fields at the end of a struct and bump the link version when changing existing ones.
 
 use serde::{Deserialize, Serialize};
 
 use crate::dur::Dur;
+pub use crate::params::{
+    CdcParams, HibernateParams, NetworkParams, PdParams, RaftParams, Topology, Workload,
+};
 use crate::unit_enum::unit_enum_deserialize;
 
 /// A complete, shareable scenario.
@@ -126,169 +130,6 @@ pub enum SinkKind {
 
 unit_enum_deserialize!(SinkKind { Mysql = "mysql", Kafka = "kafka" });
 
-/// TiCDC timing (TiCDC 7.x defaults).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct CdcParams {
-    /// TiKV `cdc.min-ts-interval`: how often leaders send resolved ts.
-    pub min_ts_interval: Dur,
-    /// Owner and processor tick.
-    pub owner_tick: Dur,
-    /// Redo meta flush interval.
-    pub redo_flush_interval: Dur,
-    /// Downstream write latency per batch.
-    pub mysql_write_latency: Dur,
-    /// Partitions of each Kafka changefeed's topic.
-    pub kafka_partitions: u32,
-    /// Sarama dial / read / write timeout: a send waits this long for an ack, and one
-    /// producer client's close blocks this long while no broker answers.
-    pub kafka_timeout: Dur,
-}
-
-impl Default for CdcParams {
-    fn default() -> Self {
-        CdcParams {
-            min_ts_interval: Dur::secs(1),
-            owner_tick: Dur::millis(50),
-            redo_flush_interval: Dur::secs(2),
-            mysql_write_latency: Dur::millis(5),
-            kafka_partitions: 3,
-            kafka_timeout: Dur::secs(10),
-        }
-    }
-}
-
-/// Which nodes exist. PD is always `pd-1`; stores are `tikv-1..tikv-N`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct Topology {
-    /// TiKV stores.
-    pub stores: u32,
-    /// Regions in the key space.
-    pub regions: u32,
-    /// Peers per region.
-    pub replicas: u32,
-    /// TiCDC captures `cdc-1..cdc-N` (0 = no TiCDC). With captures there is also `mysql-1`.
-    pub captures: u32,
-    /// Kafka brokers `kafka-1..kafka-N` (0 = no Kafka).
-    pub kafka_brokers: u32,
-}
-
-impl Default for Topology {
-    fn default() -> Self {
-        Topology {
-            stores: 3,
-            regions: 16,
-            replicas: 3,
-            captures: 0,
-            kafka_brokers: 0,
-        }
-    }
-}
-
-/// raftstore timing (TiKV defaults).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct RaftParams {
-    /// `raft-base-tick-interval`.
-    pub base_tick: Dur,
-    /// `raft-heartbeat-ticks`.
-    pub heartbeat_ticks: u32,
-    /// `raft-election-timeout-ticks` (randomised in [n, 2n)).
-    pub election_ticks: u32,
-    /// Pre-vote.
-    pub prevote: bool,
-    /// Check-quorum.
-    pub check_quorum: bool,
-    /// `raft-store-max-leader-lease`.
-    pub leader_lease: Dur,
-}
-
-impl Default for RaftParams {
-    fn default() -> Self {
-        RaftParams {
-            base_tick: Dur::secs(1),
-            heartbeat_ticks: 2,
-            election_ticks: 10,
-            prevote: true,
-            check_quorum: true,
-            leader_lease: Dur::secs(9),
-        }
-    }
-}
-
-/// Hibernate regions (TiKV defaults).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct HibernateParams {
-    /// `hibernate-regions`.
-    pub enabled: bool,
-    /// `peer-stale-state-check-interval`.
-    pub peer_stale_state_check_interval: Dur,
-    /// `abnormal-leader-missing-duration`.
-    pub abnormal_leader_missing_duration: Dur,
-    /// `max-leader-missing-duration`.
-    pub max_leader_missing_duration: Dur,
-    /// Backoff between StoreUnreachable broadcasts.
-    pub unreachable_backoff: Dur,
-}
-
-impl Default for HibernateParams {
-    fn default() -> Self {
-        HibernateParams {
-            enabled: true,
-            peer_stale_state_check_interval: Dur::secs(300),
-            abnormal_leader_missing_duration: Dur::secs(600),
-            max_leader_missing_duration: Dur::secs(7200),
-            unreachable_backoff: Dur::secs(10),
-        }
-    }
-}
-
-/// PD (defaults).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct PdParams {
-    /// Store heartbeat interval.
-    pub store_heartbeat: Dur,
-    /// Region heartbeat interval.
-    pub region_heartbeat: Dur,
-    /// A store silent this long is Down and its replicas are rebuilt.
-    pub max_peer_down_duration: Dur,
-    /// Balance leaders across stores.
-    pub leader_balance: bool,
-}
-
-impl Default for PdParams {
-    fn default() -> Self {
-        PdParams {
-            store_heartbeat: Dur::secs(10),
-            region_heartbeat: Dur::secs(60),
-            max_peer_down_duration: Dur::secs(600),
-            leader_balance: true,
-        }
-    }
-}
-
-/// One-way latency of every message: uniform in `[delay_min, delay_max)`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct NetworkParams {
-    /// Shortest one-way delay.
-    pub delay_min: Dur,
-    /// Longest one-way delay (exclusive).
-    pub delay_max: Dur,
-}
-
-impl Default for NetworkParams {
-    fn default() -> Self {
-        NetworkParams {
-            delay_min: Dur(500),
-            delay_max: Dur(2_000),
-        }
-    }
-}
-
 /// Behaviour toggles: each modelled bug's buggy and fixed behaviour. Defaults are the fixed
 /// (current upstream) behaviour.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -384,37 +225,6 @@ unit_enum_deserialize!(UnreachableBroadcast {
     OncePerDisconnect = "once_per_disconnect",
     RepeatIfNewMessages = "repeat_if_new_messages",
 });
-
-/// Upstream writes.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct Workload {
-    /// Raw Raft writes per simulated second, spread over regions (0 = idle cluster).
-    pub writes_per_sec: u32,
-    /// sysbench-like transactions (replicated by TiCDC).
-    pub kind: WorkloadKind,
-    /// Transactions per simulated second (0 = none).
-    pub txns_per_sec: u32,
-    /// Tables.
-    pub tables: u32,
-    /// Rows per table.
-    pub rows_per_table: u32,
-    /// Stop the transactions at this time (the finish mark for consistency checks).
-    pub stop_at: Option<Dur>,
-}
-
-impl Default for Workload {
-    fn default() -> Self {
-        Workload {
-            writes_per_sec: 0,
-            kind: WorkloadKind::default(),
-            txns_per_sec: 0,
-            tables: 4,
-            rows_per_table: 100,
-            stop_at: None,
-        }
-    }
-}
 
 /// sysbench workload kinds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]

@@ -4,6 +4,7 @@
 
 pub mod actions;
 pub mod build;
+mod deferred;
 pub mod dur;
 pub mod error;
 pub mod expect;
@@ -11,13 +12,20 @@ pub mod format;
 pub mod gallery;
 pub mod limits;
 pub mod link;
+mod locate;
 pub mod model_version;
 pub mod nodes;
 pub mod overrides;
+pub mod params;
 pub mod parse;
+pub mod reference;
 pub mod run;
+pub mod section;
+pub mod text;
 mod unit_enum;
 pub mod validate;
+mod validate_cdc;
+mod validate_script;
 
 pub use build::{build_world, SimWorld};
 pub use dur::{parse_duration_arg, Dur};

@@ -39,7 +39,8 @@ pub fn describe_names(names: &[String]) -> String {
 }
 
 /// Resolves a selector (`tikv-1`, `tikv-1,tikv-2`, `tikv-*`, `*`) to node names, in the
-/// nodes' creation order. Errors say which part matched nothing.
+/// nodes' creation order. Errors say which part matched nothing, or which node two parts
+/// both select.
 pub fn resolve(selector: &str, names: &[String]) -> Result<Vec<String>, String> {
     let mut picked = vec![false; names.len()];
     for part in selector.split(',').map(str::trim) {
@@ -53,6 +54,13 @@ pub fn resolve(selector: &str, names: &[String]) -> Result<Vec<String>, String> 
                 None => n == part,
             };
             if hit {
+                // A node named twice is almost always a typo for another node; running the
+                // fault once would hide it.
+                if picked[i] {
+                    return Err(format!(
+                        "`{n}` is selected twice; name each node once (`{part}` repeats it)"
+                    ));
+                }
                 picked[i] = true;
                 any = true;
             }
@@ -96,5 +104,11 @@ mod tests {
             err,
             "no node named `tikv-9`; nodes are pd-1, tikv-1..tikv-3"
         );
+        let err = resolve("tikv-1,tikv-1", &names()).unwrap_err();
+        assert_eq!(
+            err,
+            "`tikv-1` is selected twice; name each node once (`tikv-1` repeats it)"
+        );
+        assert!(resolve("tikv-*,tikv-2", &names()).is_err());
     }
 }

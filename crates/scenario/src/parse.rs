@@ -1,10 +1,11 @@
 //! Reading scenario TOML: size limit, syntax errors with line and column, then validation.
 
+use crate::deferred::collecting;
 use crate::error::ScenarioError;
 use crate::format::Scenario;
 use crate::limits::MAX_SOURCE_BYTES;
 use crate::overrides::apply_overrides;
-use crate::validate::validate;
+use crate::validate::validate_with;
 
 /// Parses and validates a scenario file. `source_name` (usually the file name) starts every
 /// error message.
@@ -14,9 +15,7 @@ use crate::validate::validate;
 /// rejected by `deny_unknown_fields`, with the key's line and column.
 pub fn parse_scenario(source_name: &str, text: &str) -> Result<Scenario, ScenarioError> {
     check_size(source_name, text)?;
-    let scenario = from_text(source_name, text)?;
-    validate(source_name, &scenario)?;
-    Ok(scenario)
+    from_text(source_name, text)
 }
 
 /// Like [`parse_scenario`], applying `key=value` overrides (the CLI's `--set`) before
@@ -35,14 +34,12 @@ pub fn parse_with_overrides(
     apply_overrides(&mut table, overrides)?;
     // Deserialising from the text (not the table) keeps error positions in the user's file; the
     // table is only re-serialised when the overrides changed it.
-    let scenario = if table == original {
-        from_text(source_name, text)?
+    if table == original {
+        from_text(source_name, text)
     } else {
         let rewritten = toml::to_string(&table).unwrap_or_default();
-        from_text(source_name, &rewritten)?
-    };
-    validate(source_name, &scenario)?;
-    Ok(scenario)
+        from_text(source_name, &rewritten)
+    }
 }
 
 /// Re-validates an already-built scenario after `--set` overrides (used for links).
@@ -74,8 +71,14 @@ fn check_size(source_name: &str, text: &str) -> Result<(), ScenarioError> {
     Ok(())
 }
 
+/// Deserialises and validates. Values a knob section could not read (a duration without a
+/// unit, a negative count) are collected rather than stopping at the first, and reported
+/// with the validation problems, so the user sees every problem at once.
 fn from_text(source_name: &str, text: &str) -> Result<Scenario, ScenarioError> {
-    toml::from_str::<Scenario>(text).map_err(|e| syntax(source_name, text, &e))
+    let (parsed, unreadable) = collecting(|| toml::from_str::<Scenario>(text));
+    let scenario = parsed.map_err(|e| syntax(source_name, text, &e))?;
+    validate_with(source_name, &scenario, unreadable)?;
+    Ok(scenario)
 }
 
 fn syntax(source_name: &str, text: &str, e: &toml::de::Error) -> ScenarioError {
@@ -83,11 +86,22 @@ fn syntax(source_name: &str, text: &str, e: &toml::de::Error) -> ScenarioError {
         Some(span) => line_col(text, span.start),
         None => (1, 1),
     };
+    let message = e.message().trim();
+    // serde's own messages ("invalid value: integer `-1`, expected u64") do not say which
+    // key; name it, unless the message already does.
+    let message = match crate::locate::key_at(text, line) {
+        Some(key)
+            if !message.contains(&format!("`{key}`")) && !message.starts_with("unknown field") =>
+        {
+            format!("`{key}`: {message}")
+        }
+        _ => message.to_string(),
+    };
     ScenarioError::Syntax {
         source_name: source_name.to_string(),
         line,
         column,
-        message: e.message().trim().to_string(),
+        message,
     }
 }
 

@@ -35,7 +35,7 @@ fn sizes_state_their_limit() {
     );
     let e = err("[workload]\nwrites_per_sec = 999999999\n");
     assert!(
-        e.contains("`workload.writes_per_sec`: 999999999 is above the limit of 100000"),
+        e.contains("`workload.writes_per_sec`: 999999999 is out of range; allowed 0..=100000"),
         "{e}"
     );
     let long = BASE.replace("duration = \"1m\"", "duration = \"1000h\"");
@@ -140,4 +140,127 @@ fn shipped_scenarios_all_parse() {
         Run::new(&s).unwrap_or_else(|e| panic!("{file}: {e}"));
     }
     default_scenario();
+}
+
+/// issue 16 item 2: the replica limit is the model's own (`Cluster::new` asserts at most
+/// `raft::MAX_REPLICAS`), so a scenario the validator passes always builds.
+#[test]
+fn replicas_beyond_the_model_limit_are_rejected() {
+    let text = BASE.replace("stores = 3", "stores = 6\nreplicas = 6");
+    let e = parse_scenario("r.toml", &text).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "r.toml: `topology.replicas`: 6 is out of range; allowed 1..=5"
+    );
+    let five = BASE.replace("stores = 3", "stores = 6\nreplicas = 5");
+    let s = parse_scenario("r.toml", &five).expect("5 replicas on 6 stores is valid");
+    Run::new(&s).expect("and builds");
+}
+
+/// issue 16 item 5: counts that do not fit, or are negative, name the field and the range.
+#[test]
+fn huge_and_negative_counts_name_the_field_and_range() {
+    for (value, shown) in [("1000000000000", "1000000000000"), ("-5", "-5")] {
+        let text = BASE.replace("regions = 4", &format!("regions = {value}"));
+        let e = parse_scenario("n.toml", &text).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!("n.toml: `topology.regions`: {shown} is out of range; allowed 1..=300000")
+        );
+    }
+}
+
+/// issue 16 item 5: several unreadable values in knob sections are all reported, together
+/// with the validation problems.
+#[test]
+fn several_bad_durations_are_reported_at_once() {
+    let e = err("[raft]\nbase_tick = 5\n[cdc]\nowner_tick = \"10 parsecs\"\nkafka_partitions = -1\n[pd]\nstore_heartbeat = \"0s\"\n");
+    let mut fields: Vec<&str> = e
+        .lines()
+        .map(|l| l.split('`').nth(1).unwrap_or(""))
+        .collect();
+    fields.sort();
+    assert_eq!(
+        fields,
+        [
+            "cdc.kafka_partitions",
+            "cdc.owner_tick",
+            "pd.store_heartbeat",
+            "raft.base_tick",
+        ],
+        "{e}"
+    );
+    assert!(
+        e.contains("`raft.base_tick`: a bare number (5) has no unit"),
+        "{e}"
+    );
+    assert!(
+        e.contains("`cdc.kafka_partitions`: -1 is out of range; allowed 1..=64"),
+        "{e}"
+    );
+}
+
+/// issue 16 item 6: a node listed twice in a target, and two expectations of one name.
+#[test]
+fn silent_duplicates_are_rejected() {
+    let e = err("[[faults]]\nat = \"1s\"\naction = \"kill\"\ntarget = \"tikv-1,tikv-1\"\n");
+    assert_eq!(
+        e,
+        "bad.toml: `faults[0].target`: `tikv-1` is selected twice; name each node once (`tikv-1` repeats it)"
+    );
+    let e = err("[[faults]]\nat = \"1s\"\naction = \"partition\"\ntarget = \"tikv-1\"\npeers = \"tikv-*,tikv-2\"\n");
+    assert!(
+        e.contains("`faults[0].peers`: `tikv-2` is selected twice"),
+        "{e}"
+    );
+    let check = "metric = \"leaderless_regions\"\nop = \"==\"\nvalue = 0\n";
+    let e = err(&format!(
+        "[[expect]]\nname = \"ok\"\n{check}[[expect]]\nname = \"ok\"\n{check}"
+    ));
+    assert_eq!(
+        e,
+        "bad.toml: `expect[1].name`: `ok` is already the name of expect[0]; names must be unique"
+    );
+}
+
+/// issue 16 item 4: control characters in names are rejected with the field named; prose
+/// keeps line breaks and tabs only.
+#[test]
+fn control_characters_are_rejected_in_names() {
+    let cases = [
+        ("name = \"t\"", "name = \"t\\u001b]0;pwned\\u0007\"", "name"),
+        ("seed = 1", "seed = 1\nissue = \"a\\rb\"", "issue"),
+        (
+            "seed = 1",
+            "seed = 1\ndescription = \"ok\\n\\tfine\\u001b[2J\"",
+            "description",
+        ),
+    ];
+    for (from, to, field) in cases {
+        let e = parse_scenario("c.toml", &BASE.replace(from, to))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with(&format!(
+                "c.toml: `{field}`: contains the control character U+"
+            )),
+            "{e}"
+        );
+        assert!(
+            !e.contains('\u{1b}') && !e.contains('\r'),
+            "the message echoes it: {e:?}"
+        );
+    }
+    let e = err("[[expect]]\nname = \"a\\nb\"\nmetric = \"x\"\nop = \">\"\nvalue = 1\n[[guide]]\nat = \"1s\"\ncaption = \"x\\u0008\"\n[[faults]]\nat = \"1s\"\naction = \"kill\"\ntarget = \"tikv-1\\u001b\"\n");
+    for field in ["expect[0].name", "guide[0].caption", "faults[0].target"] {
+        assert!(
+            e.contains(&format!("`{field}`: contains the control character")),
+            "{e}"
+        );
+    }
+    let prose = BASE.replace(
+        "seed = 1",
+        "seed = 1\ndescription = \"line one\\n\\tline two\"",
+    );
+    parse_scenario("p.toml", &prose).expect("newlines and tabs are fine in a description");
 }

@@ -7,11 +7,13 @@
 
 pub mod fault;
 pub mod kernel;
+pub mod knob;
 pub mod log;
 pub mod message_trace;
 pub mod metrics;
 pub mod model;
 pub mod network;
+pub mod network_knobs;
 pub mod queue;
 pub mod rng;
 pub mod time;
@@ -20,6 +22,7 @@ pub mod world;
 
 pub use fault::{Fault, LinkChange};
 pub use kernel::{describe_fault, Event, Kernel, StepKind};
+pub use knob::{Knob, KnobUnit};
 pub use log::{EventLog, Level, LogEntry};
 pub use message_trace::{MessageRecord, MessageTrace};
 pub use metrics::MetricStore;

@@ -1,0 +1,132 @@
+//! The scenario format's parameter sections (`[topology]`, `[raft]`, `[hibernate]`, `[pd]`,
+//! `[network]`, `[workload]`, `[cdc]`), generated from the knobs of the crates that own them.
+//!
+//! Each row names its knob (the one definition of its default, range and doc line) and where
+//! the model config keeps it. Row order is the field order of the share links' binary form:
+//! append new rows at the end of a section.
+
+use faultline_cdc::knobs as cdc;
+use faultline_sim::network_knobs as net;
+use faultline_tikv::knobs as tikv;
+
+use crate::dur::Dur;
+use crate::format::WorkloadKind;
+use crate::section::knob_section;
+
+knob_section! {
+    /// Which nodes exist. PD is always `pd-1`; stores are `tikv-1..tikv-N`.
+    pub struct Topology {
+        /// TiKV stores.
+        stores: u32 = knob(tikv::STORES) => tikv.stores,
+        /// Regions in the key space.
+        regions: u32 = knob(tikv::REGIONS) => tikv.regions,
+        /// Peers per region.
+        replicas: u32 = knob(tikv::REPLICAS) => tikv.replicas,
+        /// TiCDC captures `cdc-1..cdc-N` (0 = no TiCDC). With captures there is also `mysql-1`.
+        captures: u32 = knob(cdc::CAPTURES) => cdc.captures,
+        /// Kafka brokers `kafka-1..kafka-N` (0 = no Kafka).
+        kafka_brokers: u32 = knob(cdc::KAFKA_BROKERS) => cdc.kafka.brokers,
+    }
+}
+
+knob_section! {
+    /// raftstore timing (TiKV defaults).
+    pub struct RaftParams {
+        /// `raft-base-tick-interval`.
+        base_tick: Dur = knob(tikv::RAFT_BASE_TICK) => tikv.raft.base_tick,
+        /// `raft-heartbeat-ticks`.
+        heartbeat_ticks: u32 = knob(tikv::RAFT_HEARTBEAT_TICKS) => tikv.raft.heartbeat_ticks,
+        /// `raft-election-timeout-ticks` (randomised in [n, 2n)).
+        election_ticks: u32 = knob(tikv::RAFT_ELECTION_TICKS) => tikv.raft.election_ticks,
+        /// Pre-vote.
+        prevote: bool = knob(tikv::RAFT_PREVOTE) => tikv.raft.prevote,
+        /// Check-quorum.
+        check_quorum: bool = knob(tikv::RAFT_CHECK_QUORUM) => tikv.raft.check_quorum,
+        /// `raft-store-max-leader-lease`.
+        leader_lease: Dur = knob(tikv::RAFT_LEADER_LEASE) => tikv.raft.leader_lease,
+    }
+}
+
+knob_section! {
+    /// Hibernate regions (TiKV defaults).
+    pub struct HibernateParams {
+        /// `hibernate-regions`.
+        enabled: bool = knob(tikv::HIBERNATE_ENABLED) => tikv.hibernate.enabled,
+        /// `peer-stale-state-check-interval`.
+        peer_stale_state_check_interval: Dur = knob(tikv::HIBERNATE_STALE_CHECK)
+            => tikv.hibernate.peer_stale_state_check_interval,
+        /// `abnormal-leader-missing-duration`.
+        abnormal_leader_missing_duration: Dur = knob(tikv::HIBERNATE_ABNORMAL_LEADER_MISSING)
+            => tikv.hibernate.abnormal_leader_missing_duration,
+        /// `max-leader-missing-duration`.
+        max_leader_missing_duration: Dur = knob(tikv::HIBERNATE_MAX_LEADER_MISSING)
+            => tikv.hibernate.max_leader_missing_duration,
+        /// Backoff between StoreUnreachable broadcasts.
+        unreachable_backoff: Dur = knob(tikv::HIBERNATE_UNREACHABLE_BACKOFF)
+            => tikv.hibernate.unreachable_backoff,
+    }
+}
+
+knob_section! {
+    /// PD (defaults).
+    pub struct PdParams {
+        /// Store heartbeat interval.
+        store_heartbeat: Dur = knob(tikv::PD_STORE_HEARTBEAT) => tikv.pd.store_heartbeat,
+        /// Region heartbeat interval.
+        region_heartbeat: Dur = knob(tikv::PD_REGION_HEARTBEAT) => tikv.pd.region_heartbeat,
+        /// A store silent this long is Down and its replicas are rebuilt.
+        max_peer_down_duration: Dur = knob(tikv::PD_MAX_PEER_DOWN)
+            => tikv.pd.max_peer_down_duration,
+        /// Balance leaders across stores.
+        leader_balance: bool = knob(tikv::PD_LEADER_BALANCE) => tikv.pd.leader_balance,
+    }
+}
+
+knob_section! {
+    /// One-way latency of every message: uniform in `[delay_min, delay_max)`. The network is
+    /// built from these directly (`build_world`), not through a model config.
+    pub struct NetworkParams {
+        /// Shortest one-way delay.
+        delay_min: Dur = knob(net::DELAY_MIN),
+        /// Longest one-way delay (exclusive).
+        delay_max: Dur = knob(net::DELAY_MAX),
+    }
+}
+
+knob_section! {
+    /// Upstream writes.
+    pub struct Workload {
+        /// Raw Raft writes per simulated second, spread over regions (0 = idle cluster).
+        writes_per_sec: u32 = knob(tikv::WRITES_PER_SEC) => tikv.load.writes_per_sec,
+        /// sysbench-like transactions (replicated by TiCDC); mapped in `build.rs`, since the
+        /// model has its own enum.
+        kind: WorkloadKind = plain(WorkloadKind::default()),
+        /// Transactions per simulated second (0 = none).
+        txns_per_sec: u32 = knob(cdc::TXNS_PER_SEC) => cdc.workload.txns_per_sec,
+        /// Tables.
+        tables: u32 = knob(cdc::TABLES) => cdc.workload.tables,
+        /// Rows per table.
+        rows_per_table: u32 = knob(cdc::ROWS_PER_TABLE) => cdc.workload.rows_per_table,
+        /// Stop the transactions at this time (the finish mark for consistency checks).
+        stop_at: Option<Dur> = plain(None) => cdc.workload.stop_at,
+    }
+}
+
+knob_section! {
+    /// TiCDC timing (TiCDC 7.x defaults).
+    pub struct CdcParams {
+        /// TiKV `cdc.min-ts-interval`: how often leaders send resolved ts.
+        min_ts_interval: Dur = knob(cdc::MIN_TS_INTERVAL) => cdc.min_ts_interval,
+        /// Owner and processor tick.
+        owner_tick: Dur = knob(cdc::OWNER_TICK) => cdc.owner_tick,
+        /// Redo meta flush interval.
+        redo_flush_interval: Dur = knob(cdc::REDO_FLUSH_INTERVAL) => cdc.redo_flush_interval,
+        /// Downstream write latency per batch.
+        mysql_write_latency: Dur = knob(cdc::MYSQL_WRITE_LATENCY) => cdc.mysql_write_latency,
+        /// Partitions of each Kafka changefeed's topic.
+        kafka_partitions: u32 = knob(cdc::KAFKA_PARTITIONS) => cdc.kafka.partitions,
+        /// Sarama dial / read / write timeout: a send waits this long for an ack, and one
+        /// producer client's close blocks this long while no broker answers.
+        kafka_timeout: Dur = knob(cdc::KAFKA_TIMEOUT) => cdc.kafka.timeout,
+    }
+}
