@@ -5,8 +5,8 @@ use yew::prelude::*;
 
 use crate::format;
 use crate::gallery::gallery;
-use crate::playground::toggles::issue_url;
 use crate::playground::Action;
+use crate::toggles::issue_url;
 
 /// Props of [`Gallery`].
 #[derive(Properties, PartialEq, Clone)]

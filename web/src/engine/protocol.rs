@@ -6,7 +6,6 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::playground::Speed;
 use crate::view_model as vm;
 
 /// A command, numbered so a frame can say which commands it already reflects.
@@ -398,4 +397,49 @@ pub enum FromEngine {
         /// The cursor at the last slice before the panic.
         at_us: u64,
     },
+}
+
+/// Playback speed: simulated seconds per wall-clock second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Speed {
+    /// Real time.
+    X1,
+    /// Ten times.
+    X10,
+    /// A hundred times.
+    X100,
+    /// As fast as the machine goes.
+    Max,
+}
+
+impl Speed {
+    /// Every speed, for the selector.
+    pub const ALL: [Speed; 4] = [Speed::X1, Speed::X10, Speed::X100, Speed::Max];
+
+    /// Label in the selector.
+    pub fn label(self) -> &'static str {
+        match self {
+            Speed::X1 => "1x",
+            Speed::X10 => "10x",
+            Speed::X100 => "100x",
+            Speed::Max => "max",
+        }
+    }
+
+    /// Simulated microseconds per wall-clock millisecond, or None for "max".
+    pub fn us_per_ms(self) -> Option<f64> {
+        match self {
+            Speed::X1 => Some(1_000.0),
+            Speed::X10 => Some(10_000.0),
+            Speed::X100 => Some(100_000.0),
+            Speed::Max => None,
+        }
+    }
+}
+
+/// Encodes and decodes like the worker boundary does.
+#[cfg(test)]
+pub fn cross<T: Serialize + serde::de::DeserializeOwned>(value: &T) -> T {
+    let bytes = bincode::serialize(value).expect("encodes");
+    bincode::deserialize(&bytes).expect("decodes")
 }

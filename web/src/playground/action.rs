@@ -6,44 +6,7 @@ use faultline_scenario::{FaultSpec, Scenario};
 use faultline_sim::SimTime;
 
 use super::topology::NodeKind;
-
-/// Playback speed: simulated seconds per wall-clock second.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Speed {
-    /// Real time.
-    X1,
-    /// Ten times.
-    X10,
-    /// A hundred times.
-    X100,
-    /// As fast as the machine goes.
-    Max,
-}
-
-impl Speed {
-    /// Every speed, for the selector.
-    pub const ALL: [Speed; 4] = [Speed::X1, Speed::X10, Speed::X100, Speed::Max];
-
-    /// Label in the selector.
-    pub fn label(self) -> &'static str {
-        match self {
-            Speed::X1 => "1x",
-            Speed::X10 => "10x",
-            Speed::X100 => "100x",
-            Speed::Max => "max",
-        }
-    }
-
-    /// Simulated microseconds per wall-clock millisecond, or None for "max".
-    pub fn us_per_ms(self) -> Option<f64> {
-        match self {
-            Speed::X1 => Some(1_000.0),
-            Speed::X10 => Some(10_000.0),
-            Speed::X100 => Some(100_000.0),
-            Speed::Max => None,
-        }
-    }
-}
+pub use crate::engine::Speed;
 
 /// An edit of the scenario, as a function so every editor can say what it changes.
 pub type Edit = Rc<dyn Fn(&mut Scenario)>;

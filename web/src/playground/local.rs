@@ -3,16 +3,8 @@
 //! as `Action::Frame`. Every message crosses bincode (gloo-worker's default codec), so a
 //! type that stops round-tripping fails here and not only in the browser.
 
-use serde::{de::DeserializeOwned, Serialize};
-
-use super::{Engine, FromEngine};
-use crate::playground::{Action, Playground};
-
-/// Encodes and decodes like the worker boundary does.
-pub fn cross<T: Serialize + DeserializeOwned>(value: &T) -> T {
-    let bytes = bincode::serialize(value).expect("encodes");
-    bincode::deserialize(&bytes).expect("decodes")
-}
+use super::{Action, Playground};
+use crate::engine::{cross, Engine, FromEngine};
 
 /// A playground and its engine.
 pub struct Local {
