@@ -176,7 +176,6 @@ impl Engine {
             Command::Explore(c) => self.exploring.handle(c),
             // Not a run command: `receive` answers it; here it changes nothing.
             Command::Toml(_) => {}
-            Command::Crash => panic!("worker crash requested by the page (crash-report test)"),
         }
         None
     }

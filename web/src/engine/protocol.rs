@@ -54,8 +54,6 @@ pub enum Command {
     /// TOML import and export (the page links no TOML code); answered at once with
     /// [`FromEngine::Toml`], without touching the runs.
     Toml(TomlCmd),
-    /// Panics inside the worker (the crash-report test).
-    Crash,
 }
 
 /// What the Explore panel asks for.
@@ -386,6 +384,9 @@ pub struct Frame {
 /// What the worker sends back.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum FromEngine {
+    /// The worker's script and WebAssembly loaded and it is listening: sent once, before it
+    /// handles the page's first command (which may take long: building a large cluster).
+    Ready,
     /// The runs at the cursor.
     Frame(Box<Frame>),
     /// A TOML import or export.

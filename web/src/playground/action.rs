@@ -20,8 +20,11 @@ pub enum Action {
     EngineCrashed(String, u64),
     /// Start, stop or shrink in the Explore panel (run by the engine).
     Explore(crate::engine::ExploreCmd),
-    /// Make the engine panic (the crash-report test, `?crash-worker`).
-    CrashEngine,
+    /// The worker said it loaded ([`crate::engine::FromEngine::Ready`]).
+    EngineReady,
+    /// The page's watchdog: the worker has not said it loaded within
+    /// [`crate::playground::WORKER_START_MS`].
+    EngineSilent,
     /// The views panel shows another tab or parameters.
     Views(crate::engine::ViewRequest),
     /// Play / pause.

@@ -5,7 +5,7 @@
 use faultline_scenario::decode_link;
 use faultline_sim::SimTime;
 
-use super::{hash, Action, Playground};
+use super::{hash, Action, Playground, WORKER_MISSING};
 use crate::engine::{Command, TomlAnswer, TomlCmd};
 
 impl Playground {
@@ -21,7 +21,8 @@ impl Playground {
         match action {
             a @ (Action::Frame(_)
             | Action::EngineCrashed(..)
-            | Action::CrashEngine
+            | Action::EngineReady
+            | Action::EngineSilent
             | Action::Explore(_)
             | Action::Views(_)) => self.apply_engine(a),
             a @ (Action::TogglePlay
@@ -58,7 +59,12 @@ impl Playground {
             // Only the first report says what went wrong.
             Action::EngineCrashed(..) if self.crashed => return false,
             Action::EngineCrashed(message, at_us) => self.on_crash(&message, at_us),
-            Action::CrashEngine => self.send(Command::Crash, false),
+            Action::EngineReady => self.on_engine_ready(),
+            Action::EngineSilent if self.engine_ready || self.crashed => return false,
+            Action::EngineSilent => {
+                self.engine_missing = true;
+                self.error = Some(WORKER_MISSING.to_string());
+            }
             Action::Explore(c) => self.send(Command::Explore(c), false),
             Action::Views(v) => {
                 if v == self.views {
@@ -70,6 +76,16 @@ impl Playground {
             _ => unreachable!("apply routes only engine actions here"),
         }
         true
+    }
+
+    /// The worker loaded; if the watchdog had given up on it (a slow network), take back
+    /// what it said.
+    fn on_engine_ready(&mut self) {
+        self.engine_ready = true;
+        if std::mem::take(&mut self.engine_missing) && self.error.as_deref() == Some(WORKER_MISSING)
+        {
+            self.error = None;
+        }
     }
 
     fn on_crash(&mut self, message: &str, at_us: u64) {

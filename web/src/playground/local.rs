@@ -28,6 +28,8 @@ impl Local {
             engine: Engine::new(),
             frames: 0,
         };
+        // The worker reports in as soon as the page's bridge connects.
+        l.deliver(FromEngine::Ready);
         l.flush();
         l
     }
@@ -47,6 +49,9 @@ impl Local {
             }
             FromEngine::Toml(a) => {
                 self.pg.apply(Action::Toml(a));
+            }
+            FromEngine::Ready => {
+                self.pg.apply(Action::EngineReady);
             }
             FromEngine::Crashed { message, at_us } => {
                 self.pg.apply(Action::EngineCrashed(message, at_us));

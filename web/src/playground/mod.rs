@@ -79,6 +79,10 @@ pub struct Playground {
     pub error: Option<String>,
     /// The engine crashed: the page shows the error and stops.
     pub crashed: bool,
+    /// The worker said it loaded.
+    pub engine_ready: bool,
+    /// The watchdog fired before the worker said it loaded (status `no worker`).
+    pub engine_missing: bool,
     /// A short confirmation ("Link copied").
     pub notice: Option<String>,
     /// The scenario autosaved by an earlier visit, offered when a link fails.
@@ -109,6 +113,14 @@ pub struct Playground {
     /// when the link is [`Playground::link`].
     pub exported: Option<(String, String)>,
 }
+
+/// How long the page waits for the worker to say it loaded before telling the user. The
+/// release worker's script and WebAssembly arrive in about a second on a normal connection;
+/// if they arrive later still, the message goes away.
+pub const WORKER_START_MS: u32 = 6_000;
+
+/// What the page says when the worker has not loaded in time.
+pub const WORKER_MISSING: &str = "The simulation worker has not started: its script (faultline-worker.js) or its WebAssembly did not load, so nothing can run.\nCheck the connection and reload the page. (On a very slow connection it may still arrive; this message then goes away.)";
 
 /// Checks that a scenario can run (the engine reports what only building the world finds,
 /// such as an expectation on a metric the model lacks).
@@ -181,6 +193,8 @@ impl Playground {
             guide: None,
             error: None,
             crashed: false,
+            engine_ready: false,
+            engine_missing: false,
             notice: None,
             autosaved: None,
             embed: false,
@@ -223,10 +237,13 @@ impl Playground {
         self.frame.trace_hash
     }
 
-    /// `running`, `seeking`, `paused`, `finished` or `crashed` (the e2e tests wait for these).
+    /// `running`, `seeking`, `paused`, `finished`, `crashed` or `no worker` (the e2e tests
+    /// wait for these).
     pub fn status(&self) -> &'static str {
         if self.crashed {
             "crashed"
+        } else if self.engine_missing {
+            "no worker"
         } else if self.catching_up() {
             "seeking"
         } else {

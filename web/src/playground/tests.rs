@@ -152,3 +152,34 @@ fn a_pasted_link_keeps_numbering_commands() {
     whole.run_until(SimTime(5_000_000));
     assert_eq!(l.pg.trace_hash(), whole.trace_hash());
 }
+
+#[test]
+fn a_worker_that_never_reports_in_is_named_and_a_late_one_clears_the_message() {
+    let s = small();
+    let mut pg = Playground::from_hash(&format!("#{}", encode_link(&s)), None, false);
+    assert_eq!(pg.status(), "seeking");
+    // The watchdog fires with no word from the worker: the page says why nothing runs.
+    assert!(pg.apply(Action::EngineSilent));
+    assert_eq!(pg.status(), "no worker");
+    assert_eq!(pg.error.as_deref(), Some(WORKER_MISSING));
+    // The worker arrives after all (a slow network): the message goes, the load proceeds.
+    pg.apply(Action::EngineReady);
+    assert!(pg.error.is_none());
+    assert_eq!(pg.status(), "seeking");
+    let mut l = Local::new(pg);
+    l.settle();
+    assert_eq!(
+        l.pg.status(),
+        "finished",
+        "the run went ahead once the worker arrived"
+    );
+}
+
+#[test]
+fn the_watchdog_stays_quiet_once_the_worker_reported_in() {
+    let mut l = local(&small());
+    assert!(l.pg.engine_ready);
+    assert!(!l.pg.apply(Action::EngineSilent));
+    assert!(l.pg.error.is_none());
+    assert_ne!(l.pg.status(), "no worker");
+}
