@@ -29,7 +29,13 @@ const f1 = (x) => x.toFixed(1);
 
 test("tikv-14547 at full scale plays while the page keeps its frame rate and answers input", async () => {
   const { page, problems } = await open(ctx.browser.context, `${ctx.server.url}${linkFragment(FULL_SCALE)}`);
-  // Building 256,000 regions takes a while (in the worker); the page is up meanwhile.
+  // Building 256,000 regions takes a while (in the worker); the page is up meanwhile. The
+  // scenario opens paused at 0; then it plays at full speed.
+  await page.waitForFunction(() => document.getElementById("status")?.textContent === "paused", null, {
+    timeout: 180_000,
+    polling: 200,
+  });
+  await page.click('[data-speed="max"]');
   await page.waitForFunction(
     () => document.getElementById("status")?.textContent === "running" && document.getElementById("events")?.textContent !== "0",
     null,

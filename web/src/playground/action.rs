@@ -61,7 +61,7 @@ pub enum Action {
     /// Open the scenario autosaved before this page loaded.
     OpenAutosave,
     /// Jump to guide step `n` and show its caption.
-    GuideTo(usize),
+    GuideTo(super::GuideStop),
     /// Leave the guide for free play.
     LeaveGuide,
     /// Change the scenario (validated; the run rebuilds from t = 0 and returns to the cursor).

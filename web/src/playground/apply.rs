@@ -132,13 +132,7 @@ impl Playground {
                 self.seek(SimTime(t as u64));
             }
             Action::Seek(t) => self.seek(t),
-            Action::GuideTo(i) => {
-                if let Some(step) = self.scenario().guide.get(i) {
-                    let t = step.at.to_time();
-                    self.guide = Some(i);
-                    self.seek(t);
-                }
-            }
+            Action::GuideTo(stop) => self.guide_to(stop),
             Action::LeaveGuide => self.guide = None,
             _ => unreachable!("apply routes only clock actions here"),
         }

@@ -29,8 +29,9 @@ impl Playground {
         } else {
             Some(0)
         };
-        self.playing = true;
-        self.load(SimTime(0), Some(true));
+        // Opened paused at the start: the reader chooses when to play or take the tour.
+        self.playing = false;
+        self.load(SimTime(0), Some(false));
     }
 
     /// Validates and, if valid, runs an edited scenario (recording undo).

@@ -15,6 +15,7 @@ mod apply;
 mod branches;
 mod document;
 mod engine_link;
+mod guide;
 pub mod hash;
 pub mod history;
 #[cfg(test)]
@@ -31,6 +32,7 @@ use faultline_sim::SimTime;
 
 pub use action::{Action, Speed};
 pub use branches::Branch;
+pub use guide::{GuideNav, GuideStop};
 use history::History;
 
 use crate::engine::{ExploreView, Frame, ToEngine, ViewRequest};
@@ -150,12 +152,12 @@ impl Playground {
         pg.error = error;
         pg.autosaved = autosaved;
         pg.embed = embed;
-        // A link with a cursor opens paused at that moment; without one it plays.
+        // A scenario opens paused, at the link's cursor or at 0, so nothing has happened
+        // before the reader looks (a guided tour starts at its first step, not at step 4).
+        // Only the read-only embed plays by itself.
+        pg.playing = embed;
         let cursor = match (h.cursor, &pg.error) {
-            (Some(t), None) => {
-                pg.playing = false;
-                Some(t.min(pg.end()))
-            }
+            (Some(t), None) => Some(t.min(pg.end())),
             _ => None,
         };
         pg.load(cursor.unwrap_or(SimTime(0)), Some(pg.playing));

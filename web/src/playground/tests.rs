@@ -168,10 +168,10 @@ fn a_worker_that_never_reports_in_is_named_and_a_late_one_clears_the_message() {
     assert_eq!(pg.status(), "seeking");
     let mut l = Local::new(pg);
     l.settle();
+    assert_eq!(l.pg.status(), "paused");
     assert_eq!(
-        l.pg.status(),
-        "finished",
-        "the run went ahead once the worker arrived"
+        l.pg.frame.ack, l.pg.seq,
+        "the engine answered every command"
     );
 }
 
@@ -182,4 +182,86 @@ fn the_watchdog_stays_quiet_once_the_worker_reported_in() {
     assert!(!l.pg.apply(Action::EngineSilent));
     assert!(l.pg.error.is_none());
     assert_ne!(l.pg.status(), "no worker");
+}
+
+#[test]
+fn a_scenario_opens_paused_at_zero_and_only_the_embed_plays() {
+    let s = small();
+    let mut l = local(&s);
+    l.settle();
+    assert_eq!(l.pg.status(), "paused");
+    assert_eq!(l.pg.now(), SimTime(0));
+    // Opening from the gallery is paused at 0 too.
+    l.apply(Action::Seek(SimTime(30_000_000)));
+    l.apply(Action::Open {
+        scenario: Box::new(s.clone()),
+        file: None,
+    });
+    l.settle();
+    assert_eq!((l.pg.status(), l.pg.now()), ("paused", SimTime(0)));
+    let mut embed = Local::new(Playground::from_hash(
+        &format!("#{}", encode_link(&s)),
+        None,
+        true,
+    ));
+    embed.settle();
+    assert_eq!(embed.pg.status(), "finished");
+}
+
+/// `small()` with a one-step tour at 20 s (like tiflow#9595-fixed's at 2m).
+fn one_step_tour() -> Scenario {
+    let mut s = small();
+    s.guide = vec![faultline_scenario::GuideStep {
+        at: Dur(20_000_000),
+        caption: "tikv-2 is down".into(),
+    }];
+    s
+}
+
+#[test]
+fn a_one_step_tour_reaches_its_step_and_goes_back_with_prev() {
+    let s = one_step_tour();
+    let mut l = local(&s);
+    l.apply(Action::Open {
+        scenario: Box::new(s.clone()),
+        file: None,
+    });
+    l.settle();
+    // Before the step: no caption yet, Next goes to step 1.
+    let nav = l.pg.guide_nav().expect("guided");
+    assert_eq!((nav.step, nav.caption, nav.prev), (None, None, None));
+    assert_eq!(nav.next, Some(GuideStop::Step(0)));
+    l.apply(Action::GuideTo(GuideStop::Step(0)));
+    l.settle();
+    assert_eq!((l.pg.status(), l.pg.now()), ("paused", SimTime(20_000_000)));
+    let nav = l.pg.guide_nav().expect("guided");
+    assert_eq!(nav.step, Some(0));
+    assert_eq!(nav.caption, Some("tikv-2 is down"));
+    assert_eq!((nav.prev, nav.next), (Some(GuideStop::Start), None));
+    l.apply(Action::GuideTo(GuideStop::Start));
+    l.settle();
+    assert_eq!((l.pg.status(), l.pg.now()), ("paused", SimTime(0)));
+    assert_eq!(l.pg.guide_nav().expect("still guided").step, None);
+}
+
+#[test]
+fn each_tour_step_pauses_at_its_own_time() {
+    let gallery_tour = faultline_scenario::gallery()
+        .into_iter()
+        .find(|e| e.scenario.guide.len() >= 3 && e.scenario.topology.regions <= 1_000)
+        .expect("a gallery scenario with a tour")
+        .scenario;
+    let mut l = local(&gallery_tour);
+    l.apply(Action::GuideTo(GuideStop::Step(0)));
+    for (i, step) in gallery_tour.guide.iter().enumerate() {
+        l.settle();
+        assert_eq!(l.pg.status(), "paused", "step {i}");
+        assert_eq!(l.pg.now(), step.at.to_time(), "step {i}");
+        let nav = l.pg.guide_nav().expect("guided");
+        assert_eq!(nav.step, Some(i));
+        if let Some(next) = nav.next {
+            l.apply(Action::GuideTo(next));
+        }
+    }
+    assert_eq!(l.pg.guide_nav().and_then(|n| n.next), None);
 }
