@@ -5,6 +5,7 @@ use faultline_scenario::{encode_link, ChangefeedSpec, Problem, Scenario, Scenari
 use faultline_sim::SimTime;
 
 use super::history::History;
+use super::node_edit::without_node;
 use super::topology::NodeKind;
 use super::{check, Branch, Playground};
 
@@ -98,38 +99,17 @@ impl Playground {
         self.commit(next);
     }
 
+    /// Removes node `name` itself, or says in the notice why it cannot.
     pub(super) fn remove_node(&mut self, name: &str) {
-        let mut next = self.draft.clone();
-        let last_store = format!("tikv-{}", next.topology.stores);
-        let last_capture = format!("cdc-{}", next.topology.captures);
-        if name.starts_with("tikv-") {
-            if name != last_store {
-                self.notice = Some(format!(
-                    "Node names are fixed by the model (tikv-1..tikv-N): removing a store removes {last_store}."
-                ));
+        match without_node(&self.draft, name) {
+            Ok(next) => {
+                self.positions.remove(name);
+                self.selected_node = None;
+                self.menu_node = None;
+                self.commit(next);
             }
-            next.topology.stores = next.topology.stores.saturating_sub(1);
-        } else if name.starts_with("cdc-") {
-            if name != last_capture {
-                self.notice = Some(format!(
-                    "Node names are fixed by the model (cdc-1..cdc-N): removing a capture removes {last_capture}."
-                ));
-            }
-            next.topology.captures = next.topology.captures.saturating_sub(1);
-            if next.topology.captures == 0 {
-                next.changefeeds.clear();
-            }
-        } else if name.starts_with("mysql-") {
-            next.topology.captures = 0;
-            next.changefeeds.clear();
-        } else {
-            self.notice = Some("PD cannot be removed: the model always has pd-1.".into());
-            return;
+            Err(why) => self.notice = Some(why),
         }
-        self.positions.remove(name);
-        self.selected_node = None;
-        self.menu_node = None;
-        self.commit(next);
     }
 }
 

@@ -20,7 +20,9 @@ pub mod hash;
 pub mod history;
 #[cfg(test)]
 pub mod local;
+pub mod node_edit;
 pub mod report;
+pub mod timeline;
 pub mod topology;
 
 use std::collections::BTreeMap;
