@@ -7,13 +7,7 @@ use faultline_sim::SimTime;
 
 use super::*;
 
-fn small() -> Scenario {
-    gallery()
-        .into_iter()
-        .find(|e| e.file.starts_with("raft-basics"))
-        .unwrap()
-        .scenario
-}
+use crate::gallery::small_scenario as small;
 
 fn msg(seq: u64, cmd: Command) -> ToEngine {
     cross(&ToEngine { seq, cmd })

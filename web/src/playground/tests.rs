@@ -4,15 +4,9 @@ use super::local::Local;
 use super::topology::NodeKind;
 use super::*;
 
-use faultline_scenario::{gallery, FaultAction, Run};
+use faultline_scenario::{FaultAction, Run};
 
-fn small() -> Scenario {
-    gallery()
-        .into_iter()
-        .find(|e| e.file.starts_with("raft-basics"))
-        .unwrap()
-        .scenario
-}
+use crate::gallery::small_scenario as small;
 
 fn local(s: &Scenario) -> Local {
     Local::new(Playground::from_hash(

@@ -1,20 +1,14 @@
 //! TOML import and export through the worker: the page asks, the engine parses or prints,
 //! and the page opens or offers the answer.
 
-use faultline_scenario::{encode_link, gallery, Scenario};
+use faultline_scenario::{encode_link, Scenario};
 
 use super::local::Local;
 use super::topology::NodeKind;
 use super::{Action, Playground};
 use crate::engine::{Command, TomlCmd};
 
-fn small() -> Scenario {
-    gallery()
-        .into_iter()
-        .find(|e| e.file.starts_with("raft-basics"))
-        .expect("raft-basics is shipped")
-        .scenario
-}
+use crate::gallery::small_scenario as small;
 
 /// A playground on `s`, paused at t = 0, wired to an engine through the codec.
 fn paused_local(s: &Scenario) -> Local {
