@@ -166,11 +166,13 @@ pub struct NodeMenuProps {
 pub fn NodeMenu(props: &NodeMenuProps) -> Html {
     let item = |label: String, actions: Vec<Action>| {
         let cb = props.on_action.clone();
+        // Close first: every action clears the notice, and an action's notice (why a node
+        // cannot be removed) must stay.
         let onclick = Callback::from(move |_: MouseEvent| {
+            cb.emit(Action::ContextMenu(None));
             for a in &actions {
                 cb.emit(a.clone());
             }
-            cb.emit(Action::ContextMenu(None));
         });
         html! { <li><button class="link" {onclick}>{ label }</button></li> }
     };
