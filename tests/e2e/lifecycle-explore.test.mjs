@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { open } from "./lib/browser.mjs";
 import { useApp } from "./lib/harness.mjs";
-import { waitStatus, text, screenshot, ARTIFACTS } from "./lib/app.mjs";
+import { waitStatus, playToEnd, text, screenshot, ARTIFACTS } from "./lib/app.mjs";
 import { ROOT, linkFragment } from "./lib/cli.mjs";
 import { record } from "./lib/measure.mjs";
 
@@ -185,9 +185,8 @@ test("explore panel: seeds run in slices with progress, failures open as links, 
     ctx.browser.context.waitForEvent("page"),
     page.click("#explore-failures tr[data-seed] a.open"),
   ]);
-  await tab.waitForFunction(() => document.getElementById("status")?.textContent === "finished", null, {
-    timeout: 120_000,
-  });
+  // Like every link it opens paused at 0; play it to the end.
+  await playToEnd(tab, []);
   assert.ok(await tab.$('li[data-expect-index="0"][data-verdict="fail"]'), "the linked run fails expect[0]");
   await tab.close();
 
