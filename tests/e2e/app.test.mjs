@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { open } from "./lib/browser.mjs";
 import { useApp } from "./lib/harness.mjs";
-import { waitFinished, text, screenshot } from "./lib/app.mjs";
+import { playToEnd, text, screenshot, waitStatus } from "./lib/app.mjs";
 import { ROOT, traceHash, linkFragment } from "./lib/cli.mjs";
 
 
@@ -58,7 +58,7 @@ test("a shared link runs in the browser with the native trace hash", async (t) =
     await t.test(file, async () => {
       const expected = traceHash(file);
       const { page, problems } = await open(ctx.browser.context, ctx.server.url + linkFragment(file));
-      await waitFinished(page, problems);
+      await playToEnd(page, problems);
       await screenshot(page, `link-${artifactName(file)}`);
       assert.equal(await text(page, "error"), null, "a valid link must not show an error");
       assert.equal(await text(page, "trace-hash"), expected, `wasm vs native hash for ${file}`);
@@ -70,7 +70,7 @@ test("a shared link runs in the browser with the native trace hash", async (t) =
 
 test("without a link the default scenario runs, as natively", async () => {
   const { page, problems } = await open(ctx.browser.context, ctx.server.url);
-  await waitFinished(page, problems);
+  await playToEnd(page, problems);
   await screenshot(page, "default");
   assert.equal(await text(page, "error"), null);
   assert.equal(await text(page, "trace-hash"), traceHash(await defaultFile(page)));
@@ -91,15 +91,11 @@ test("a broken link shows what is wrong and the default scenario still runs", as
       if (first) {
         // Once, the whole default run with the native hash; the other kinds only need the
         // default scenario running (a full run costs ~15 s of e2e time each).
-        await waitFinished(page, problems);
+        await playToEnd(page, problems);
         assert.equal(await text(page, "trace-hash"), traceHash(await defaultFile(page)));
       } else {
-        await page.waitForFunction(
-          () => Number.parseFloat(document.getElementById("sim-time")?.textContent) > 0,
-          null,
-          { timeout: 60_000, polling: 100 },
-        );
-        assert.ok(["running", "paused", "finished"].includes(await text(page, "status")));
+        // The default scenario is loaded, paused at 0 like any scenario.
+        await waitStatus(page, problems, ["paused"]);
         await defaultFile(page);
       }
       first = false;

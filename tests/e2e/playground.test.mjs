@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { open } from "./lib/browser.mjs";
 import { useApp } from "./lib/harness.mjs";
-import { waitFinished, waitStatus, text, screenshot } from "./lib/app.mjs";
+import { waitFinished, waitStatus, playToEnd, text, screenshot } from "./lib/app.mjs";
 import { ROOT, linkFragment } from "./lib/cli.mjs";
 
 
@@ -116,7 +116,7 @@ test("edit loop: add a store, schedule a kill, share the link, same run in a fre
 
 test("rewind, then play forward again: the same trace hash", async () => {
   const { page, problems } = await open(ctx.browser.context, ctx.server.url + linkFragment(SMALL));
-  await waitFinished(page, problems);
+  await playToEnd(page, problems);
   const hash = await text(page, "trace-hash");
   await page.$eval("#scrubber", (el) => {
     el.value = "45000";

@@ -43,10 +43,6 @@ fn initial_state() -> AppState {
     if let Some(text) = dom::load(dom::POSITIONS_KEY) {
         pg.positions = topo::positions_from_text(&text);
     }
-    // `?crash-worker`: the engine panics right after loading (the crash-report test).
-    if dom::has_flag("crash-worker") {
-        pg.apply(Action::CrashEngine);
-    }
     AppState {
         pg: Rc::new(RefCell::new(pg)),
         rev: 0,
@@ -67,6 +63,7 @@ fn spawn_engine(state: &crate::state::StateHandle) {
         // trunk builds workers with wasm-bindgen's no-modules target.
         .as_module(false)
         .callback(move |out: FromEngine| match out {
+            FromEngine::Ready => d.dispatch(Action::EngineReady),
             FromEngine::Frame(f) => d.dispatch(Action::Frame(f)),
             FromEngine::Toml(a) => d.dispatch(Action::Toml(a)),
             FromEngine::Crashed { message, at_us } => {
@@ -76,6 +73,13 @@ fn spawn_engine(state: &crate::state::StateHandle) {
         .spawn(SCRIPT);
     *state.send.borrow_mut() = Some(Box::new(move |m| bridge.send(m)));
     state.flush();
+    // A worker whose script fails to load fails silently (gloo's bridge just queues the
+    // commands), so the page says so itself if the worker has not reported in time.
+    let d = state.dispatcher();
+    gloo::timers::callback::Timeout::new(crate::playground::WORKER_START_MS, move || {
+        d.dispatch(Action::EngineSilent)
+    })
+    .forget();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

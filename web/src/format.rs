@@ -8,6 +8,11 @@ pub fn sim_time(t: SimTime) -> String {
     format!("{}.{:03} s", us / 1_000_000, (us % 1_000_000) / 1_000)
 }
 
+/// A count with its noun: `1 step`, `2 steps`, `0 steps`.
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -16,6 +21,13 @@ mod tests {
     fn millisecond_precision() {
         assert_eq!(sim_time(SimTime(0)), "0.000 s");
         assert_eq!(sim_time(SimTime(61_234_999)), "61.234 s");
+    }
+
+    #[test]
+    fn counts_read_as_words() {
+        assert_eq!(plural(1, "step", "steps"), "1 step");
+        assert_eq!(plural(0, "step", "steps"), "0 steps");
+        assert_eq!(plural(6, "region", "regions"), "6 regions");
     }
 }
 

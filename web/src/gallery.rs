@@ -38,6 +38,17 @@ pub fn default_scenario() -> Scenario {
         .expect("the default scenario is shipped and decodes (tested)")
 }
 
+/// The smallest shipped scenario (three stores, a kill and a restart), which the engine and
+/// playground tests drive.
+#[cfg(test)]
+pub(crate) fn small_scenario() -> faultline_scenario::Scenario {
+    faultline_scenario::gallery()
+        .into_iter()
+        .find(|e| e.file.starts_with("raft-basics"))
+        .expect("raft-basics is shipped")
+        .scenario
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -21,6 +21,7 @@ pub mod panic_report;
 pub mod playground;
 pub mod slicer;
 pub mod state;
+pub mod toggles;
 pub mod view_model;
 pub mod views;
 

@@ -57,3 +57,13 @@ export async function waitStatus(page, problems, states = ["paused", "finished"]
     throw new Error(`${e.message}\nstatus: ${await text(page, "status")}\n${problems.join("\n")}`);
   }
 }
+
+/**
+ * Plays the opened scenario to its end at full speed and waits for it: a scenario opens
+ * paused (at 0 or at the link's cursor), so nothing runs before the reader asks.
+ */
+export async function playToEnd(page, problems) {
+  await waitStatus(page, problems, ["paused", "finished"]);
+  if ((await text(page, "status")) === "paused") await page.click('[data-speed="max"]');
+  await waitFinished(page, problems);
+}

@@ -8,8 +8,8 @@ use yew::prelude::*;
 use std::rc::Rc;
 
 use super::PanelProps;
-use crate::playground::toggles::{is_buggy, primary_toggle, TOGGLES};
 use crate::playground::Action;
+use crate::toggles::{is_buggy, primary_toggle, TOGGLES};
 use crate::view_model as vm;
 use crate::views::{ExpectationsPanel, MetricsStrip};
 

@@ -3,7 +3,7 @@
 //! into a smaller scenario that still fails.
 //!
 //! The jobs run in the simulation worker (`crate::engine`, in slices between its other
-//! work; see `crate::playground::explore`); the panel sends start/stop/shrink and draws the
+//! work; see `crate::engine::explore`); the panel sends start/stop/shrink and draws the
 //! progress the engine reports in its frames.
 
 use web_sys::HtmlInputElement;
@@ -11,8 +11,8 @@ use yew::prelude::*;
 
 use super::PanelProps;
 use crate::dom;
+use crate::engine::explore::MAX_RUNS;
 use crate::engine::{ExploreCmd, ExploreProgress, ShrinkView};
-use crate::playground::explore::MAX_RUNS;
 use crate::playground::Action;
 
 /// An `oninput` callback storing the input's text in `field`, so re-renders (progress, every

@@ -1,11 +1,13 @@
 //! Faults as markers (instant) or bars (with a duration) on a strip under the scrubber.
-//! Click selects (the palette then edits it); dragging a marker moves it in time.
+//! Click selects (the palette then edits it); dragging a marker moves it in time, by the
+//! distance dragged (`playground::timeline`): a click never moves a fault.
 
 use faultline_scenario::Dur;
 use web_sys::HtmlElement;
 use yew::prelude::*;
 
 use super::PanelProps;
+use crate::playground::timeline::dragged_start;
 use crate::playground::Action;
 
 /// The fault strip.
@@ -14,34 +16,37 @@ pub fn FaultTimeline(props: &PanelProps) -> Html {
     let pg = props.state.pg.borrow();
     let end = pg.end().as_micros().max(1) as f64;
     let strip = use_node_ref();
-    // Index being dragged; the move is committed on release (one rebuild, one undo step).
-    let dragging = use_state(|| None::<usize>);
+    // Index being dragged and where the press was (client x); the move is committed on
+    // release (one rebuild, one undo step).
+    let dragging = use_state(|| None::<(usize, f64)>);
     let pct = |us: u64| (us as f64 / end * 100.0).min(100.0);
     let faults = pg.scenario().faults.clone();
-    let time_at = {
+    let strip_px = {
         let strip = strip.clone();
-        move |client_x: i32| -> Option<u64> {
-            let el = strip.cast::<HtmlElement>()?;
-            let r = el.get_bounding_client_rect();
-            let f = ((client_x as f64 - r.left()) / r.width().max(1.0)).clamp(0.0, 1.0);
-            Some((f * end) as u64 / 1_000_000 * 1_000_000)
+        move || {
+            strip
+                .cast::<HtmlElement>()
+                .map_or(0.0, |el| el.get_bounding_client_rect().width())
         }
     };
     let on_up = {
         let cb = props.on_action.clone();
         let dragging = dragging.clone();
         let faults = faults.clone();
-        let time_at = time_at.clone();
+        let end_us = end as u64;
         Callback::from(move |e: PointerEvent| {
-            if let Some(i) = *dragging {
-                dragging.set(None);
-                if let (Some(t), Some(f)) = (time_at(e.client_x()), faults.get(i)) {
-                    if Dur(t) != f.at {
-                        let mut moved = f.clone();
-                        moved.at = Dur(t);
-                        cb.emit(Action::UpdateFault(i, moved));
-                    }
-                }
+            let Some((i, down_x)) = *dragging else {
+                return;
+            };
+            dragging.set(None);
+            let Some(f) = faults.get(i) else {
+                return;
+            };
+            if let Some(t) = dragged_start(f.at.0, down_x, e.client_x() as f64, strip_px(), end_us)
+            {
+                let mut moved = f.clone();
+                moved.at = Dur(t);
+                cb.emit(Action::UpdateFault(i, moved));
             }
         })
     };
@@ -62,7 +67,7 @@ pub fn FaultTimeline(props: &PanelProps) -> Html {
                     let dragging = dragging.clone();
                     Callback::from(move |e: PointerEvent| {
                         e.prevent_default();
-                        dragging.set(Some(i));
+                        dragging.set(Some((i, e.client_x() as f64)));
                     })
                 };
                 let style = if width > 0.0 {

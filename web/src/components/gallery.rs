@@ -5,8 +5,8 @@ use yew::prelude::*;
 
 use crate::format;
 use crate::gallery::gallery;
-use crate::playground::toggles::issue_url;
 use crate::playground::Action;
+use crate::toggles::issue_url;
 
 /// Props of [`Gallery`].
 #[derive(Properties, PartialEq, Clone)]
@@ -39,7 +39,7 @@ pub fn Gallery(props: &GalleryProps) -> Html {
                         <li class={ classes!(current.then_some("current")) } data-file={ e.file }>
                             <button class="link" onclick={ open }>{ &e.scenario.name }</button>
                             if !e.scenario.guide.is_empty() {
-                                <span class="badge" title="has guided steps">{ format!("guided · {} steps", e.scenario.guide.len()) }</span>
+                                <span class="badge" title="has guided steps">{ format!("guided · {}", crate::format::plural(e.scenario.guide.len(), "step", "steps")) }</span>
                             }
                             <p>{ story }</p>
                             if let Some(issue) = &e.scenario.issue {

@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::PanelProps;
 use crate::format;
-use crate::playground::toggles::issue_url;
+use crate::toggles::issue_url;
 
 /// The scenario header.
 #[function_component]

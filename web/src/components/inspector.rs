@@ -9,8 +9,8 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::PanelProps;
-use crate::playground::toggles::{is_buggy, issue_url, set_buggy, TOGGLES};
 use crate::playground::Action;
+use crate::toggles::{is_buggy, issue_url, set_buggy, TOGGLES};
 
 type Setter<T> = fn(&mut Scenario, T);
 

@@ -7,6 +7,7 @@ use web_sys::Element;
 use yew::prelude::*;
 
 use super::PanelProps;
+use crate::playground::node_edit::{kind_of, menu_faults, removable};
 use crate::playground::topology::{self, NodeKind, HEIGHT, WIDTH};
 use crate::playground::Action;
 
@@ -143,7 +144,7 @@ pub fn Topology(props: &PanelProps) -> Html {
                     <NodeMenu name={ name } at={ pg.now().as_micros() } on_action={ props.on_action.clone() } />
                 }
             </div>
-            <p class="hint">{ "Drag to place (positions stay in this browser). Right-click a node for faults. Names are fixed by the model (tikv-1..N, cdc-1..N), so nodes cannot be renamed; removing a store removes the last one." }</p>
+            <p class="hint">{ "Drag to place (positions stay in this browser). Right-click a node for faults. Names are fixed by the model (tikv-1..N, cdc-1..N), so nodes cannot be renamed; only the last store or capture can be removed." }</p>
         </section>
     }
 }
@@ -159,20 +160,24 @@ pub struct NodeMenuProps {
     pub on_action: Callback<Action>,
 }
 
-/// A node's context menu: apply a fault now, step to its next event, remove it.
+/// A node's context menu: the faults that apply to it now, step to its next event, remove it
+/// (`playground::node_edit` decides what applies).
 #[function_component]
 pub fn NodeMenu(props: &NodeMenuProps) -> Html {
     let item = |label: String, actions: Vec<Action>| {
         let cb = props.on_action.clone();
+        // Close first: every action clears the notice, and an action's notice (why a node
+        // cannot be removed) must stay.
         let onclick = Callback::from(move |_: MouseEvent| {
+            cb.emit(Action::ContextMenu(None));
             for a in &actions {
                 cb.emit(a.clone());
             }
-            cb.emit(Action::ContextMenu(None));
         });
         html! { <li><button class="link" {onclick}>{ label }</button></li> }
     };
     let name = props.name.to_string();
+    let kind = kind_of(&name);
     let fault = |a: FaultAction| faultline_scenario::FaultSpec {
         at: faultline_scenario::Dur(props.at),
         action: a,
@@ -187,9 +192,11 @@ pub fn NodeMenu(props: &NodeMenuProps) -> Html {
         <div class="node-menu" id="node-menu" role="menu">
             <strong>{ &name }</strong>
             <ul>
-                { for FaultAction::ALL.iter().map(|&a| item(format!("{} now", a.name()), vec![Action::AddFault(fault(a))])) }
+                { for menu_faults(kind).into_iter().map(|a| item(format!("{} now", a.name()), vec![Action::AddFault(fault(a))])) }
                 { item("Step to its next event".into(), vec![Action::StepToNode(name.clone())]) }
-                { item("Remove".into(), vec![Action::RemoveNode(name.clone())]) }
+                if removable(kind) {
+                    { item("Remove".into(), vec![Action::RemoveNode(name.clone())]) }
+                }
                 { item("Close".into(), vec![]) }
             </ul>
         </div>

@@ -6,7 +6,6 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::playground::Speed;
 use crate::view_model as vm;
 
 /// A command, numbered so a frame can say which commands it already reflects.
@@ -55,8 +54,6 @@ pub enum Command {
     /// TOML import and export (the page links no TOML code); answered at once with
     /// [`FromEngine::Toml`], without touching the runs.
     Toml(TomlCmd),
-    /// Panics inside the worker (the crash-report test).
-    Crash,
 }
 
 /// What the Explore panel asks for.
@@ -387,6 +384,9 @@ pub struct Frame {
 /// What the worker sends back.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum FromEngine {
+    /// The worker's script and WebAssembly loaded and it is listening: sent once, before it
+    /// handles the page's first command (which may take long: building a large cluster).
+    Ready,
     /// The runs at the cursor.
     Frame(Box<Frame>),
     /// A TOML import or export.
@@ -398,4 +398,49 @@ pub enum FromEngine {
         /// The cursor at the last slice before the panic.
         at_us: u64,
     },
+}
+
+/// Playback speed: simulated seconds per wall-clock second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Speed {
+    /// Real time.
+    X1,
+    /// Ten times.
+    X10,
+    /// A hundred times.
+    X100,
+    /// As fast as the machine goes.
+    Max,
+}
+
+impl Speed {
+    /// Every speed, for the selector.
+    pub const ALL: [Speed; 4] = [Speed::X1, Speed::X10, Speed::X100, Speed::Max];
+
+    /// Label in the selector.
+    pub fn label(self) -> &'static str {
+        match self {
+            Speed::X1 => "1x",
+            Speed::X10 => "10x",
+            Speed::X100 => "100x",
+            Speed::Max => "max",
+        }
+    }
+
+    /// Simulated microseconds per wall-clock millisecond, or None for "max".
+    pub fn us_per_ms(self) -> Option<f64> {
+        match self {
+            Speed::X1 => Some(1_000.0),
+            Speed::X10 => Some(10_000.0),
+            Speed::X100 => Some(100_000.0),
+            Speed::Max => None,
+        }
+    }
+}
+
+/// Encodes and decodes like the worker boundary does.
+#[cfg(test)]
+pub fn cross<T: Serialize + serde::de::DeserializeOwned>(value: &T) -> T {
+    let bytes = bincode::serialize(value).expect("encodes");
+    bincode::deserialize(&bytes).expect("decodes")
 }

@@ -5,16 +5,9 @@ use std::cell::Cell;
 use faultline_scenario::{encode_link, gallery, Run, Scenario};
 use faultline_sim::SimTime;
 
-use super::local::cross;
 use super::*;
 
-fn small() -> Scenario {
-    gallery()
-        .into_iter()
-        .find(|e| e.file.starts_with("raft-basics"))
-        .unwrap()
-        .scenario
-}
+use crate::gallery::small_scenario as small;
 
 fn msg(seq: u64, cmd: Command) -> ToEngine {
     cross(&ToEngine { seq, cmd })
@@ -42,7 +35,7 @@ fn settle(e: &mut Engine) -> Frame {
     }
     match last.expect("a frame") {
         FromEngine::Frame(f) => *f,
-        FromEngine::Crashed { .. } | FromEngine::Toml(_) => unreachable!(),
+        FromEngine::Ready | FromEngine::Crashed { .. } | FromEngine::Toml(_) => unreachable!(),
     }
 }
 
@@ -241,12 +234,6 @@ fn a_bad_link_is_reported_and_the_old_run_kept() {
 }
 
 #[test]
-#[should_panic(expected = "crash-report test")]
-fn the_crash_command_panics_for_the_report_test() {
-    Engine::new().handle(msg(1, Command::Crash));
-}
-
-#[test]
 fn explore_and_shrink_run_in_the_engine_and_report_progress() {
     // raft-basics without its kill, one minute long, expecting no leaderless region ever:
     // any random kill breaks it.
@@ -315,13 +302,6 @@ fn decode_link_ok(link: &str) -> bool {
     faultline_scenario::decode_link(link).is_ok()
 }
 
-/// A playground on `s`, paused at t = 0, wired to an engine through the codec.
-fn paused_local(s: &Scenario) -> super::local::Local {
-    let pg =
-        crate::playground::Playground::from_hash(&format!("#{}&t=0", encode_link(s)), None, false);
-    super::local::Local::new(pg)
-}
-
 fn toml(seq: u64, cmd: TomlCmd) -> TomlAnswer {
     let mut e = Engine::new();
     match e
@@ -373,89 +353,4 @@ fn the_engine_answers_toml_import_and_export_at_once() {
         other => panic!("{other:?}"),
     }
     assert!(!e.pending());
-}
-
-#[test]
-fn export_toml_is_ready_once_the_worker_answers_and_follows_edits() {
-    let s = small();
-    let pg =
-        crate::playground::Playground::from_hash(&format!("#{}&t=0", encode_link(&s)), None, false);
-    // Before the worker answers, the page has no text (the share bar says loading…).
-    assert!(pg.exported.is_none());
-    assert!(pg
-        .outbox
-        .iter()
-        .any(|m| matches!(&m.cmd, Command::Toml(TomlCmd::Export { link }) if *link == pg.link)));
-    let mut l = super::local::Local::new(pg);
-    let (link, text) = l.pg.exported.clone().expect("answered");
-    assert_eq!(link, l.pg.link);
-    assert_eq!(text, faultline_scenario::to_toml(&s));
-    assert_eq!(
-        faultline_scenario::parse_scenario("x.toml", &text).unwrap(),
-        s
-    );
-    // An edit asks again; the answer matches the new link.
-    l.apply(crate::playground::Action::AddNode(
-        crate::playground::topology::NodeKind::Tikv,
-    ));
-    let (link, text) = l.pg.exported.clone().expect("answered");
-    assert_eq!(link, l.pg.link);
-    assert_eq!(
-        faultline_scenario::parse_scenario("x.toml", &text)
-            .unwrap()
-            .topology
-            .stores,
-        s.topology.stores + 1
-    );
-}
-
-#[test]
-fn import_toml_opens_the_file_the_worker_parsed() {
-    let s = small();
-    let mut other = s.clone();
-    other.name = "imported".into();
-    other.topology.stores += 1;
-    let mut l = paused_local(&s);
-    l.apply(crate::playground::Action::ImportToml(
-        "mine.toml".into(),
-        faultline_scenario::to_toml(&other),
-    ));
-    assert!(l.pg.error.is_none(), "{:?}", l.pg.error);
-    assert!(l.pg.importing.is_none());
-    assert_eq!(*l.pg.scenario(), other);
-    assert_eq!(l.pg.file, None);
-    assert_eq!(l.pg.link, encode_link(&other));
-}
-
-#[test]
-fn a_bad_toml_import_shows_the_parsers_error_with_file_and_line() {
-    let s = small();
-    let mut l = paused_local(&s);
-    let text = "name = \"x\"\nduration = \n";
-    // While the worker has not answered, the page says it is importing.
-    l.pg.apply(crate::playground::Action::ImportToml(
-        "bad.toml".into(),
-        text.into(),
-    ));
-    assert_eq!(l.pg.importing.as_deref(), Some("bad.toml"));
-    l.flush();
-    let expected = format!(
-        "Could not import bad.toml:\n{}",
-        faultline_scenario::parse_scenario("bad.toml", text).unwrap_err()
-    );
-    assert_eq!(l.pg.error.as_deref(), Some(expected.as_str()));
-    assert!(expected.contains("bad.toml:2:"), "{expected}");
-    assert!(l.pg.importing.is_none());
-    // The scenario is unchanged.
-    assert_eq!(*l.pg.scenario(), s);
-    // An unknown field names its line too.
-    l.apply(crate::playground::Action::ImportToml(
-        "typo.toml".into(),
-        "name = \"x\"\nduration = \"1m\"\nbogus = 1\n".into(),
-    ));
-    let e = l.pg.error.clone().unwrap();
-    assert!(
-        e.starts_with("Could not import typo.toml:\ntypo.toml:3:1: unknown field `bogus`"),
-        "{e}"
-    );
 }

@@ -82,6 +82,14 @@ impl Worker for SimWorker {
         }
     }
 
+    /// The page's bridge is connected: say so at once, so the page knows the worker loaded
+    /// even while the first command (a large build) keeps it busy.
+    fn connected(&mut self, scope: &WorkerScope<Self>, id: HandlerId) {
+        self.page = Some(id);
+        REPORT.with(|r| *r.borrow_mut() = Some((scope.clone(), id)));
+        self.post(scope, FromEngine::Ready);
+    }
+
     fn received(&mut self, scope: &WorkerScope<Self>, msg: ToEngine, id: HandlerId) {
         self.page = Some(id);
         REPORT.with(|r| *r.borrow_mut() = Some((scope.clone(), id)));

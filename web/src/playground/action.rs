@@ -6,44 +6,7 @@ use faultline_scenario::{FaultSpec, Scenario};
 use faultline_sim::SimTime;
 
 use super::topology::NodeKind;
-
-/// Playback speed: simulated seconds per wall-clock second.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Speed {
-    /// Real time.
-    X1,
-    /// Ten times.
-    X10,
-    /// A hundred times.
-    X100,
-    /// As fast as the machine goes.
-    Max,
-}
-
-impl Speed {
-    /// Every speed, for the selector.
-    pub const ALL: [Speed; 4] = [Speed::X1, Speed::X10, Speed::X100, Speed::Max];
-
-    /// Label in the selector.
-    pub fn label(self) -> &'static str {
-        match self {
-            Speed::X1 => "1x",
-            Speed::X10 => "10x",
-            Speed::X100 => "100x",
-            Speed::Max => "max",
-        }
-    }
-
-    /// Simulated microseconds per wall-clock millisecond, or None for "max".
-    pub fn us_per_ms(self) -> Option<f64> {
-        match self {
-            Speed::X1 => Some(1_000.0),
-            Speed::X10 => Some(10_000.0),
-            Speed::X100 => Some(100_000.0),
-            Speed::Max => None,
-        }
-    }
-}
+pub use crate::engine::Speed;
 
 /// An edit of the scenario, as a function so every editor can say what it changes.
 pub type Edit = Rc<dyn Fn(&mut Scenario)>;
@@ -57,8 +20,11 @@ pub enum Action {
     EngineCrashed(String, u64),
     /// Start, stop or shrink in the Explore panel (run by the engine).
     Explore(crate::engine::ExploreCmd),
-    /// Make the engine panic (the crash-report test, `?crash-worker`).
-    CrashEngine,
+    /// The worker said it loaded ([`crate::engine::FromEngine::Ready`]).
+    EngineReady,
+    /// The page's watchdog: the worker has not said it loaded within
+    /// [`crate::playground::WORKER_START_MS`].
+    EngineSilent,
     /// The views panel shows another tab or parameters.
     Views(crate::engine::ViewRequest),
     /// Play / pause.
@@ -95,7 +61,7 @@ pub enum Action {
     /// Open the scenario autosaved before this page loaded.
     OpenAutosave,
     /// Jump to guide step `n` and show its caption.
-    GuideTo(usize),
+    GuideTo(super::GuideStop),
     /// Leave the guide for free play.
     LeaveGuide,
     /// Change the scenario (validated; the run rebuilds from t = 0 and returns to the cursor).

@@ -2,7 +2,7 @@
 //!
 //! Format: `#v1.<payload>&t=<seconds>`, e.g. `#v1.eJx…&t=90.5`. The payload is base64url, so
 //! `&` cannot occur in it. The `&t=` part is optional (a plain share link from the CLI opens
-//! at t = 0 and plays); an unreadable cursor is ignored rather than rejecting the link.
+//! paused at t = 0); an unreadable cursor is ignored rather than rejecting the link.
 
 use faultline_sim::SimTime;
 

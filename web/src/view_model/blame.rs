@@ -107,7 +107,7 @@ pub struct RegionBlame {
 pub struct TableBlame {
     /// Table id.
     pub table: u32,
-    /// Capture replicating it.
+    /// Capture replicating it in this changefeed (`none` while unplaced).
     pub capture: String,
     /// Table checkpoint lag (seconds).
     pub checkpoint_lag_secs: f64,
@@ -171,7 +171,8 @@ pub fn blame(run: &Run) -> BlameVm {
 /// A table's watermarks: the owner's last report, else the processor's live values.
 struct TableMarks {
     table: u32,
-    capture: usize,
+    /// The changefeed's primary for the table; `None` while the owner has placed it nowhere.
+    capture: Option<usize>,
     checkpoint: Ts,
     resolved: Ts,
 }
@@ -181,22 +182,25 @@ fn feed_blame(run: &Run, cdc: &Cdc, cf: usize) -> FeedBlame {
     let feed = &cdc.feeds[cf];
     let marks: Vec<TableMarks> = cdc
         .cf_tables(cf as u16)
-        .filter_map(|t| {
-            let capture = cdc.table_capture(t) as usize;
-            let p = cdc.processors.get(capture)?.get(cf)?;
-            let (checkpoint, resolved) = match feed.tables.get(&t) {
-                Some(pair) => *pair,
-                None => (
+        .map(|t| {
+            // Each changefeed places its tables on its own: the same table may sit on
+            // different captures in different changefeeds.
+            let capture = cdc.table_primary(cf as u16, t).map(|c| c as usize);
+            let processor = capture.and_then(|c| cdc.processors.get(c)?.get(cf));
+            let (checkpoint, resolved) = match (feed.tables.get(&t), processor) {
+                (Some(pair), _) => *pair,
+                (None, Some(p)) => (
                     p.tables.get(&t).map(|s| s.checkpoint).unwrap_or(Ts::ZERO),
                     frontier(p, cdc.ks.table_regions(t)).map_or(Ts::ZERO, |(_, tr)| tr.resolved),
                 ),
+                (None, None) => (Ts::ZERO, Ts::ZERO),
             };
-            Some(TableMarks {
+            TableMarks {
                 table: t,
                 capture,
                 checkpoint,
                 resolved,
-            })
+            }
         })
         .collect();
     let cp_holder = marks
@@ -236,9 +240,9 @@ fn table_blame(
 ) -> TableBlame {
     let now = run.now();
     let regions = cdc.ks.table_regions(m.table);
-    let p = &cdc.processors[m.capture][cf];
+    let processor = m.capture.and_then(|c| cdc.processors.get(c)?.get(cf));
     // With no tracked region at all, the table's first region is the one to explain.
-    let region = match frontier(p, regions) {
+    let region = match processor.and_then(|p| frontier(p, regions)) {
         Some((r, track)) => region_blame(run, cdc, r, Some(track), now),
         None => region_blame(run, cdc, regions.0, None, now),
     };
@@ -252,12 +256,11 @@ fn table_blame(
     };
     TableBlame {
         table: m.table,
-        capture: cdc
-            .captures
-            .get(m.capture)
+        capture: m
+            .capture
+            .and_then(|c| cdc.captures.get(c))
             .and_then(|id| run.world.kernel.net.nodes().get(id.0 as usize))
-            .map(|n| n.name.clone())
-            .unwrap_or_default(),
+            .map_or_else(|| "none".to_string(), |n| n.name.clone()),
         checkpoint_lag_secs,
         resolved_lag_secs,
         regions,

@@ -364,3 +364,64 @@ fn tiflow_9344_double_write_windows_match_the_writers_metric() {
             || owner.lanes[0].segments[0].state == "none"
     );
 }
+
+/// Two captures, two changefeeds of three tables each: the owner hands tables to the least
+/// loaded capture counting every changefeed, so cf-2's tables land opposite cf-1's.
+const TWO_FEEDS: &str = r#"
+name = "two changefeeds, tables placed differently"
+seed = 7
+duration = "1m"
+
+[topology]
+stores = 3
+regions = 12
+replicas = 3
+captures = 2
+
+[workload]
+kind = "oltp_write_only"
+txns_per_sec = 20
+tables = 3
+rows_per_table = 10
+
+[[changefeeds]]
+id = "cf-1"
+
+[[changefeeds]]
+id = "cf-2"
+"#;
+
+#[test]
+fn blame_names_each_changefeeds_own_capture_for_a_table() {
+    let scenario = faultline_scenario::parse_scenario("two-feeds.toml", TWO_FEEDS).expect("parses");
+    let mut run = Run::new(&scenario).expect("builds");
+    run.run_until(SimTime(20_000_000));
+    let cdc = &run.world.model.cdc;
+    let capture_name = |c: u32| {
+        let node = cdc.captures[c as usize];
+        run.world.kernel.net.nodes()[node.0 as usize].name.clone()
+    };
+    let primaries =
+        |cf: u16| -> Vec<Option<u32>> { (0..3).map(|t| cdc.table_primary(cf, t)).collect() };
+    assert!(
+        primaries(0)
+            .iter()
+            .chain(&primaries(1))
+            .all(Option::is_some),
+        "every table has a primary by 20 s"
+    );
+    assert_ne!(
+        primaries(0),
+        primaries(1),
+        "the scenario must place some table on different captures per changefeed"
+    );
+    let b = blame(&run);
+    assert_eq!(b.feeds.len(), 2);
+    for (cf, feed) in b.feeds.iter().enumerate() {
+        assert!(!feed.tables.is_empty(), "{} lists no table", feed.id);
+        for t in &feed.tables {
+            let want = capture_name(cdc.table_primary(cf as u16, t.table).expect("placed"));
+            assert_eq!(t.capture, want, "{} table {}", feed.id, t.table);
+        }
+    }
+}

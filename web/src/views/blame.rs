@@ -6,6 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::fmt;
+use super::glossary::explain;
 use crate::view_model::blame::{BlameVm, FeedBlame, Reason, TableBlame};
 
 /// Props of [`WatermarkBlame`].
@@ -42,8 +43,8 @@ fn feed(f: &FeedBlame, on_select: &Callback<u32>) -> Html {
             </h3>
             <table>
                 <thead><tr>
-                    <th>{ "table" }</th><th>{ "capture" }</th><th>{ "checkpoint lag" }</th>
-                    <th>{ "resolved lag" }</th><th>{ "slowest region" }</th><th>{ "leader" }</th>
+                    <th>{ "table" }</th><th>{ "capture" }</th><th title={ explain("checkpoint lag") }>{ "checkpoint lag" }</th>
+                    <th title={ explain("resolved lag") }>{ "resolved lag" }</th><th>{ "slowest region" }</th><th>{ "leader" }</th>
                     <th>{ "subscription" }</th><th>{ "why" }</th>
                 </tr></thead>
                 <tbody>{ for f.tables.iter().map(|t| table(t, on_select)) }</tbody>

@@ -8,6 +8,7 @@ pub mod chart;
 pub mod consistency;
 pub mod expectations;
 pub mod fmt;
+pub mod glossary;
 pub mod log_panel;
 pub mod metrics_strip;
 pub mod region_detail;

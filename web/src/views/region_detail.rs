@@ -2,6 +2,7 @@
 
 use yew::prelude::*;
 
+use super::glossary::explain;
 use crate::view_model::region_detail::RegionDetailVm;
 
 /// Props of [`RegionDetailPanel`].
@@ -38,7 +39,7 @@ pub fn RegionDetailPanel(props: &RegionDetailProps) -> Html {
             <table>
                 <thead><tr>
                     <th>{ "store" }</th><th>{ "role" }</th><th>{ "term" }</th>
-                    <th>{ "GroupState" }</th><th>{ "ticking" }</th>
+                    <th title={ explain("GroupState") }>{ "GroupState" }</th><th>{ "ticking" }</th>
                     <th>{ "last index" }</th><th>{ "commit" }</th>
                 </tr></thead>
                 <tbody>
@@ -48,7 +49,7 @@ pub fn RegionDetailPanel(props: &RegionDetailProps) -> Html {
                             <td>{ &p.store }{ if p.store_live { "" } else { " (down)" } }</td>
                             <td>{ &p.role }</td>
                             <td>{ p.term }</td>
-                            <td>{ &p.group_state }</td>
+                            <td title={ explain(&p.group_state) }>{ &p.group_state }</td>
                             <td>{ if p.ticking { "yes" } else { "no" } }</td>
                             <td>{ p.last_index }</td>
                             <td>{ p.commit }</td>

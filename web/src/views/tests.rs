@@ -117,6 +117,18 @@ fn region_views_render_legend_and_peers() {
     assert!(out.contains("data-leaderless=\"true\""), "{out}");
     assert!(out.contains("leaderless for"));
     assert_eq!(out.matches("data-group-state=").count(), 3);
+    // Each peer's GroupState explains itself on hover, as does the column.
+    let detail = vm::region_detail(&run, r).expect("in range");
+    for p in &detail.peers {
+        let hover = super::glossary::explain(&p.group_state).expect("a known state");
+        assert!(
+            out.contains(&format!("title=\"{hover}\"")),
+            "{}: {out}",
+            p.group_state
+        );
+    }
+    let column = super::glossary::explain("GroupState").expect("explained");
+    assert!(out.contains(column));
 }
 
 #[test]

@@ -3,16 +3,8 @@
 //! as `Action::Frame`. Every message crosses bincode (gloo-worker's default codec), so a
 //! type that stops round-tripping fails here and not only in the browser.
 
-use serde::{de::DeserializeOwned, Serialize};
-
-use super::{Engine, FromEngine};
-use crate::playground::{Action, Playground};
-
-/// Encodes and decodes like the worker boundary does.
-pub fn cross<T: Serialize + DeserializeOwned>(value: &T) -> T {
-    let bytes = bincode::serialize(value).expect("encodes");
-    bincode::deserialize(&bytes).expect("decodes")
-}
+use super::{Action, Playground};
+use crate::engine::{cross, Engine, FromEngine};
 
 /// A playground and its engine.
 pub struct Local {
@@ -36,6 +28,8 @@ impl Local {
             engine: Engine::new(),
             frames: 0,
         };
+        // The worker reports in as soon as the page's bridge connects.
+        l.deliver(FromEngine::Ready);
         l.flush();
         l
     }
@@ -55,6 +49,9 @@ impl Local {
             }
             FromEngine::Toml(a) => {
                 self.pg.apply(Action::Toml(a));
+            }
+            FromEngine::Ready => {
+                self.pg.apply(Action::EngineReady);
             }
             FromEngine::Crashed { message, at_us } => {
                 self.pg.apply(Action::EngineCrashed(message, at_us));

@@ -1,0 +1,98 @@
+// Guided playback (issue 18 item 1): a scenario opens paused, at 0 or at the link's cursor;
+// each tour step moves the cursor to its time and pauses there; Next and Prev work for a
+// one-step tour. Every gallery tour is walked from step 1 to its last step.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { open } from "./lib/browser.mjs";
+import { useApp } from "./lib/harness.mjs";
+import { waitStatus, text, screenshot } from "./lib/app.mjs";
+import { ROOT, linkFragment } from "./lib/cli.mjs";
+
+const ctx = useApp();
+
+/** The shipped gallery, read from crates/scenario/src/gallery.rs (as app.test.mjs does). */
+function shipped() {
+  const src = fs.readFileSync(path.join(ROOT, "crates/scenario/src/gallery.rs"), "utf8");
+  const list = src.match(/pub const SHIPPED[^=]*=\s*shipped!\[([\s\S]*?)\]/);
+  assert.ok(list, "gallery.rs no longer has a `SHIPPED = shipped![...]` list");
+  return [...list[1].matchAll(/"([^"]+\.toml)"/g)].map((m) => path.join("scenarios", m[1]));
+}
+
+/** Seconds of a scenario duration such as "1m30s", "90s", "500ms". */
+function seconds(dur) {
+  const unit = { h: 3600, m: 60, s: 1, ms: 0.001, us: 1e-6 };
+  let total = 0;
+  for (const [, n, u] of dur.matchAll(/(\d+(?:\.\d+)?)(ms|us|h|m|s)/g)) total += Number(n) * unit[u];
+  return total;
+}
+
+/** The `at` of every [[guide]] step of a scenario file, in seconds. */
+function guideTimes(file) {
+  const text = fs.readFileSync(path.join(ROOT, file), "utf8");
+  return text
+    .split("[[guide]]")
+    .slice(1)
+    .map((chunk) => seconds(chunk.split(/\n\[/)[0].match(/^at\s*=\s*"([^"]+)"/m)[1]));
+}
+
+const shown = (secs) => `${secs.toFixed(3)} s`;
+
+async function stepTo(page, problems, button) {
+  await page.click(button);
+  await waitStatus(page, problems, ["paused"]);
+}
+
+test("every gallery tour opens paused at 0 and pauses at each step's time", async (t) => {
+  for (const file of shipped()) {
+    const times = guideTimes(file);
+    if (times.length === 0) continue;
+    await t.test(file, async () => {
+      const { page, problems } = await open(ctx.browser.context, ctx.server.url + linkFragment(file));
+      await waitStatus(page, problems, ["paused"]);
+      assert.equal(await text(page, "sim-time"), shown(0), "opens at 0");
+      // Still paused a moment later: nothing plays before the reader asks.
+      await page.waitForTimeout(500);
+      assert.equal(await text(page, "status"), "paused");
+      assert.equal(await text(page, "sim-time"), shown(0));
+      await stepTo(page, problems, "#guide-start");
+      for (let i = 0; i < times.length; i++) {
+        if (i > 0) await stepTo(page, problems, "#guide-next");
+        assert.equal(await text(page, "sim-time"), shown(times[i]), `step ${i + 1}`);
+        assert.match(await text(page, "guide-step"), new RegExp(`^Step ${i + 1} of ${times.length}`));
+        assert.ok((await text(page, "guide-caption")).length > 10, `step ${i + 1} has a caption`);
+      }
+      assert.equal(await page.$eval("#guide-next", (b) => b.disabled), true, "Next ends at the last step");
+      await page.close();
+    });
+  }
+});
+
+test("a one-step tour: Next reaches its step, Prev goes back to the start", async () => {
+  const file = "scenarios/tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml";
+  const [at] = guideTimes(file);
+  assert.ok(at > 0, "the one-step tour's step is after 0");
+  const { page, problems } = await open(ctx.browser.context, ctx.server.url + linkFragment(file));
+  await waitStatus(page, problems, ["paused"]);
+  await stepTo(page, problems, "#guide-start");
+  assert.equal(await text(page, "sim-time"), shown(at));
+  assert.match(await text(page, "guide-step"), /^Step 1 of 1/);
+  await screenshot(page, "guide-one-step");
+  await stepTo(page, problems, "#guide-prev");
+  assert.equal(await text(page, "sim-time"), shown(0));
+  assert.match(await text(page, "guide-caption"), /starts at/);
+  await stepTo(page, problems, "#guide-next");
+  assert.equal(await text(page, "sim-time"), shown(at));
+  await page.close();
+});
+
+test("a link with a cursor opens paused there", async () => {
+  const file = "scenarios/raft-basics-kill-a-store.toml";
+  const { page, problems } = await open(ctx.browser.context, `${ctx.server.url}${linkFragment(file)}&t=42`);
+  await waitStatus(page, problems, ["paused"]);
+  assert.equal(await text(page, "sim-time"), shown(42));
+  await page.waitForTimeout(500);
+  assert.equal(await text(page, "status"), "paused");
+  await page.close();
+});

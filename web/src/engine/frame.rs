@@ -1,0 +1,101 @@
+//! The engine's report to the page: a [`Frame`] with the cursor, the nodes, the metrics strip
+//! and expectations of both runs, and the open tab's data when it is due.
+
+use std::rc::Rc;
+
+use super::protocol::{Frame, NodeView, RunState, TwinFrame};
+use super::{Engine, VIEWS_MS};
+use crate::view_model as vm;
+
+impl Engine {
+    /// The frame for the current state (also clears the one-off notice and error). While
+    /// busy, `now_ms` decides whether the open tab's data is due; None always sends it.
+    pub fn frame(&mut self, now_ms: Option<f64>) -> Frame {
+        let views_due = match (now_ms, self.last_views_ms) {
+            (Some(now), Some(last)) if self.busy() => now - last >= VIEWS_MS || now < last,
+            _ => true,
+        };
+        if views_due {
+            self.last_views_ms = now_ms.or(self.last_views_ms);
+        }
+        let notice = self.notice.take();
+        let error = self.error.take();
+        let explore = std::mem::take(&mut self.exploring.dirty).then(|| self.exploring.view());
+        let state = self.state();
+        let Some(s) = self.session.as_ref() else {
+            return Frame {
+                ack: self.ack,
+                notice,
+                error,
+                explore,
+                ..Frame::default()
+            };
+        };
+        let run = &s.run;
+        let nodes = run
+            .world
+            .kernel
+            .net
+            .nodes()
+            .iter()
+            .map(|n| NodeView {
+                name: n.name.clone(),
+                kind: n.kind.clone(),
+                state: n.state.name().to_string(),
+                leaders: (n.kind == "tikv")
+                    .then(|| {
+                        run.world
+                            .kernel
+                            .metrics
+                            .last(&format!("leaders.{}", n.name))
+                    })
+                    .flatten(),
+            })
+            .collect();
+        let twin = self.twin.as_ref().map(|t| TwinFrame {
+            toggle: t.toggle,
+            now_us: t.session.now().as_micros(),
+            trace_hash: t.session.run.trace_hash(),
+            strip: Rc::new(vm::metrics_strip(&t.session.run)),
+            expectations: Rc::new(vm::expectations(&t.session.run)),
+        });
+        Frame {
+            ack: self.ack,
+            state,
+            playing: self.playing,
+            now_us: s.now().as_micros(),
+            seek_target_us: self.seek_target.map(|t| t.as_micros()),
+            end_us: s.end().as_micros(),
+            trace_hash: run.trace_hash(),
+            events: run.world.kernel.processed(),
+            snapshots: s.snapshot_count(),
+            nodes,
+            notice,
+            error,
+            strip: Rc::new(vm::metrics_strip(run)),
+            expectations: Rc::new(vm::expectations(run)),
+            twin,
+            explore,
+            views: views_due.then(|| self.views()),
+        }
+    }
+
+    fn state(&self) -> RunState {
+        let Some(s) = self.session.as_ref() else {
+            return RunState::Loading;
+        };
+        let twin_done = self
+            .twin
+            .as_ref()
+            .is_none_or(|t| t.session.now() >= s.now());
+        if self.seek_target.is_some() {
+            RunState::Seeking
+        } else if s.finished() && twin_done {
+            RunState::Finished
+        } else if self.playing {
+            RunState::Running
+        } else {
+            RunState::Paused
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! What a node's menu offers and what removing a node does. The model numbers its nodes
+//! (`tikv-1..tikv-N`, `cdc-1..cdc-N`), so only the last of a kind can go without renaming the
+//! others (and silently re-aiming every fault at them); anything else is refused with the
+//! reason, never applied to a different node.
+
+use faultline_scenario::{FaultAction, Scenario};
+
+use super::topology::NodeKind;
+
+/// The fault actions a node's menu offers: process and network faults for every node, the
+/// capture operations for captures only. Changefeed pauses target a changefeed, not a node,
+/// so no node offers them.
+pub fn menu_faults(kind: NodeKind) -> Vec<FaultAction> {
+    FaultAction::ALL
+        .into_iter()
+        .filter(|a| match a {
+            FaultAction::PauseChangefeed | FaultAction::ResumeChangefeed => false,
+            FaultAction::RemoveCapture | FaultAction::AddCapture => kind == NodeKind::Cdc,
+            _ => true,
+        })
+        .collect()
+}
+
+/// The kind of a node, from the name the model gives it (`tikv-3`, `cdc-1`, ...).
+pub fn kind_of(name: &str) -> NodeKind {
+    match name.split('-').next() {
+        Some("pd") => NodeKind::Pd,
+        Some("cdc") => NodeKind::Cdc,
+        Some("mysql") => NodeKind::Mysql,
+        Some("kafka") => NodeKind::Kafka,
+        _ => NodeKind::Tikv,
+    }
+}
+
+/// True when the node's menu offers Remove (PD is always there; a broker goes with its
+/// Kafka changefeeds).
+pub fn removable(kind: NodeKind) -> bool {
+    matches!(kind, NodeKind::Tikv | NodeKind::Cdc | NodeKind::Mysql)
+}
+
+/// The scenario without node `name`, or why it cannot be removed.
+pub fn without_node(s: &Scenario, name: &str) -> Result<Scenario, String> {
+    let mut next = s.clone();
+    let aimed = s
+        .faults
+        .iter()
+        .filter(|f| f.target.split(',').any(|t| t.trim() == name))
+        .count();
+    if aimed > 0 {
+        let faults = if aimed == 1 { "1 fault" } else { "faults" };
+        return Err(format!(
+            "{name} is the target of {faults}: remove {} from the timeline first.",
+            if aimed == 1 { "it" } else { "them" }
+        ));
+    }
+    if let Some(n) = name.strip_prefix("tikv-") {
+        last_of(n, s.topology.stores, "tikv", "store")?;
+        next.topology.stores -= 1;
+    } else if let Some(n) = name.strip_prefix("cdc-") {
+        last_of(n, s.topology.captures, "cdc", "capture")?;
+        next.topology.captures -= 1;
+        if next.topology.captures == 0 {
+            next.changefeeds.clear();
+        }
+    } else if name.starts_with("mysql-") {
+        // The downstream exists because of the captures: removing it removes TiCDC.
+        next.topology.captures = 0;
+        next.changefeeds.clear();
+    } else if name.starts_with("kafka-") {
+        return Err(format!(
+            "{name} is a Kafka broker: brokers come with Kafka changefeeds (topology.kafka_brokers in the inspector)."
+        ));
+    } else {
+        return Err(format!(
+            "{name} cannot be removed: the model always has one PD."
+        ));
+    }
+    Ok(next)
+}
+
+/// Checks that node number `n` of `count` is the last one.
+fn last_of(n: &str, count: u32, prefix: &str, noun: &str) -> Result<(), String> {
+    if n.parse::<u32>().ok() == Some(count) {
+        return Ok(());
+    }
+    Err(format!(
+        "Only the last {noun} ({prefix}-{count}) can be removed: the model numbers {noun}s \
+         {prefix}-1..{prefix}-{count}, so removing {prefix}-{n} would rename the ones after it."
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use faultline_scenario::gallery;
+
+    fn basics() -> Scenario {
+        gallery()
+            .into_iter()
+            .find(|e| e.file == "cdc-basic-replication.toml")
+            .expect("shipped")
+            .scenario
+    }
+
+    #[test]
+    fn menus_offer_only_what_applies_to_the_node() {
+        let tikv = menu_faults(NodeKind::Tikv);
+        assert!(tikv.contains(&FaultAction::Kill) && tikv.contains(&FaultAction::Loss));
+        assert!(!tikv.contains(&FaultAction::RemoveCapture));
+        assert!(!tikv.contains(&FaultAction::PauseChangefeed));
+        let cdc = menu_faults(NodeKind::Cdc);
+        assert!(
+            cdc.contains(&FaultAction::RemoveCapture) && cdc.contains(&FaultAction::AddCapture)
+        );
+        assert!(!cdc.contains(&FaultAction::ResumeChangefeed));
+        assert!(!removable(NodeKind::Pd) && !removable(NodeKind::Kafka));
+        assert!(removable(NodeKind::Tikv) && removable(NodeKind::Cdc));
+    }
+
+    #[test]
+    fn remove_takes_the_node_asked_for_or_says_why_not() {
+        let mut s = basics();
+        s.faults.clear();
+        s.topology.stores = 4;
+        let e = without_node(&s, "tikv-2").expect_err("not the last store");
+        assert!(e.contains("tikv-4") && e.contains("tikv-2"), "{e}");
+        assert_eq!(without_node(&s, "tikv-4").expect("last").topology.stores, 3);
+        assert_eq!(
+            without_node(&s, "cdc-2").expect("last").topology.captures,
+            1
+        );
+        assert!(without_node(&s, "cdc-1").is_err());
+        assert!(without_node(&s, "pd-1").expect_err("PD").contains("one PD"));
+        assert!(without_node(&s, "kafka-1")
+            .expect_err("broker")
+            .contains("Kafka"));
+        let gone = without_node(&s, "mysql-1").expect("TiCDC goes");
+        assert_eq!((gone.topology.captures, gone.changefeeds.len()), (0, 0));
+    }
+
+    #[test]
+    fn a_node_with_faults_aimed_at_it_is_kept() {
+        let s = basics();
+        let target = s.faults[0].target.clone();
+        let e = without_node(&s, &target).expect_err("a fault targets it");
+        assert!(e.contains("1 fault"), "{e}");
+    }
+}
