@@ -18,9 +18,25 @@ pub struct SeedFailure {
     pub findings: Vec<Finding>,
 }
 
-/// The result of an explore run. Identical for any number of threads.
+/// What was explored: reports merge only when these are equal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReportContext {
+    /// The base scenario as a link (without the base URL).
+    pub base_link: String,
+    /// The fault budget actually drawn from (kinds that cannot apply left out).
+    pub budget: String,
+    /// Whether the scenario's own expectations were judged.
+    pub with_expectations: bool,
+}
+
+/// The result of an explore run. Identical for any number of threads, and for shards merged
+/// with [`merge_reports`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
+    /// What was explored.
+    pub context: ReportContext,
+    /// The first seed run; seeds are `first_seed..first_seed + runs`.
+    pub first_seed: u64,
     /// Seeds run.
     pub runs: u64,
     /// Failing seeds, sorted by seed.
@@ -75,4 +91,60 @@ impl Report {
         ));
         out
     }
+}
+
+/// Puts the reports of shards of one exploration back together: the same report a single
+/// run over their whole seed range gives. The shards must explore the same scenario with the
+/// same options, and their seed ranges must meet end to end with none missing or twice.
+pub fn merge_reports(mut parts: Vec<Report>) -> Result<Report, String> {
+    parts.sort_by_key(|r| r.first_seed);
+    let mut iter = parts.into_iter();
+    let mut merged = iter.next().ok_or("no reports to merge")?;
+    for r in iter {
+        if r.context != merged.context {
+            return Err(format!(
+                "the report for seeds {} explores another scenario or other options ({}, expectations {}) than the one for seed {} ({}, expectations {})",
+                range(&r), r.context.budget, r.context.with_expectations,
+                merged.first_seed, merged.context.budget, merged.context.with_expectations
+            ));
+        }
+        let next = merged.first_seed + merged.runs;
+        if r.first_seed != next {
+            let what = if r.first_seed < next {
+                "overlap"
+            } else {
+                "leave a gap"
+            };
+            return Err(format!(
+                "seed ranges {} and {} {what}: merge the reports of every shard of one run",
+                range(&merged),
+                range(&r)
+            ));
+        }
+        merged.runs += r.runs;
+        merged.failures.extend(r.failures);
+        for (name, n) in r.skipped {
+            match merged.skipped.iter_mut().find(|(m, _)| *m == name) {
+                Some((_, total)) => *total += n,
+                None => merged.skipped.push((name, n)),
+            }
+        }
+        for note in r.notes {
+            if !merged.notes.contains(&note) {
+                merged.notes.push(note);
+            }
+        }
+    }
+    // Each shard's lists are sorted already; the order is restored across shards.
+    merged.failures.sort_by_key(|f| f.seed);
+    merged.skipped.sort_by_key(|(name, _)| {
+        crate::property::PROPERTIES
+            .iter()
+            .position(|p| p.name == *name)
+    });
+    Ok(merged)
+}
+
+fn range(r: &Report) -> String {
+    format!("{}..{}", r.first_seed, r.first_seed + r.runs)
 }
