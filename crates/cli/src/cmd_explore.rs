@@ -65,8 +65,16 @@ pub fn run(a: ExploreArgs) -> Result<i32, String> {
         with_expectations: a.with_expectations,
     };
     let base = a.scenario.load()?;
+    let of_shard = match a.shard {
+        Some(s) => format!(
+            " (shard {s} of {}..{})",
+            a.first_seed,
+            a.first_seed + a.seeds
+        ),
+        None => String::new(),
+    };
     crate::out::warn(&format!(
-        "exploring {}: seeds {first_seed}..{} (shard {shard}), faults {}, {} jobs{}",
+        "exploring {}: seeds {first_seed}..{}{of_shard}, faults {}, {} jobs{}",
         a.scenario.scenario,
         first_seed + seeds,
         opts.budget,
