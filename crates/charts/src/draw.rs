@@ -117,13 +117,7 @@ pub fn draw_chart<DB: DrawingBackend>(
             CURSOR.stroke_width(1),
         ))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .label_font(("sans-serif", 11))
-        .draw()?;
+    draw_legend(&mut chart)?;
     let (xs, _) = chart.plotting_area().get_pixel_range();
     Ok(ChartLayout {
         left_px: xs.start,
@@ -134,6 +128,17 @@ pub fn draw_chart<DB: DrawingBackend>(
 
 type Xy = Cartesian2d<RangedCoordf64, RangedCoordf64>;
 type Dual<'a, DB> = DualCoordChartContext<'a, DB, Xy, Xy>;
+
+/// The legend, top left over a translucent white so lines stay visible under it.
+fn draw_legend<'a, DB: DrawingBackend + 'a>(chart: &mut Dual<'a, DB>) -> DrawResult<(), DB> {
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.3))
+        .label_font(("sans-serif", 11))
+        .draw()
+}
 
 /// One series: the first run solid, later runs (compare mode) dashed in the same colour.
 fn draw_series<DB: DrawingBackend>(chart: &mut Dual<'_, DB>, s: &Series) -> DrawResult<(), DB> {

@@ -103,6 +103,7 @@ fn run_with_progress(
 ) -> Result<Report, String> {
     let started = Instant::now();
     let bar = bar(opts.seeds, "{bar:30} {pos}/{len} seeds  {msg}  eta {eta}");
+    bar.set_message(rate_text(0, started.elapsed()));
     let report = explore(base, opts, &|p: Progress| {
         bar.set_position(p.done);
         bar.set_message(format!(

@@ -68,11 +68,25 @@ impl Report {
     /// Totals: runs, failing seeds, failures per property, skipped properties and notes.
     pub fn summary_lines(&self) -> Vec<String> {
         let mut out = self.notes.clone();
-        for (name, n) in &self.skipped {
+        // Properties judged on no run at all (CDC ones on a TiKV-only scenario) go on one
+        // line; those skipped on some runs only are worth a line each.
+        let never: Vec<&str> = self
+            .skipped
+            .iter()
+            .filter(|(_, n)| *n == self.runs)
+            .map(|(name, _)| *name)
+            .collect();
+        for (name, n) in self.skipped.iter().filter(|(_, n)| *n < self.runs) {
             let needs = find(name).map(|p| p.needs).unwrap_or("");
             out.push(format!(
                 "{name}: not judged on {n} of {} runs (needs {needs})",
                 self.runs
+            ));
+        }
+        if !never.is_empty() {
+            out.push(format!(
+                "not judged on any run (the scenario lacks what they need; see docs/properties.md): {}",
+                never.join(", ")
             ));
         }
         let mut per_property: BTreeMap<&str, u64> = BTreeMap::new();
@@ -147,4 +161,40 @@ pub fn merge_reports(mut parts: Vec<Report>) -> Result<Report, String> {
 
 fn range(r: &Report) -> String {
     format!("{}..{}", r.first_seed, r.first_seed + r.runs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(skipped: Vec<(&'static str, u64)>) -> Report {
+        Report {
+            context: ReportContext {
+                base_link: String::new(),
+                budget: "kill=1".into(),
+                with_expectations: false,
+            },
+            first_seed: 0,
+            runs: 10,
+            failures: Vec::new(),
+            skipped,
+            notes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn properties_never_judged_share_one_line() {
+        let r = report(vec![
+            ("liveness.checkpoint", 3),
+            ("cdc.consistent", 10),
+            ("cdc.single_writer", 10),
+        ]);
+        let lines = r.summary_lines();
+        assert!(lines[0].starts_with("liveness.checkpoint: not judged on 3 of 10 runs"));
+        assert!(
+            lines[1].starts_with("not judged on any run")
+                && lines[1].ends_with("cdc.consistent, cdc.single_writer")
+        );
+        assert_eq!(lines.len(), 3, "{lines:?}");
+    }
 }

@@ -28,22 +28,6 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// A small, fast scenario that random kills break: its expectation wants every leader.
-pub const SMALL: &str = r#"
-name = "No region ever loses its leader"
-duration = "2m"
-[topology]
-stores = 3
-regions = 8
-[hibernate]
-enabled = false
-[workload]
-writes_per_sec = 5
-[[expect]]
-name = "no leaderless region after the first elections"
-metric = "leaderless_regions"
-agg = "max"
-from = "25s"
-op = "=="
-value = 0
-"#;
+/// A small, fast scenario that random kills break: its expectation wants every leader (the
+/// explore tests use the same file).
+pub const SMALL: &str = include_str!("../../../explore/tests/common/never-leaderless.toml");
