@@ -1,54 +1,97 @@
 //! `faultline check`: evaluates each scenario's `[[expect]]` checks.
+//!
+//! Every file is checked, even after a bad one, so a batch (`faultline check scenarios/*.toml`)
+//! reports everything at once.
 
+use clap::Args;
 use faultline_scenario::{Run, Verdict};
 
-use crate::args::Args;
 use crate::load::load;
+use crate::out::say;
 
-/// Runs the command; returns the process exit code (1 if any expectation failed).
-pub fn main(raw: &[String]) -> Result<i32, String> {
-    let a = Args::parse(raw, &["set"], &[])?;
-    if a.positional.is_empty() {
-        return Err("usage: faultline check SCENARIO... [--set key=value]...".into());
-    }
-    let (mut passed, mut failed) = (0usize, 0usize);
-    for arg in &a.positional {
-        let scenario = load(arg, &a.all("set"))?;
-        let mut run = Run::new(&scenario).map_err(|e| e.to_string())?;
-        run.run_to_end();
-        println!("{arg}: {}", scenario.name);
-        if scenario.expect.is_empty() {
-            println!("  (no expectations)");
-        }
-        for r in run.evaluate() {
-            let observed = r
-                .observed
-                .map(|v| format!("{v}"))
-                .unwrap_or_else(|| "no sample".into());
-            let mark = match r.verdict {
-                Verdict::Pass => {
-                    passed += 1;
-                    "pass"
-                }
-                _ => {
-                    failed += 1;
-                    "FAIL"
-                }
-            };
-            if r.name == r.check {
-                println!("  {mark}  {}  (observed {observed})", r.check);
-            } else {
-                println!(
-                    "  {mark}  {}  (observed {observed}; expected {})",
-                    r.name, r.check
-                );
-            }
-        }
-        if let Some((t, v)) = &run.world.violation {
-            failed += 1;
-            println!("  FAIL  invariant violated at {t}: {v}");
+/// Runs each scenario to its end and prints pass or FAIL for each expectation.
+///
+/// Exit code: 0 if everything passed, 1 if an expectation failed or an invariant was
+/// violated, 2 if a file could not be read, parsed or run.
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// Scenario files or share links.
+    #[arg(value_name = "SCENARIO", required = true)]
+    scenarios: Vec<String>,
+    /// Overrides one key in every scenario before validation, e.g. `--set seed=7`; repeatable.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
+}
+
+#[derive(Default)]
+struct Tally {
+    passed: usize,
+    failed: usize,
+    unusable: usize,
+}
+
+/// Checks every scenario and prints a line per expectation, then the totals.
+pub fn run(a: CheckArgs) -> Result<i32, String> {
+    let mut tally = Tally::default();
+    for arg in &a.scenarios {
+        if let Err(e) = check_one(arg, &a.set, &mut tally) {
+            say!("{arg}: cannot check: {e}");
+            tally.unusable += 1;
         }
     }
-    println!("{passed} passed, {failed} failed");
-    Ok(if failed > 0 { 1 } else { 0 })
+    let files = if tally.unusable > 0 {
+        format!(
+            ", {} of {} files not checked",
+            tally.unusable,
+            a.scenarios.len()
+        )
+    } else {
+        String::new()
+    };
+    say!("{} passed, {} failed{files}", tally.passed, tally.failed);
+    Ok(if tally.unusable > 0 {
+        2
+    } else if tally.failed > 0 {
+        1
+    } else {
+        0
+    })
+}
+
+fn check_one(arg: &str, set: &[String], tally: &mut Tally) -> Result<(), String> {
+    let scenario = load(arg, set)?;
+    let mut run = Run::new(&scenario).map_err(|e| e.to_string())?;
+    let end = run.end();
+    crate::progress::run_with_bar(&mut run, end);
+    say!("{arg}: {}", scenario.name);
+    if scenario.expect.is_empty() {
+        say!("  (no expectations)");
+    }
+    for r in run.evaluate() {
+        let observed = r
+            .observed
+            .map(|v| format!("{v}"))
+            .unwrap_or_else(|| "no sample".into());
+        let mark = if r.verdict == Verdict::Pass {
+            tally.passed += 1;
+            "pass"
+        } else {
+            tally.failed += 1;
+            "FAIL"
+        };
+        if r.name == r.check {
+            say!("  {mark}  {}  (observed {observed})", r.check);
+        } else {
+            say!(
+                "  {mark}  {}  (observed {observed}; expected {})",
+                r.name,
+                r.check
+            );
+        }
+    }
+    if let Some((t, v)) = &run.world.violation {
+        tally.failed += 1;
+        say!("  FAIL  invariant violated at {t}: {v}");
+    }
+    Ok(())
 }

@@ -1,141 +1,140 @@
 //! `faultline explore`: many seeds with random fault schedules; prints every failure with its
-//! seed, property and share link.
+//! seed, property and share link, or the whole report as JSON for `explore-merge`.
 
-use std::io::IsTerminal;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use faultline_explore::{explore, ExploreOptions, FaultBudget, Progress};
+use clap::Args;
+use faultline_explore::{explore, ExploreOptions, FaultBudget, Progress, Report, Shard};
 
-use crate::args::Args;
 use crate::cmd_link::DEFAULT_BASE;
-use crate::load::load;
+use crate::load::ScenarioArg;
+use crate::out::say;
+use crate::progress::{bar, rate_text};
 
-const USAGE: &str = "usage: faultline explore SCENARIO [--seeds N] [--first-seed S] \
-[--faults kill=2,partition,loss,pause,broker-down] [--jobs N] [--base URL] [--set key=value]...";
+/// Runs many seeds, each with its own random fault schedule, and checks every property
+/// (docs/properties.md) on each.
+///
+/// Exit code 1 if any property failed on any seed.
+#[derive(Args, Debug)]
+pub struct ExploreArgs {
+    #[command(flatten)]
+    scenario: ScenarioArg,
+    /// How many seeds (split between the shards with --shard).
+    #[arg(long, default_value_t = 1000)]
+    seeds: u64,
+    /// The first seed; seeds are FIRST..FIRST+SEEDS.
+    #[arg(long, value_name = "FIRST", default_value_t = 0)]
+    first_seed: u64,
+    /// Run only the K-th of N disjoint slices of the seeds (1 <= K <= N), e.g. on one machine
+    /// of N; merge the `--json` reports with `faultline explore-merge`.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    shard: Option<Shard>,
+    /// Which faults, and how many of each per run: kill, partition, loss, pause, broker-down,
+    /// each optionally `=N`.
+    #[arg(long, value_name = "KIND[=N],...", value_parser = FaultBudget::parse)]
+    faults: Option<FaultBudget>,
+    /// Also judge the scenario's own [[expect]]s (left out by default: they were written for
+    /// its scripted faults, not random ones).
+    #[arg(long)]
+    with_expectations: bool,
+    /// Worker threads (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    jobs: Option<u64>,
+    /// Where the app is served, for the failure links.
+    #[arg(long, value_name = "URL", default_value = DEFAULT_BASE)]
+    base: String,
+    /// Print the report as JSON (for explore-merge) instead of text.
+    #[arg(long)]
+    json: bool,
+}
 
 /// Runs the command; returns the exit code: 1 if any property failed on any seed.
-pub fn main(raw: &[String]) -> Result<i32, String> {
-    let a = Args::parse(
-        raw,
-        &["seeds", "first-seed", "faults", "jobs", "base", "set"],
-        &[],
-    )?;
-    let [arg] = a.positional.as_slice() else {
-        return Err(USAGE.into());
-    };
+pub fn run(a: ExploreArgs) -> Result<i32, String> {
+    let shard = a.shard.unwrap_or(Shard::WHOLE);
+    let (first_seed, seeds) = shard
+        .slice(a.first_seed, a.seeds)
+        .map_err(|e| format!("--shard {shard}: {e}"))?;
     let opts = ExploreOptions {
-        seeds: number(&a, "seeds")?.unwrap_or(1000),
-        first_seed: number(&a, "first-seed")?.unwrap_or(0),
-        jobs: match number(&a, "jobs")? {
-            Some(0) => return Err("--jobs must be at least 1".into()),
+        seeds,
+        first_seed,
+        jobs: match a.jobs {
             Some(n) => n as usize,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         },
-        budget: match a.get("faults") {
-            Some(text) => FaultBudget::parse(text).map_err(|e| format!("--faults: {e}"))?,
-            None => FaultBudget::default(),
-        },
+        budget: a.faults.clone().unwrap_or_default(),
+        with_expectations: a.with_expectations,
     };
-    let base = load(arg, &a.all("set"))?;
-    eprintln!(
-        "exploring {arg}: seeds {}..{}, faults {}, {} jobs",
-        opts.first_seed,
-        opts.first_seed.saturating_add(opts.seeds),
+    let base = a.scenario.load()?;
+    let of_shard = match a.shard {
+        Some(s) => format!(
+            " (shard {s} of {}..{})",
+            a.first_seed,
+            a.first_seed + a.seeds
+        ),
+        None => String::new(),
+    };
+    crate::out::warn(&format!(
+        "exploring {}: seeds {first_seed}..{}{of_shard}, faults {}, {} jobs{}",
+        a.scenario.scenario,
+        first_seed + seeds,
         opts.budget,
-        opts.jobs
-    );
-    let bar = Bar::new();
-    let report = explore(&base, &opts, &|p| bar.update(p)).map_err(|e| e.to_string())?;
-    bar.finish();
-    for line in report.failure_lines(a.get("base").unwrap_or(DEFAULT_BASE)) {
-        println!("{line}");
-    }
-    for line in report.summary_lines() {
-        println!("{line}");
-    }
-    if let Some(f) = report.failures.first() {
-        println!(
-            "shrink a failure with: faultline shrink 'LINK' --property {}",
-            f.findings[0].property
+        opts.jobs,
+        if opts.with_expectations {
+            ", with the scenario's expectations"
+        } else {
+            ""
+        }
+    ));
+    let report = run_with_progress(&base, &opts)?;
+    if a.json {
+        say!(
+            "{}",
+            serde_json::to_string_pretty(&report.to_json()).unwrap_or_default()
         );
+    } else {
+        print_report(&report, &a.base);
     }
     Ok(if report.failures.is_empty() { 0 } else { 1 })
 }
 
-fn number(a: &Args, flag: &str) -> Result<Option<u64>, String> {
-    a.get(flag)
-        .map(|v| {
-            v.parse::<u64>()
-                .map_err(|_| format!("--{flag} {v}: not a whole number"))
-        })
-        .transpose()
+fn run_with_progress(
+    base: &faultline_scenario::Scenario,
+    opts: &ExploreOptions,
+) -> Result<Report, String> {
+    let started = Instant::now();
+    let bar = bar(opts.seeds, "{bar:30} {pos}/{len} seeds  {msg}  eta {eta}");
+    bar.set_message(rate_text(0, started.elapsed()));
+    let report = explore(base, opts, &|p: Progress| {
+        bar.set_position(p.done);
+        bar.set_message(format!(
+            "{}  {} failing",
+            rate_text(p.done, started.elapsed()),
+            p.failing
+        ));
+    })
+    .map_err(|e| e.to_string())?;
+    bar.finish_and_clear();
+    crate::out::warn(&format!(
+        "explored {} seeds in {:.1} s ({})",
+        report.runs,
+        started.elapsed().as_secs_f64(),
+        rate_text(report.runs, started.elapsed())
+    ));
+    Ok(report)
 }
 
-/// Progress on stderr: redrawn in place on a terminal, a line per tenth otherwise (logs).
-/// Wall-clock time is used only for the runs/s display; it never reaches the simulation.
-struct Bar {
-    start: Instant,
-    tty: bool,
-    state: Mutex<BarState>,
-}
-
-struct BarState {
-    last_draw: Option<Instant>,
-    last_tenth: u64,
-    drew: bool,
-}
-
-impl Bar {
-    fn new() -> Bar {
-        Bar {
-            start: Instant::now(),
-            tty: std::io::stderr().is_terminal(),
-            state: Mutex::new(BarState {
-                last_draw: None,
-                last_tenth: 0,
-                drew: false,
-            }),
-        }
+/// The text report: each failure with its link, then the totals.
+pub fn print_report(report: &Report, base_url: &str) {
+    for line in report.failure_lines(base_url) {
+        say!("{line}");
     }
-
-    fn update(&self, p: Progress) {
-        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        let now = Instant::now();
-        let rate = p.done as f64 / now.duration_since(self.start).as_secs_f64().max(1e-3);
-        if self.tty {
-            let due = st
-                .last_draw
-                .is_none_or(|t| now.duration_since(t) >= Duration::from_millis(100));
-            if due || p.done == p.total {
-                let filled = (p.done * 30 / p.total.max(1)) as usize;
-                eprint!(
-                    "\r[{}{}] {}/{}  {rate:.1} runs/s  {} failing ",
-                    "#".repeat(filled),
-                    ".".repeat(30 - filled),
-                    p.done,
-                    p.total,
-                    p.failing
-                );
-                st.last_draw = Some(now);
-                st.drew = true;
-            }
-        } else {
-            let tenth = p.done * 10 / p.total.max(1);
-            if tenth > st.last_tenth {
-                st.last_tenth = tenth;
-                eprintln!(
-                    "{}/{} runs  {rate:.1} runs/s  {} failing",
-                    p.done, p.total, p.failing
-                );
-            }
-        }
+    for line in report.summary_lines() {
+        say!("{line}");
     }
-
-    fn finish(&self) {
-        let st = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        if st.drew {
-            eprintln!();
-        }
+    if let Some(f) = report.failures.first() {
+        say!(
+            "shrink a failure with: faultline shrink 'LINK' --property {}",
+            f.findings[0].property
+        );
     }
 }

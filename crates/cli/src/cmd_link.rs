@@ -1,37 +1,45 @@
-//! `faultline link` and `faultline trace-hash`.
+//! `faultline link` and `faultline trace-hash`. The browser tests call both (tests/e2e), so
+//! their arguments and one-line outputs stay as they are.
 
+use clap::Args;
 use faultline_scenario::{share_url, Run};
 use faultline_sim::format_hash;
 
-use crate::args::Args;
-use crate::load::load;
+use crate::load::ScenarioArg;
+use crate::out::say;
 
 /// Default base URL: where `cargo xtask serve` serves the app.
 pub const DEFAULT_BASE: &str = "http://127.0.0.1:8080/";
 
+/// Prints the scenario's share link.
+#[derive(Args, Debug)]
+pub struct LinkArgs {
+    #[command(flatten)]
+    scenario: ScenarioArg,
+    /// Where the app is served; the link is this URL plus `#v1.…`.
+    #[arg(long, value_name = "URL", default_value = DEFAULT_BASE)]
+    base: String,
+}
+
+/// Prints the 16-hex-digit trace hash of a full run: equal hashes mean equal runs.
+#[derive(Args, Debug)]
+pub struct TraceHashArgs {
+    #[command(flatten)]
+    scenario: ScenarioArg,
+}
+
 /// `faultline link SCENARIO [--base URL] [--set key=value]...`
-pub fn link(raw: &[String]) -> Result<i32, String> {
-    let a = Args::parse(raw, &["base", "set"], &[])?;
-    let [arg] = a.positional.as_slice() else {
-        return Err("usage: faultline link SCENARIO [--base URL]".into());
-    };
-    let scenario = load(arg, &a.all("set"))?;
-    println!(
-        "{}",
-        share_url(a.get("base").unwrap_or(DEFAULT_BASE), &scenario)
-    );
+pub fn run_link(a: LinkArgs) -> Result<i32, String> {
+    let scenario = a.scenario.load()?;
+    say!("{}", share_url(&a.base, &scenario));
     Ok(0)
 }
 
 /// `faultline trace-hash SCENARIO [--set key=value]...`
-pub fn trace_hash(raw: &[String]) -> Result<i32, String> {
-    let a = Args::parse(raw, &["set"], &[])?;
-    let [arg] = a.positional.as_slice() else {
-        return Err("usage: faultline trace-hash SCENARIO".into());
-    };
-    let scenario = load(arg, &a.all("set"))?;
+pub fn run_trace_hash(a: TraceHashArgs) -> Result<i32, String> {
+    let scenario = a.scenario.load()?;
     let mut run = Run::new(&scenario).map_err(|e| e.to_string())?;
     run.run_to_end();
-    println!("{}", format_hash(run.trace_hash()));
+    say!("{}", format_hash(run.trace_hash()));
     Ok(0)
 }

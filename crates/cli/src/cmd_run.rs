@@ -1,59 +1,119 @@
-//! `faultline run`: runs a scenario and prints a readable timeline, or final metrics as JSON.
+//! `faultline run`: runs a scenario and prints a readable timeline, its final metrics as JSON,
+//! or metric series sampled over time (`--series`).
 
+use clap::Args;
 use faultline_scenario::{parse_duration_arg, Run, Scenario};
-use faultline_sim::{format_hash, Level, SimTime};
+use faultline_sim::{format_hash, Level, SimDuration, SimTime};
 
-use crate::args::Args;
-use crate::load::load;
+use crate::load::ScenarioArg;
+use crate::out::say;
+use crate::series;
+
+/// Runs a scenario; prints notable log lines and final metrics, or the series asked for.
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    #[command(flatten)]
+    scenario: ScenarioArg,
+    /// Stop after this much simulated time (e.g. `90s`, `5m`); at most the scenario's duration.
+    #[arg(long = "for", value_name = "DURATION")]
+    for_: Option<String>,
+    /// Run with this seed instead of the scenario's.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Print these metrics over time (comma-separated), one row per `--every`.
+    #[arg(long, value_name = "METRIC,...", value_delimiter = ',')]
+    series: Vec<String>,
+    /// The step between `--series` rows.
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = "1s",
+        requires = "series"
+    )]
+    every: String,
+    /// Print `--series` as CSV (the default for series).
+    #[arg(long, requires = "series", conflicts_with = "json")]
+    csv: bool,
+    /// Print JSON: the final metrics, or with `--series` the sampled series.
+    #[arg(long)]
+    json: bool,
+}
 
 /// Runs the command; returns the process exit code.
-pub fn main(raw: &[String]) -> Result<i32, String> {
-    let a = Args::parse(raw, &["for", "seed", "set"], &["json"])?;
-    let [arg] = a.positional.as_slice() else {
-        return Err("usage: faultline run SCENARIO [--for DURATION] [--seed N] [--set key=value]... [--json]".into());
-    };
-    let mut overrides = a.all("set");
-    if let Some(seed) = a.get("seed") {
-        seed.parse::<u64>()
-            .map_err(|_| format!("--seed {seed}: not a whole number"))?;
+pub fn run(a: RunArgs) -> Result<i32, String> {
+    let mut overrides = a.scenario.set.clone();
+    if let Some(seed) = a.seed {
         overrides.push(format!("seed={seed}"));
     }
-    let scenario = load(arg, &overrides)?;
+    let scenario = crate::load::load(&a.scenario.scenario, &overrides)?;
     let mut run = Run::new(&scenario).map_err(|e| e.to_string())?;
-    let until = match a.get("for") {
-        Some(d) => SimTime(
-            parse_duration_arg(d)
-                .map_err(|e| format!("--for {d}: {e}"))?
-                .0,
-        ),
-        None => run.end(),
-    };
-    run.run_until(until);
-    if a.has("json") {
-        println!("{}", json_summary(&run));
+    let until = stop_time(a.for_.as_deref(), &scenario)?;
+    if !a.series.is_empty() {
+        return print_series(&a, &mut run, until);
+    }
+    crate::progress::run_with_bar(&mut run, until);
+    if a.json {
+        say!("{}", json_summary(&run));
     } else {
         print_timeline(&scenario, &run);
     }
     Ok(0)
 }
 
+/// `--for`, or the end of the run. Past the end is refused: the run would stop at the end
+/// anyway, and a user asking for more should know the scenario is shorter.
+fn stop_time(for_: Option<&str>, s: &Scenario) -> Result<SimTime, String> {
+    let Some(text) = for_ else {
+        return Ok(s.duration.to_time());
+    };
+    let d = parse_duration_arg(text).map_err(|e| format!("--for {text}: {e}"))?;
+    if d > s.duration {
+        return Err(format!(
+            "--for {text} is past the end of the run ({}); run longer with --set duration={text}",
+            s.duration
+        ));
+    }
+    Ok(d.to_time())
+}
+
+fn print_series(a: &RunArgs, run: &mut Run, until: SimTime) -> Result<i32, String> {
+    series::check_names(run, &a.series)?;
+    let every = parse_duration_arg(&a.every).map_err(|e| format!("--every {}: {e}", a.every))?;
+    let rows = series::row_count(until, every.0)?;
+    crate::progress::run_with_bar(run, until);
+    let sampled = series::sample(run, &a.series, every.0, rows);
+    if a.json {
+        let mut v = sampled.json();
+        v["scenario"] = serde_json::json!(run.scenario.name);
+        v["seed"] = serde_json::json!(run.scenario.seed);
+        say!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+    } else {
+        for line in sampled.csv_lines() {
+            say!("{line}");
+        }
+    }
+    Ok(0)
+}
+
+/// How many warnings the timeline shows before summarising the rest.
+const SHOWN: usize = 40;
+
 fn print_timeline(s: &Scenario, run: &Run) {
     let k = &run.world.kernel;
-    println!(
+    say!(
         "{} (seed {}, {} simulated)",
         s.name,
         s.seed,
-        faultline_sim::SimDuration(run.now().0)
+        SimDuration(run.now().0)
     );
-    println!();
+    say!("");
     let notable: Vec<_> = k.log.entries().filter(|e| e.level >= Level::Warn).collect();
-    const SHOWN: usize = 40;
     for e in notable.iter().take(SHOWN) {
         let node = e
             .node
             .map(|n| k.net.node(n).name.clone())
             .unwrap_or_else(|| "sim".into());
-        println!(
+        say!(
             "{}  {:<5}  {:<8}  {}  {}",
             e.at,
             e.level.name(),
@@ -63,26 +123,26 @@ fn print_timeline(s: &Scenario, run: &Run) {
         );
     }
     if notable.len() > SHOWN {
-        println!(
+        say!(
             "... and {} more warnings (see --json or the app's log view)",
             notable.len() - SHOWN
         );
     }
-    println!();
-    println!("log message counts:");
+    say!("");
+    say!("log message counts:");
     for (m, c) in k.log.counts() {
-        println!("  {c:>8}  {m}");
+        say!("  {c:>8}  {m}");
     }
-    println!();
-    println!("final metrics:");
+    say!("");
+    say!("final metrics:");
     for name in k.metrics.names() {
         if let Some(v) = k.metrics.last(name) {
-            println!("  {name:<32} {v}");
+            say!("  {name:<32} {v}");
         }
     }
-    println!();
-    println!("events processed: {}", k.processed());
-    println!("trace hash: {}", format_hash(run.trace_hash()));
+    say!("");
+    say!("events processed: {}", k.processed());
+    say!("trace hash: {}", format_hash(run.trace_hash()));
 }
 
 fn json_summary(run: &Run) -> String {

@@ -1,53 +1,76 @@
-//! `faultline`: run, check, link and trace-hash Faultline scenarios from the command line.
+//! `faultline`: run, check, chart, explore and shrink Faultline scenarios from the command line.
 //! SCENARIO is a scenario TOML file or a share link.
+//!
+//! Each subcommand's arguments and handler live in its own `cmd_*.rs` file, with a `run(args)`
+//! returning the exit code; this file only parses and dispatches.
 
-mod args;
+mod cmd_chart;
 mod cmd_check;
+mod cmd_completions;
 mod cmd_explore;
+mod cmd_explore_merge;
 mod cmd_link;
 mod cmd_run;
 mod cmd_shrink;
 mod load;
+mod out;
+mod progress;
+mod series;
 
-const HELP: &str = "\
-faultline: deterministic simulation of TiKV, PD and TiCDC under failure
+use std::sync::LazyLock;
 
-usage:
-  faultline run SCENARIO [--for DURATION] [--seed N] [--set key=value]... [--json]
-  faultline check SCENARIO...
-  faultline link SCENARIO [--base URL]
-  faultline trace-hash SCENARIO
-  faultline explore SCENARIO [--seeds N] [--first-seed S] [--faults kill=2,partition,loss,pause]
-                    [--jobs N]   random fault schedules per seed; prints failures with links
-  faultline shrink SCENARIO|LINK --property NAME [--max-runs N]
-                    the smallest scenario that still fails NAME (docs/properties.md)
+use clap::{Parser, Subcommand};
 
-SCENARIO is a scenario file (scenarios/*.toml) or a share link (http://...#v1.... or v1....).
-";
+/// `faultline --version`: the crate version and the model version, which together decide
+/// whether a trace hash reproduces.
+static VERSION: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "{} (model version {})",
+        env!("CARGO_PKG_VERSION"),
+        faultline_scenario::MODEL_VERSION
+    )
+});
+
+/// Deterministic simulation of TiKV, PD and TiCDC under failure.
+///
+/// SCENARIO is a scenario file (scenarios/*.toml) or a share link (http://...#v1.... or v1....).
+#[derive(Parser, Debug)]
+#[command(name = "faultline", version = VERSION.as_str(), propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    Run(cmd_run::RunArgs),
+    Check(cmd_check::CheckArgs),
+    Chart(cmd_chart::ChartArgs),
+    Link(cmd_link::LinkArgs),
+    TraceHash(cmd_link::TraceHashArgs),
+    Explore(cmd_explore::ExploreArgs),
+    ExploreMerge(cmd_explore_merge::MergeArgs),
+    Shrink(cmd_shrink::ShrinkArgs),
+    Completions(cmd_completions::CompletionsArgs),
+}
 
 fn main() {
-    let raw: Vec<String> = std::env::args().skip(1).collect();
-    let Some((cmd, rest)) = raw.split_first() else {
-        eprint!("{HELP}");
-        std::process::exit(2);
-    };
-    let result = match cmd.as_str() {
-        "run" => cmd_run::main(rest),
-        "check" => cmd_check::main(rest),
-        "link" => cmd_link::link(rest),
-        "trace-hash" => cmd_link::trace_hash(rest),
-        "explore" => cmd_explore::main(rest),
-        "shrink" => cmd_shrink::main(rest),
-        "help" | "--help" | "-h" => {
-            print!("{HELP}");
-            Ok(0)
-        }
-        other => Err(format!("unknown command `{other}`\n\n{HELP}")),
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Run(a) => cmd_run::run(a),
+        Command::Check(a) => cmd_check::run(a),
+        Command::Chart(a) => cmd_chart::run(a),
+        Command::Link(a) => cmd_link::run_link(a),
+        Command::TraceHash(a) => cmd_link::run_trace_hash(a),
+        Command::Explore(a) => cmd_explore::run(a),
+        Command::ExploreMerge(a) => cmd_explore_merge::run(a),
+        Command::Shrink(a) => cmd_shrink::run(a),
+        Command::Completions(a) => cmd_completions::run(a),
     };
     match result {
         Ok(code) => std::process::exit(code),
         Err(msg) => {
-            eprintln!("error: {msg}");
+            out::warn(&format!("error: {msg}"));
             std::process::exit(2);
         }
     }

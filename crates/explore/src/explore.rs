@@ -7,11 +7,12 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use faultline_scenario::validate::validate;
-use faultline_scenario::{Run, Scenario};
+use faultline_scenario::{encode_link, Run, Scenario};
 
 use crate::budget::{FaultBudget, FaultKind};
-use crate::outcome::{check_scenario, Finding, Outcome};
-use crate::report::{Report, SeedFailure};
+use crate::outcome::{check_scenario_judging, Finding, Outcome};
+use crate::property::liveness::recovery_needed;
+use crate::report::{Report, ReportContext, SeedFailure};
 use crate::schedule::{has_brokers, scenario_for_seed};
 
 /// Property name of a seed whose derived scenario could not be run (a bug in explore).
@@ -28,6 +29,23 @@ pub struct ExploreOptions {
     pub jobs: usize,
     /// Which faults each schedule may contain.
     pub budget: FaultBudget,
+    /// Also judge the scenario's own `[[expect]]`s. Off by default: they describe the
+    /// scenario's scripted faults, so under random faults they mostly fail for no bug.
+    pub with_expectations: bool,
+}
+
+impl ExploreOptions {
+    /// `seeds` seeds from `first_seed` on `jobs` threads with the default fault budget,
+    /// properties only.
+    pub fn new(seeds: u64, first_seed: u64, jobs: usize) -> ExploreOptions {
+        ExploreOptions {
+            seeds,
+            first_seed,
+            jobs,
+            budget: FaultBudget::default(),
+            with_expectations: false,
+        }
+    }
 }
 
 /// How far a run of explore got, for a progress bar.
@@ -99,7 +117,28 @@ pub fn explore(
             .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
             .collect()
     });
-    Ok(merge(parts, opts.seeds, notes))
+    notes.extend(extension_note(base, &budget));
+    let context = ReportContext {
+        base_link: encode_link(base),
+        budget: budget.to_string(),
+        with_expectations: opts.with_expectations,
+    };
+    Ok(merge(parts, opts, notes, context))
+}
+
+/// Says when runs are lengthened so every liveness property can be judged (see
+/// [`scenario_for_seed`]), so a longer failing link is not a surprise.
+fn extension_note(base: &Scenario, budget: &FaultBudget) -> Option<String> {
+    let longest = (0..8)
+        .map(|seed| scenario_for_seed(base, budget, seed).duration)
+        .max()?;
+    (longest > base.duration).then(|| {
+        format!(
+            "runs lengthened past {} (up to {longest} in the first seeds) to leave {} after the last heal",
+            base.duration,
+            recovery_needed(base)
+        )
+    })
 }
 
 /// What every worker reads.
@@ -130,7 +169,7 @@ impl Shared<'_> {
             }
             let seed = self.opts.first_seed + i;
             let scenario = scenario_for_seed(self.base, self.budget, seed);
-            let outcome = run_seed(&scenario);
+            let outcome = run_seed(&scenario, self.opts.with_expectations);
             for p in &outcome.skipped {
                 *part.skipped.entry(p).or_default() += 1;
             }
@@ -154,7 +193,7 @@ impl Shared<'_> {
     }
 }
 
-fn run_seed(s: &Scenario) -> Outcome {
+fn run_seed(s: &Scenario, with_expectations: bool) -> Outcome {
     let setup = |message: String| Outcome {
         findings: vec![Finding {
             property: SETUP.into(),
@@ -166,10 +205,15 @@ fn run_seed(s: &Scenario) -> Outcome {
     if let Err(e) = validate("explore", s) {
         return setup(format!("the generated schedule is invalid: {e}"));
     }
-    check_scenario(s).unwrap_or_else(setup)
+    check_scenario_judging(s, with_expectations).unwrap_or_else(setup)
 }
 
-fn merge(parts: Vec<Partial>, runs: u64, notes: Vec<String>) -> Report {
+fn merge(
+    parts: Vec<Partial>,
+    opts: &ExploreOptions,
+    notes: Vec<String>,
+    context: ReportContext,
+) -> Report {
     let mut failures = Vec::new();
     let mut skipped: BTreeMap<&'static str, u64> = BTreeMap::new();
     for p in parts {
@@ -184,7 +228,9 @@ fn merge(parts: Vec<Partial>, runs: u64, notes: Vec<String>) -> Report {
         .filter_map(|p| skipped.get(p.name).map(|n| (p.name, *n)))
         .collect();
     Report {
-        runs,
+        context,
+        first_seed: opts.first_seed,
+        runs: opts.seeds,
         failures,
         skipped,
         notes,

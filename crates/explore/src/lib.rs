@@ -11,12 +11,17 @@ pub mod explore;
 pub mod outcome;
 pub mod property;
 pub mod report;
+mod report_json;
 pub mod schedule;
+pub mod shard;
 pub mod shrink;
 
 pub use budget::{FaultBudget, FaultKind};
 pub use explore::{explore, ExploreError, ExploreOptions, Progress};
-pub use outcome::{check_run, check_scenario, Finding, Outcome};
-pub use report::{Report, SeedFailure};
+pub use outcome::{
+    check_run, check_run_judging, check_scenario, check_scenario_judging, Finding, Outcome,
+};
+pub use report::{merge_reports, Report, ReportContext, SeedFailure};
 pub use schedule::{random_faults, scenario_for_seed};
+pub use shard::Shard;
 pub use shrink::{shrink, ShrinkError, Shrunk};

@@ -41,10 +41,16 @@ impl Outcome {
 /// as the property [`PANIC`]. Errors only if the world cannot be built (the scenario asks for a
 /// metric the model does not have).
 pub fn check_scenario(s: &Scenario) -> Result<Outcome, String> {
+    check_scenario_judging(s, true)
+}
+
+/// Like [`check_scenario`]; the scenario's own expectations are judged only if
+/// `expectations` (explore leaves them out unless asked).
+pub fn check_scenario_judging(s: &Scenario, expectations: bool) -> Result<Outcome, String> {
     let mut run = Run::new(s).map_err(|e| e.to_string())?;
     let result = catch_unwind(AssertUnwindSafe(move || {
         run.run_to_end();
-        check_run(&run)
+        check_run_judging(&run, expectations)
     }));
     Ok(result.unwrap_or_else(|payload| Outcome {
         findings: vec![Finding {
@@ -56,8 +62,13 @@ pub fn check_scenario(s: &Scenario) -> Result<Outcome, String> {
     }))
 }
 
-/// Checks every property on a finished run.
+/// Checks every property on a finished run, the scenario's expectations included.
 pub fn check_run(run: &Run) -> Outcome {
+    check_run_judging(run, true)
+}
+
+/// Checks every generic property on a finished run, and the expectations if `expectations`.
+pub fn check_run_judging(run: &Run, expectations: bool) -> Outcome {
     let mut out = Outcome::default();
     for p in PROPERTIES {
         match (p.check)(run) {
@@ -74,7 +85,12 @@ pub fn check_run(run: &Run) -> Outcome {
             None => out.skipped.push(p.name),
         }
     }
-    for (property, message) in expect::failures(run) {
+    let judged = if expectations {
+        expect::failures(run)
+    } else {
+        Vec::new()
+    };
+    for (property, message) in judged {
         out.findings.push(Finding {
             property,
             message,

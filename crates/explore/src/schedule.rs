@@ -4,13 +4,13 @@
 //! end of the run, so liveness properties ("every region has a leader again within a bound")
 //! can be judged on every run.
 
-use faultline_scenario::limits::MAX_FAULTS;
+use faultline_scenario::limits::{MAX_DURATION_SECS, MAX_FAULTS};
 use faultline_scenario::nodes::node_names;
 use faultline_scenario::{Dur, FaultAction, FaultSpec, Scenario};
 use faultline_sim::SimRng;
 
 use crate::budget::{FaultBudget, FaultKind};
-use crate::property::liveness::LEADER_BOUND;
+use crate::property::liveness::{last_heal, recovery_needed, LEADER_BOUND};
 
 /// The RNG stream schedules are drawn from.
 pub const STREAM: &str = "explore";
@@ -24,7 +24,10 @@ pub fn has_brokers(s: &Scenario) -> bool {
 }
 
 /// The base scenario with `seed` set and the random faults for that seed appended after its
-/// own faults.
+/// own faults, run long enough after the last heal for every liveness property to be judged.
+///
+/// The faults are drawn in the same window whatever the properties need, so lengthening a run
+/// only adds judged time after them; it never changes a schedule.
 pub fn scenario_for_seed(base: &Scenario, budget: &FaultBudget, seed: u64) -> Scenario {
     let mut s = base.clone();
     s.seed = seed;
@@ -32,6 +35,13 @@ pub fn scenario_for_seed(base: &Scenario, budget: &FaultBudget, seed: u64) -> Sc
     let mut extra = random_faults(base, budget, seed);
     extra.truncate(room);
     s.faults.extend(extra);
+    if let Some(heal) = last_heal(&s) {
+        let needed = heal.0.saturating_add(recovery_needed(&s).0);
+        // Whole seconds keep the lengthened duration readable in the link.
+        let needed = Dur(needed.div_ceil(Dur::secs(1).0) * Dur::secs(1).0);
+        let longest = Dur::secs(MAX_DURATION_SECS);
+        s.duration = s.duration.max(needed.min(longest));
+    }
     s
 }
 
@@ -211,6 +221,29 @@ mod tests {
                 assert!(f.at.0 >= first && end <= healed_by, "seed {seed}: {f:?}");
             }
         }
+    }
+
+    #[test]
+    fn runs_are_lengthened_to_judge_the_checkpoint_but_schedules_stay() {
+        let mut b = base();
+        b.duration = Dur::secs(150);
+        let budget = FaultBudget::parse("kill,partition").unwrap();
+        let tikv_only = scenario_for_seed(&b, &budget, 5);
+        let heal = last_heal(&tikv_only).unwrap();
+        assert!(tikv_only.duration.0 >= heal.0 + LEADER_BOUND.0);
+        b.changefeeds = vec![faultline_scenario::ChangefeedSpec::new("cf")];
+        let with_cdc = scenario_for_seed(&b, &budget, 5);
+        assert_eq!(with_cdc.faults, tikv_only.faults, "same schedule");
+        let needed = last_heal(&with_cdc).unwrap().0 + recovery_needed(&with_cdc).0;
+        assert!(
+            with_cdc.duration.0 >= needed,
+            "{} < {needed}",
+            with_cdc.duration
+        );
+        assert!(
+            with_cdc.duration > b.duration,
+            "150 s is too short for the checkpoint bound"
+        );
     }
 
     #[test]

@@ -12,6 +12,8 @@ fn options(seeds: u64, jobs: usize, faults: &str) -> ExploreOptions {
         first_seed: 100,
         jobs,
         budget: FaultBudget::parse(faults).unwrap(),
+        // These tests break the scenario's own expectation on purpose.
+        with_expectations: true,
     }
 }
 

@@ -26,6 +26,7 @@ fn options(seeds: u64) -> ExploreOptions {
         first_seed: 0,
         jobs: 2,
         budget: FaultBudget::default(),
+        with_expectations: false,
     }
 }
 

@@ -72,3 +72,58 @@ fn refuses_unknown_properties_and_passing_scenarios() {
         Err(ShrinkError::DoesNotFail { .. })
     ));
 }
+
+/// The shrunk scenario says what it was shrunk from, keeps the expectations that still hold
+/// and the one being shrunk (renumbered), and drops the rest and the guide.
+#[test]
+fn a_shrunk_scenario_says_what_it_was_shrunk_from_and_drops_what_no_longer_holds() {
+    let mut base = common::never_leaderless();
+    let target = base.expect.remove(0);
+    let extra = faultline_scenario::parse_scenario(
+        "extra.toml",
+        r#"
+name = "extra"
+duration = "2m"
+[[expect]]
+name = "always holds"
+log = "fault injected"
+op = ">="
+value = 0
+[[expect]]
+name = "no faults"
+log = "fault injected"
+op = "=="
+value = 0
+[[guide]]
+at = "0s"
+caption = "narrates the original script"
+"#,
+    )
+    .unwrap();
+    base.expect = extra.expect.clone();
+    base.expect.push(target.clone());
+    base.guide = extra.guide.clone();
+    base.description = "The original description.".into();
+    let failing = multi_fault_failure(&base, "kill=3,pause=2", 3, "expect[2]");
+    let shrunk = shrink(&failing, "expect[2]", 400, &mut |_| {}).unwrap();
+    let s = &shrunk.scenario;
+    assert_eq!(s.name, format!("{} (shrunk)", failing.name));
+    assert!(
+        s.description
+            .contains(&format!("from \"{}\"", failing.name))
+            && s.description.contains(&format!("seed {}", failing.seed))
+            && s.description.contains("no faults")
+            && s.description.contains("The original description."),
+        "{}",
+        s.description
+    );
+    let names: Vec<&str> = s.expect.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["always holds", target.name.as_str()]);
+    assert!(s.guide.is_empty(), "the guide narrated the original faults");
+    assert_eq!(
+        shrunk.finding.property, "expect[1]",
+        "renumbered with the drop"
+    );
+    validate("shrunk", s).unwrap();
+    replays(s, "expect[1]");
+}

@@ -90,6 +90,20 @@ pub fn checkpoint(run: &Run) -> Check {
     Some(Ok(()))
 }
 
+/// Run time left after the last heal beyond a bound, so the late window holds samples.
+pub const JUDGING_MARGIN: Dur = Dur::secs(10);
+
+/// How long after the last heal a run must go on for every liveness property that applies to
+/// `s` to be judged: the leader bound always, the checkpoint bound when it has changefeeds.
+pub fn recovery_needed(s: &Scenario) -> Dur {
+    let bound = if s.changefeeds.is_empty() {
+        LEADER_BOUND
+    } else {
+        CHECKPOINT_BOUND.max(LEADER_BOUND)
+    };
+    Dur(bound.0 + JUDGING_MARGIN.0)
+}
+
 /// When the last fault of the script is undone, or `None` if one never is. A fault without a
 /// duration counts as undone by the first later restart/resume/heal of the same target.
 pub fn last_heal(s: &Scenario) -> Option<Dur> {

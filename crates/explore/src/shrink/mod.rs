@@ -6,6 +6,7 @@
 //! rejected. Candidates are tried in a fixed order, so shrinking is deterministic.
 
 mod ddmin;
+mod relabel;
 mod steps;
 
 pub use ddmin::ddmin;
@@ -24,7 +25,8 @@ pub const DEFAULT_MAX_RUNS: u64 = 2_000;
 /// Most rounds of all passes; each round that changes nothing ends shrinking early.
 const MAX_ROUNDS: usize = 8;
 
-/// The smallest failing scenario found.
+/// The smallest failing scenario found, named and described as shrunk from the original, with
+/// the expectations that no longer hold on it dropped.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Shrunk {
     /// The minimal scenario; it fails the property.
@@ -110,9 +112,13 @@ pub fn shrink(
         }
     }
     // Every accepted candidate is in `seen` as failing, so this is a lookup, not a run.
-    let finding = sh.fails(&current).unwrap_or(first);
+    let mut finding = sh.fails(&current).unwrap_or(first);
+    // One more run to learn which of the scenario's expectations still hold on it.
+    sh.runs += 1;
+    let verdicts = relabel::verdicts(&current);
+    let scenario = relabel::relabel(s, current, &mut finding, &verdicts);
     Ok(Shrunk {
-        scenario: current,
+        scenario,
         finding,
         runs: sh.runs,
         capped: sh.capped(),

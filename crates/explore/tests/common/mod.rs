@@ -7,24 +7,7 @@ use faultline_scenario::{parse_scenario, Scenario};
 pub fn never_leaderless() -> Scenario {
     parse_scenario(
         "never-leaderless.toml",
-        r#"
-name = "No region ever loses its leader"
-duration = "2m"
-[topology]
-stores = 3
-regions = 8
-[hibernate]
-enabled = false
-[workload]
-writes_per_sec = 5
-[[expect]]
-name = "no leaderless region after the first elections"
-metric = "leaderless_regions"
-agg = "max"
-from = "25s"
-op = "=="
-value = 0
-"#,
+        include_str!("never-leaderless.toml"),
     )
     .expect("test scenario is valid")
 }

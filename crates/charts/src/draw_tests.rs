@@ -2,9 +2,10 @@
 
 use faultline_sim::SimTime;
 
-use super::{render_svg, series_colour};
-use crate::view_model::chart_data::{chart_data, ChartKind, LabelledRun};
-use crate::view_model::tests::{run_at, TIFLOW_9595, TIFLOW_9595_FIXED, TIKV_14547};
+use super::render_svg;
+use crate::chart_data::{chart_data, ChartKind, LabelledRun};
+use crate::palette::series_colour;
+use crate::test_support::{run_at, TIFLOW_9595, TIFLOW_9595_FIXED, TIKV_14547};
 
 /// `#RRGGBB` as plotters' SVG backend writes a colour.
 fn hex(c: plotters::style::RGBColor) -> String {
@@ -79,7 +80,7 @@ fn every_available_chart_renders_and_empty_ones_too() {
         label: "run",
         run: &run,
     }];
-    for kind in crate::view_model::available_charts(&run) {
+    for kind in crate::available_charts(&run) {
         let data = chart_data(kind, &runs, None);
         assert!(!data.is_empty(), "{kind:?}");
         let svg = render_svg(&data, 400, 240).expect("renders");

@@ -1,0 +1,343 @@
+//! The series a chart shows, read from the runs' metric stores. Several runs can be overlaid
+//! (compare mode: buggy vs fixed); each series carries its run's label.
+
+use faultline_scenario::Run;
+use faultline_sim::{MetricStore, SimTime};
+use serde::{Deserialize, Serialize};
+
+/// TiCDC's alert on resolved-ts lag (seconds).
+pub const RESOLVED_LAG_ALERT_SECS: f64 = 300.0;
+/// TiCDC's alert on checkpoint lag (seconds).
+pub const CHECKPOINT_LAG_ALERT_SECS: f64 = 600.0;
+/// TiCDC warns `changefeed tick took too long` past this (seconds).
+pub const OWNER_TICK_WARN_SECS: f64 = 1.0;
+/// Points per series beyond which a series is thinned (keeping each bucket's extremes), so a
+/// long run stays cheap to draw and to send across a worker boundary.
+pub const MAX_POINTS: usize = 2_000;
+
+/// Which chart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ChartKind {
+    /// Leaderless regions (left axis) and hibernated peers (right axis).
+    Leaderless,
+    /// Checkpoint and resolved-ts lag per changefeed, with the alert lines.
+    CdcLag,
+    /// Resolved-ts lag of the first tables (a frozen table shows as a 1 s/s ramp).
+    TableLag,
+    /// Rows per second acknowledged by the sink, per changefeed.
+    SinkRows,
+    /// Regions whose range is locked but owned by no KV client worker.
+    Orphaned,
+    /// Peers per hibernate GroupState.
+    GroupStates,
+    /// Leaders per store.
+    LeadersPerStore,
+    /// How long the TiCDC owner's pass over the changefeeds takes (tiflow#4241: a blocking
+    /// sink close stretches it to the Kafka timeout).
+    OwnerTick,
+    /// Most captures writing one table of each changefeed (2 = a double write, tiflow#9344).
+    Writers,
+    /// Lease time left of each capture's etcd session, as PD sees it.
+    Lease,
+    /// Metrics picked by name (`faultline chart --metric`); not one of the page's charts.
+    Metrics,
+}
+
+impl ChartKind {
+    /// Every chart, in page order.
+    pub const ALL: [ChartKind; 10] = [
+        ChartKind::Leaderless,
+        ChartKind::CdcLag,
+        ChartKind::TableLag,
+        ChartKind::SinkRows,
+        ChartKind::Orphaned,
+        ChartKind::GroupStates,
+        ChartKind::LeadersPerStore,
+        ChartKind::OwnerTick,
+        ChartKind::Writers,
+        ChartKind::Lease,
+    ];
+
+    /// A stable id for element ids and tests.
+    pub fn id(self) -> &'static str {
+        match self {
+            ChartKind::Leaderless => "leaderless",
+            ChartKind::CdcLag => "cdc-lag",
+            ChartKind::TableLag => "table-lag",
+            ChartKind::SinkRows => "sink-rows",
+            ChartKind::Orphaned => "orphaned",
+            ChartKind::GroupStates => "group-states",
+            ChartKind::LeadersPerStore => "leaders",
+            ChartKind::OwnerTick => "owner-tick",
+            ChartKind::Writers => "writers",
+            ChartKind::Lease => "lease",
+            ChartKind::Metrics => "metrics",
+        }
+    }
+
+    /// The chart with this [`id`](ChartKind::id), among the page's charts.
+    pub fn from_id(id: &str) -> Option<ChartKind> {
+        ChartKind::ALL.into_iter().find(|k| k.id() == id)
+    }
+
+    pub(crate) fn title(self) -> &'static str {
+        match self {
+            ChartKind::Leaderless => "Leaderless regions and hibernated peers",
+            ChartKind::CdcLag => "Changefeed checkpoint and resolved-ts lag",
+            ChartKind::TableLag => "Table resolved-ts lag",
+            ChartKind::SinkRows => "Rows/s into the sink",
+            ChartKind::Orphaned => "Orphaned regions",
+            ChartKind::GroupStates => "Peers per GroupState",
+            ChartKind::LeadersPerStore => "Leaders per store",
+            ChartKind::OwnerTick => "TiCDC owner tick duration",
+            ChartKind::Writers => "Captures writing one table (max per changefeed)",
+            ChartKind::Lease => "etcd lease remaining per capture",
+            ChartKind::Metrics => "Metrics",
+        }
+    }
+
+    pub(crate) fn y_label(self) -> &'static str {
+        match self {
+            ChartKind::Leaderless => "leaderless regions",
+            ChartKind::CdcLag | ChartKind::TableLag => "lag (s)",
+            ChartKind::SinkRows => "rows/s",
+            ChartKind::Orphaned => "regions",
+            ChartKind::GroupStates => "peers",
+            ChartKind::LeadersPerStore => "leaders",
+            ChartKind::OwnerTick | ChartKind::Lease => "seconds",
+            ChartKind::Writers => "writers",
+            ChartKind::Metrics => "value",
+        }
+    }
+
+    /// Does a metric belong on the left axis (`Some(false)`), the right one (`Some(true)`),
+    /// or not on this chart?
+    fn axis_of(self, name: &str) -> Option<bool> {
+        let left = match self {
+            ChartKind::Leaderless if name == "hibernated_peers" => return Some(true),
+            ChartKind::Leaderless => name == "leaderless_regions",
+            ChartKind::CdcLag => {
+                name.starts_with("checkpoint_lag.") || name.starts_with("resolved_lag.")
+            }
+            ChartKind::TableLag => name.starts_with("table_resolved_lag."),
+            ChartKind::SinkRows => name.starts_with("sink_rows_per_sec."),
+            ChartKind::Orphaned => name == "orphaned_regions",
+            ChartKind::GroupStates => name.starts_with("peers."),
+            ChartKind::LeadersPerStore => name.starts_with("leaders."),
+            ChartKind::OwnerTick => name == "owner_tick_secs",
+            ChartKind::Writers => name.starts_with("writers_max."),
+            ChartKind::Lease => name.starts_with("lease_remaining."),
+            // Picked by name in `metric_chart`, never by prefix.
+            ChartKind::Metrics => false,
+        };
+        left.then_some(false)
+    }
+
+    fn alerts(self) -> Vec<AlertLine> {
+        match self {
+            ChartKind::CdcLag => vec![
+                AlertLine {
+                    label: "resolved-ts lag alert (300 s)".into(),
+                    value: RESOLVED_LAG_ALERT_SECS,
+                },
+                AlertLine {
+                    label: "checkpoint lag alert (600 s)".into(),
+                    value: CHECKPOINT_LAG_ALERT_SECS,
+                },
+            ],
+            ChartKind::TableLag => vec![AlertLine {
+                label: "resolved-ts lag alert (300 s)".into(),
+                value: RESOLVED_LAG_ALERT_SECS,
+            }],
+            // TiCDC logs `changefeed tick took too long` past 1 s.
+            ChartKind::OwnerTick => vec![AlertLine {
+                label: "tick took too long (1 s)".into(),
+                value: OWNER_TICK_WARN_SECS,
+            }],
+            ChartKind::Writers => vec![AlertLine {
+                label: "double write (2 writers)".into(),
+                value: 2.0,
+            }],
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// One line on a chart.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Series {
+    /// Legend text: the metric name, prefixed by the run's label when runs are overlaid.
+    pub label: String,
+    /// The metric.
+    pub metric: String,
+    /// Which run (0 = the first; later runs are drawn dashed).
+    pub run: usize,
+    /// Palette slot: the same metric has the same colour in every run.
+    pub colour: usize,
+    /// Drawn against the right-hand axis.
+    pub secondary: bool,
+    /// `(seconds, value)` samples.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// A horizontal threshold line (a real alert rule).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AlertLine {
+    /// What the alert is.
+    pub label: String,
+    /// The threshold on the left axis.
+    pub value: f64,
+}
+
+/// Everything a chart draws.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChartData {
+    /// Which chart.
+    pub kind: ChartKind,
+    /// Title.
+    pub title: String,
+    /// Left axis label.
+    pub y_label: String,
+    /// Right axis label, when some series use it.
+    pub y2_label: Option<String>,
+    /// The x axis spans `0..x_max_secs` (the longest run's end), so it does not rescale
+    /// while playing.
+    pub x_max_secs: f64,
+    /// The lines.
+    pub series: Vec<Series>,
+    /// Alert thresholds.
+    pub alerts: Vec<AlertLine>,
+    /// The time cursor, drawn as a vertical line.
+    pub cursor_secs: Option<f64>,
+}
+
+impl ChartData {
+    /// True when no run has any of this chart's metrics (e.g. CDC charts of a TiKV-only run).
+    pub fn is_empty(&self) -> bool {
+        self.series.is_empty()
+    }
+}
+
+/// A run and the label its series get in compare mode (`"buggy"`, `"fixed"`).
+#[derive(Clone, Copy)]
+pub struct LabelledRun<'a> {
+    /// Legend prefix.
+    pub label: &'a str,
+    /// The run.
+    pub run: &'a Run,
+}
+
+/// The data of chart `kind` over `runs`, with the cursor at `cursor`.
+pub fn chart_data(kind: ChartKind, runs: &[LabelledRun<'_>], cursor: Option<SimTime>) -> ChartData {
+    let mut names: Vec<String> = Vec::new();
+    let mut series = Vec::new();
+    for (ri, lr) in runs.iter().enumerate() {
+        let metrics = &lr.run.world.kernel.metrics;
+        for name in metrics.names() {
+            let Some(secondary) = kind.axis_of(name) else {
+                continue;
+            };
+            let colour = match names.iter().position(|n| n == name) {
+                Some(i) => i,
+                None => {
+                    names.push(name.clone());
+                    names.len() - 1
+                }
+            };
+            let label = if runs.len() > 1 {
+                format!("{}: {name}", lr.label)
+            } else {
+                name.clone()
+            };
+            series.push(Series {
+                label,
+                metric: name.clone(),
+                run: ri,
+                colour,
+                secondary,
+                points: points(metrics, name),
+            });
+        }
+    }
+    let x_max_secs = runs
+        .iter()
+        .map(|r| r.run.end().as_secs_f64())
+        .fold(1.0, f64::max);
+    ChartData {
+        kind,
+        title: kind.title().to_string(),
+        y_label: kind.y_label().to_string(),
+        y2_label: series
+            .iter()
+            .any(|s| s.secondary)
+            .then(|| "hibernated peers".to_string()),
+        x_max_secs,
+        series,
+        alerts: kind.alerts(),
+        cursor_secs: cursor.map(SimTime::as_secs_f64),
+    }
+}
+
+/// The charts that have data in `run`.
+pub fn available_charts(run: &Run) -> Vec<ChartKind> {
+    let names = run.world.kernel.metrics.names();
+    ChartKind::ALL
+        .into_iter()
+        .filter(|k| names.iter().any(|n| k.axis_of(n).is_some()))
+        .collect()
+}
+
+pub(crate) fn points(metrics: &MetricStore, name: &str) -> Vec<(f64, f64)> {
+    let raw: Vec<(f64, f64)> = metrics
+        .series(name)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(t, v)| (t.as_secs_f64(), v))
+        .collect();
+    thin(raw, MAX_POINTS)
+}
+
+/// Keeps at most about `max` points: per bucket its first, lowest and highest sample, so
+/// spikes (a leaderless burst) survive thinning.
+pub fn thin(points: Vec<(f64, f64)>, max: usize) -> Vec<(f64, f64)> {
+    if points.len() <= max || max < 3 {
+        return points;
+    }
+    let bucket = points.len().div_ceil(max / 3);
+    let mut out = Vec::with_capacity(max);
+    for chunk in points.chunks(bucket) {
+        let mut keep = [0, 0, 0];
+        for (i, p) in chunk.iter().enumerate() {
+            if p.1 < chunk[keep[1]].1 {
+                keep[1] = i;
+            }
+            if p.1 > chunk[keep[2]].1 {
+                keep[2] = i;
+            }
+        }
+        keep.sort_unstable();
+        let mut last = usize::MAX;
+        for k in keep {
+            if k != last {
+                out.push(chunk[k]);
+                last = k;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thinning_keeps_spikes_and_order() {
+        let mut pts: Vec<(f64, f64)> = (0..10_000).map(|i| (i as f64, 0.0)).collect();
+        pts[5_001].1 = 42.0;
+        let t = thin(pts, 300);
+        assert!(t.len() <= 300, "{}", t.len());
+        assert!(t.iter().any(|p| p.1 == 42.0));
+        assert!(t.windows(2).all(|w| w[0].0 < w[1].0));
+    }
+}

@@ -1,0 +1,174 @@
+//! Charts drawn with plotters, generic over its `DrawingBackend`: the browser draws them on a
+//! canvas (plotters-canvas), tests and the CLI render the same function to SVG
+//! ([`render_svg`]), so both look the same.
+
+use plotters::chart::DualCoordChartContext;
+use plotters::coord::types::RangedCoordf64;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use crate::chart_data::{ChartData, Series};
+use crate::palette::series_colour;
+
+/// Where the plot landed, so a click can be mapped back to a time.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ChartLayout {
+    /// Backend x pixel of time 0.
+    pub left_px: i32,
+    /// Backend x pixel of `x_max_secs`.
+    pub right_px: i32,
+    /// Seconds at the right edge.
+    pub x_max_secs: f64,
+}
+
+impl ChartLayout {
+    /// The simulated second under backend pixel `x`, clamped to the plot.
+    pub fn secs_at(&self, x: i32) -> f64 {
+        let w = (self.right_px - self.left_px).max(1) as f64;
+        ((x - self.left_px) as f64 / w).clamp(0.0, 1.0) * self.x_max_secs
+    }
+}
+
+/// The alert lines' colour: TiCDC's alerts are red in Grafana too.
+const ALERT: RGBColor = RGBColor(200, 30, 30);
+const CURSOR: RGBColor = RGBColor(20, 20, 20);
+
+type DrawResult<T, DB> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+/// The top of an axis: the highest value or alert line, with headroom, never zero.
+fn top(values: impl Iterator<Item = f64>) -> f64 {
+    let max = values.filter(|v| v.is_finite()).fold(0.0, f64::max);
+    if max <= 0.0 {
+        1.0
+    } else {
+        max * 1.08
+    }
+}
+
+/// An axis tick: whole numbers unless the axis is short enough to need a decimal.
+fn tick(v: f64, axis_max: f64) -> String {
+    if axis_max >= 10.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
+/// Draws `data` on `root`. Alert lines are always within the y range, so a small lag reads
+/// as "far below the alert" rather than filling the chart.
+pub fn draw_chart<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    data: &ChartData,
+) -> DrawResult<ChartLayout, DB> {
+    root.fill(&WHITE)?;
+    let x_max = data.x_max_secs.max(1.0);
+    let values = |secondary: bool| {
+        data.series
+            .iter()
+            .filter(move |s| s.secondary == secondary)
+            .flat_map(|s| s.points.iter().map(|p| p.1))
+    };
+    let y_max = top(values(false).chain(data.alerts.iter().map(|a| a.value)));
+    let y2_max = top(values(true));
+    let has_y2 = data.y2_label.is_some();
+    let mut chart = ChartBuilder::on(root)
+        .caption(&data.title, ("sans-serif", 15))
+        .margin(8)
+        .margin_right(if has_y2 { 8 } else { 20 })
+        .x_label_area_size(32)
+        .y_label_area_size(52)
+        .right_y_label_area_size(if has_y2 { 60 } else { 0 })
+        .build_cartesian_2d(0f64..x_max, 0f64..y_max)?
+        .set_secondary_coord(0f64..x_max, 0f64..y2_max);
+    chart
+        .configure_mesh()
+        .x_desc("simulated time (s)")
+        .y_desc(&data.y_label)
+        .x_label_formatter(&|x| tick(*x, x_max))
+        .y_label_formatter(&|y| tick(*y, y_max))
+        .light_line_style(WHITE.mix(0.0))
+        .draw()?;
+    if let Some(label) = &data.y2_label {
+        chart
+            .configure_secondary_axes()
+            .y_desc(label)
+            .y_label_formatter(&|y| tick(*y, y2_max))
+            .draw()?;
+    }
+    for alert in &data.alerts {
+        let style = ALERT.stroke_width(1);
+        chart
+            .draw_series(DashedLineSeries::new(
+                [(0.0, alert.value), (x_max, alert.value)],
+                6,
+                4,
+                style,
+            ))?
+            .label(&alert.label)
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], style));
+    }
+    for s in &data.series {
+        draw_series(&mut chart, s)?;
+    }
+    if let Some(c) = data.cursor_secs {
+        let c = c.clamp(0.0, x_max);
+        chart.draw_series(LineSeries::new(
+            [(c, 0.0), (c, y_max)],
+            CURSOR.stroke_width(1),
+        ))?;
+    }
+    draw_legend(&mut chart)?;
+    let (xs, _) = chart.plotting_area().get_pixel_range();
+    Ok(ChartLayout {
+        left_px: xs.start,
+        right_px: xs.end,
+        x_max_secs: x_max,
+    })
+}
+
+type Xy = Cartesian2d<RangedCoordf64, RangedCoordf64>;
+type Dual<'a, DB> = DualCoordChartContext<'a, DB, Xy, Xy>;
+
+/// The legend, top left over a translucent white so lines stay visible under it.
+fn draw_legend<'a, DB: DrawingBackend + 'a>(chart: &mut Dual<'a, DB>) -> DrawResult<(), DB> {
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.3))
+        .label_font(("sans-serif", 11))
+        .draw()
+}
+
+/// One series: the first run solid, later runs (compare mode) dashed in the same colour.
+fn draw_series<DB: DrawingBackend>(chart: &mut Dual<'_, DB>, s: &Series) -> DrawResult<(), DB> {
+    let style = series_colour(s.colour).stroke_width(2);
+    let points = s.points.iter().copied();
+    let anno = match (s.secondary, s.run) {
+        (false, 0) => chart.draw_series(LineSeries::new(points, style))?,
+        (false, _) => chart.draw_series(DashedLineSeries::new(points, 7, 4, style))?,
+        (true, 0) => chart.draw_secondary_series(LineSeries::new(points, style))?,
+        (true, _) => chart.draw_secondary_series(DashedLineSeries::new(points, 7, 4, style))?,
+    };
+    let dashed = s.run > 0;
+    anno.label(&s.label).legend(move |(x, y)| {
+        let end = if dashed { x + 7 } else { x + 16 };
+        PathElement::new([(x, y), (end, y)], style)
+    });
+    Ok(())
+}
+
+/// Renders a chart to an SVG document (tests, and the CLI's reports).
+pub fn render_svg(data: &ChartData, width: u32, height: u32) -> Result<String, String> {
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (width, height)).into_drawing_area();
+        draw_chart(&root, data).map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+#[path = "draw_tests.rs"]
+mod tests;

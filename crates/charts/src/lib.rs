@@ -1,0 +1,19 @@
+//! Faultline's charts, shared by the browser app and the `faultline` CLI.
+//!
+//! [`chart_data`] reads the series a chart shows from a run's metric store; [`draw_chart`] draws
+//! them on any plotters `DrawingBackend`. The browser passes a canvas backend, the CLI and the
+//! tests [`render_svg`], so a chart attached to a bug report looks like the one on the page.
+
+pub mod chart_data;
+mod draw;
+pub mod metric_chart;
+mod palette;
+#[cfg(test)]
+mod test_support;
+
+pub use chart_data::{
+    available_charts, chart_data, thin, AlertLine, ChartData, ChartKind, LabelledRun, Series,
+};
+pub use draw::{draw_chart, render_svg, ChartLayout};
+pub use metric_chart::metric_chart;
+pub use palette::series_colour;
