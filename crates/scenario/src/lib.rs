@@ -4,6 +4,7 @@
 
 pub mod actions;
 pub mod build;
+pub mod diff;
 pub mod dur;
 pub mod error;
 pub mod expect;
@@ -18,14 +19,22 @@ pub mod parse;
 pub mod run;
 mod unit_enum;
 pub mod validate;
+pub mod verify;
 
 pub use build::{build_world, SimWorld};
+pub use diff::{first_difference, FirstDifference, TracedEvent};
 pub use dur::{parse_duration_arg, Dur};
 pub use error::{Problem, ScenarioError};
 pub use expect::{evaluate, ExpectResult, Verdict};
 pub use format::*;
 pub use gallery::{default_scenario, gallery, GalleryEntry, DEFAULT_SCENARIO_FILE, SHIPPED};
-pub use link::{decode_link, encode_link, share_url, LinkError};
+pub use link::{
+    decode_link, decode_shared, encode_link, encode_shared, share_url, LinkError, RunRecord,
+    SharedLink,
+};
 pub use model_version::MODEL_VERSION;
 pub use parse::{override_scenario, parse_scenario, parse_with_overrides, to_toml};
 pub use run::Run;
+pub use verify::{
+    record_run, self_checking_link, verdict_word, verify_shared, Verification, VerifyError,
+};
