@@ -6,6 +6,7 @@ use faultline_scenario::{decode_link, override_scenario, parse_with_overrides, S
 pub fn is_link(arg: &str) -> bool {
     arg.contains("#v")
         || arg.starts_with("v1.")
+        || arg.starts_with("v2.")
         || arg.starts_with("http://")
         || arg.starts_with("https://")
 }

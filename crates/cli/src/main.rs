@@ -3,10 +3,12 @@
 
 mod args;
 mod cmd_check;
+mod cmd_diff;
 mod cmd_explore;
 mod cmd_link;
 mod cmd_run;
 mod cmd_shrink;
+mod cmd_verify;
 mod load;
 
 const HELP: &str = "\
@@ -21,8 +23,10 @@ usage:
                     [--jobs N]   random fault schedules per seed; prints failures with links
   faultline shrink SCENARIO|LINK --property NAME [--max-runs N]
                     the smallest scenario that still fails NAME (docs/properties.md)
+  faultline verify LINK   replays a self-checking link: exit 0 reproduced, 1 different, 2 bad
+  faultline diff A B      the first event where two runs (links or files) differ
 
-SCENARIO is a scenario file (scenarios/*.toml) or a share link (http://...#v1.... or v1....).
+SCENARIO is a scenario file (scenarios/*.toml) or a share link (http://...#v2.... or v2....).
 ";
 
 fn main() {
@@ -38,6 +42,8 @@ fn main() {
         "trace-hash" => cmd_link::trace_hash(rest),
         "explore" => cmd_explore::main(rest),
         "shrink" => cmd_shrink::main(rest),
+        "verify" => cmd_verify::main(rest),
+        "diff" => cmd_diff::main(rest),
         "help" | "--help" | "-h" => {
             print!("{HELP}");
             Ok(0)

@@ -58,7 +58,7 @@ impl FirstDifference {
             Some(e) => e.to_string(),
             None => "(the run ended here)".to_string(),
         };
-        vec![
+        let mut out = vec![
             format!(
                 "the runs first differ at {}, after {} events in common",
                 self.time(),
@@ -66,7 +66,11 @@ impl FirstDifference {
             ),
             format!("A: {}", side(&self.a)),
             format!("B: {}", side(&self.b)),
-        ]
+        ];
+        if self.a.is_some() && self.a == self.b {
+            out.push("(the same kind of event at the same node, with different contents)".into());
+        }
+        out
     }
 }
 

@@ -32,9 +32,10 @@ pub use link::{
     decode_link, decode_shared, encode_link, encode_shared, share_url, LinkError, RunRecord,
     SharedLink,
 };
-pub use model_version::MODEL_VERSION;
+pub use model_version::{FAULTLINE_COMMIT, FAULTLINE_VERSION, MODEL_VERSION};
 pub use parse::{override_scenario, parse_scenario, parse_with_overrides, to_toml};
 pub use run::Run;
 pub use verify::{
-    record_run, self_checking_link, verdict_word, verify_shared, Verification, VerifyError,
+    compare_records, record_run, self_checking_link, verdict_word, verify_shared, Verification,
+    VerifyError,
 };

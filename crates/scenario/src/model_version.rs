@@ -8,3 +8,9 @@
 
 /// The current model version. Bump it whenever any gallery trace hash changes.
 pub const MODEL_VERSION: u32 = 1;
+
+/// The Faultline release (the workspace version).
+pub const FAULTLINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The commit this build was made from (12 hex digits), or `unknown` outside a git checkout.
+pub const FAULTLINE_COMMIT: &str = env!("FAULTLINE_COMMIT");

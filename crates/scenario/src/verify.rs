@@ -133,26 +133,42 @@ pub fn verify_shared(link: &SharedLink) -> Result<Verification, VerifyError> {
     let record = link.record.as_ref().ok_or(VerifyError::NoRecord)?;
     let mut run = Run::new(&link.scenario)?;
     run.run_until(record.cursor);
-    let now = record_run(&run);
     let names: Vec<String> = run.evaluate().into_iter().map(|r| r.name).collect();
-    let count = now.verdicts.len().max(record.verdicts.len());
+    Ok(compare_records(
+        link.model_version.unwrap_or(0),
+        record,
+        &record_run(&run),
+        &names,
+    ))
+}
+
+/// Compares what a link recorded with what this build shows at the same cursor (`names`: the
+/// expectations' names, for the message). The page, which has the run at hand, calls this
+/// directly.
+pub fn compare_records(
+    shared_model: u32,
+    shared: &RunRecord,
+    now: &RunRecord,
+    names: &[String],
+) -> Verification {
+    let count = now.verdicts.len().max(shared.verdicts.len());
     let verdict_changes = (0..count)
         .filter_map(|i| {
-            let shared = record.verdicts.get(i).copied();
+            let was = shared.verdicts.get(i).copied();
             let current = now.verdicts.get(i).copied();
-            (shared != current).then(|| VerdictChange {
+            (was != current).then(|| VerdictChange {
                 index: i,
                 name: names.get(i).cloned().unwrap_or_default(),
-                shared,
+                shared: was,
                 now: current,
             })
         })
         .collect();
-    Ok(Verification {
-        shared_model: link.model_version.unwrap_or(0),
-        cursor: record.cursor,
-        shared_hash: record.trace_hash,
+    Verification {
+        shared_model,
+        cursor: shared.cursor,
+        shared_hash: shared.trace_hash,
         this_hash: now.trace_hash,
         verdict_changes,
-    })
+    }
 }

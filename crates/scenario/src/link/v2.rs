@@ -129,20 +129,27 @@ impl PathFailure {
         }
     }
 
-    /// `faults[3].action = split` for an unknown value, `cdc.new_knob` for an unknown field.
+    /// `faults[3].action = split` for an unknown value, `cdc.new_knob` for an unknown field
+    /// (the path already ends in the field's name).
     fn what(&self) -> String {
         let quoted = self.message.split('`').nth(1);
-        let under = |leaf: &str| match self.path.as_str() {
-            "" | "." => leaf.to_string(),
-            p => format!("{p}.{leaf}"),
-        };
         match quoted {
             Some(v) if self.message.starts_with("unknown variant") => {
                 format!("{} = {v}", self.path)
             }
-            Some(f) if self.message.starts_with("unknown field") => under(f),
+            _ if self.message.starts_with("unknown field") => self.path.clone(),
             _ => format!("{} ({})", self.path, self.message),
         }
+    }
+}
+
+/// ciborium's errors display as their `Debug` form (`Semantic(None, "msg")`); keeps `msg`.
+fn bare_message(text: &str) -> String {
+    match (text.find('"'), text.rfind('"')) {
+        (Some(a), Some(b)) if text.starts_with("Semantic(") && b > a => {
+            text[a + 1..b].replace("\\\"", "\"").replace("\\\\", "\\")
+        }
+        _ => text.to_string(),
     }
 }
 
@@ -163,6 +170,9 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Tracked<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         serde_path_to_error::deserialize(d)
             .map(Tracked)
-            .map_err(|e| de::Error::custom(format!("{}{PATH_SEPARATOR}{}", e.path(), e.inner())))
+            .map_err(|e| {
+                let message = bare_message(&e.inner().to_string());
+                de::Error::custom(format!("{}{PATH_SEPARATOR}{message}", e.path()))
+            })
     }
 }
