@@ -56,6 +56,9 @@ impl Local {
             FromEngine::Toml(a) => {
                 self.pg.apply(Action::Toml(a));
             }
+            FromEngine::FirstDifference(d) => {
+                self.pg.apply(Action::FirstDifference(d));
+            }
             FromEngine::Crashed { message, at_us } => {
                 self.pg.apply(Action::EngineCrashed(message, at_us));
             }

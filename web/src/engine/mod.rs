@@ -7,6 +7,7 @@
 //! Slicing never changes results: the trace hash at a cursor equals an uninterrupted native
 //! run of the same link.
 
+pub mod first_difference;
 #[cfg(test)]
 pub mod local;
 pub mod protocol;
@@ -238,6 +239,12 @@ impl Engine {
                 self.ack = self.ack.max(msg.seq);
                 Some(FromEngine::Toml(toml_answer(cmd)))
             }
+            Command::FirstDifference { a, b } => {
+                self.ack = self.ack.max(msg.seq);
+                Some(FromEngine::FirstDifference(first_difference::answer(
+                    &a, &b,
+                )))
+            }
             _ => self.handle(msg).map(|f| FromEngine::Frame(Box::new(f))),
         }
     }
@@ -308,7 +315,7 @@ impl Engine {
             }
             Command::Explore(c) => self.exploring.handle(c),
             // Not a run command: `receive` answers it; here it changes nothing.
-            Command::Toml(_) => {}
+            Command::Toml(_) | Command::FirstDifference { .. } => {}
             Command::Crash => panic!("worker crash requested by the page (crash-report test)"),
         }
         None

@@ -42,7 +42,9 @@ fn settle(e: &mut Engine) -> Frame {
     }
     match last.expect("a frame") {
         FromEngine::Frame(f) => *f,
-        FromEngine::Crashed { .. } | FromEngine::Toml(_) => unreachable!(),
+        FromEngine::Crashed { .. } | FromEngine::Toml(_) | FromEngine::FirstDifference(_) => {
+            unreachable!()
+        }
     }
 }
 

@@ -10,6 +10,7 @@ pub mod action;
 pub mod explore;
 pub mod hash;
 pub mod history;
+pub mod link_check;
 pub mod report;
 pub mod session;
 pub mod snapshots;
@@ -114,6 +115,8 @@ pub struct Playground {
     /// The worker's TOML text of a scenario (its link, the text), for Export TOML; current
     /// when the link is [`Playground::link`].
     pub exported: Option<(String, String)>,
+    /// The opened link's self-check and compare mode's first difference.
+    pub checks: link_check::LinkChecks,
 }
 
 /// Checks that a scenario can run (the engine reports what only building the world finds,
@@ -199,9 +202,10 @@ impl Playground {
             explore: ExploreView::default(),
             importing: None,
             exported: None,
+            checks: link_check::LinkChecks::from_link(&h.link),
         };
         // A link with a cursor opens paused at that moment; without one it plays.
-        let cursor = match (h.cursor, &pg.error) {
+        let cursor = match (h.cursor.or(pg.checks.recorded_cursor()), &pg.error) {
             (Some(t), None) => {
                 pg.playing = false;
                 Some(t.min(pg.end()))
@@ -378,6 +382,8 @@ impl Playground {
             }
             Action::CrashEngine => self.send(Command::Crash, false),
             Action::Explore(c) => self.send(Command::Explore(c), false),
+            Action::FindFirstDifference => link_check::ask_first_difference(self),
+            Action::FirstDifference(d) => self.checks.answered(d),
             Action::Views(v) => {
                 if v == self.views {
                     return false;
