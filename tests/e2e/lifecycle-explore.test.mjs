@@ -176,7 +176,7 @@ test("explore panel: seeds run in slices with progress, failures open as links, 
   );
   assert.ok(failures.length >= 1);
   assert.equal(failures[0].property, "expect[0]");
-  assert.match(failures[0].href, /#v1\.[A-Za-z0-9_-]+$/);
+  assert.match(failures[0].href, /#v2\.[A-Za-z0-9_-]+$/);
   assert.equal(failures[0].target, "_blank", "a failure opens in a new tab");
   await shoot(page, "#explore", "explore-failures");
 
@@ -203,7 +203,7 @@ test("explore panel: seeds run in slices with progress, failures open as links, 
   assert.notEqual(shrunk.state, "failed", shrunk.text);
   assert.ok(Number(shrunk.runs) >= 1, shrunk.text);
   assert.ok(Number(shrunk.faults) >= 1, `a failure needs at least one kill: ${shrunk.text}`);
-  assert.match(await page.$eval("#shrunk-link", (a) => a.href), /#v1\./);
+  assert.match(await page.$eval("#shrunk-link", (a) => a.href), /#v2\./);
   assert.equal(
     await page.evaluate(() => document.querySelectorAll("#explore-failures tr[data-seed]").length),
     before,

@@ -96,7 +96,7 @@ test("edit loop: add a store, schedule a kill, share the link, same run in a fre
   assert.ok(await page.$('[data-fault] >> text=kill tikv-4'), "the kill is on the timeline");
   await page.click("#copy-link");
   const link = await page.$eval("#copied-text", (e) => e.value);
-  assert.match(link, /#v1\.[A-Za-z0-9_-]+&t=10$/);
+  assert.match(link, /#v2\.[A-Za-z0-9_-]+&t=10$/);
   await page.click('[data-speed="max"]');
   await waitFinished(page, problems);
   const hash = await text(page, "trace-hash");

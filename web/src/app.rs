@@ -22,6 +22,7 @@ use crate::components::guide::Guide;
 use crate::components::header::Header;
 use crate::components::help::Help;
 use crate::components::inspector::Inspector;
+use crate::components::link_check::{FirstDifference, LinkCheckBanner};
 use crate::components::link_error::LinkError;
 use crate::components::run_status::RunStatus;
 use crate::components::scrubber::Scrubber;
@@ -66,6 +67,7 @@ fn spawn_engine(state: &crate::state::StateHandle) {
             FromEngine::Ready => d.dispatch(Action::EngineReady),
             FromEngine::Frame(f) => d.dispatch(Action::Frame(f)),
             FromEngine::Toml(a) => d.dispatch(Action::Toml(a)),
+            FromEngine::FirstDifference(a) => d.dispatch(Action::FirstDifference(a)),
             FromEngine::Crashed { message, at_us } => {
                 d.dispatch(Action::EngineCrashed(message, at_us))
             }
@@ -229,6 +231,7 @@ pub fn App() -> Html {
             </aside>
             <div class="center">
                 <LinkError state={ state.clone() } on_action={ on_action.clone() } />
+                <LinkCheckBanner state={ state.clone() } on_action={ on_action.clone() } />
                 <Header state={ state.clone() } on_action={ on_action.clone() } />
                 <Guide state={ state.clone() } on_action={ on_action.clone() } />
                 <section class="panel time">
@@ -243,6 +246,7 @@ pub fn App() -> Html {
                     <MetricsStrip data={ strip } />
                 }
                 <Compare state={ state.clone() } on_action={ on_action.clone() } />
+                <FirstDifference state={ state.clone() } on_action={ on_action.clone() } />
                 if !compare_on {
                     <ExpectationsPanel data={ expect } on_jump={ on_jump } />
                 }

@@ -16,7 +16,7 @@ pub const DEFAULT_BASE: &str = "http://127.0.0.1:8080/";
 pub struct LinkArgs {
     #[command(flatten)]
     scenario: ScenarioArg,
-    /// Where the app is served; the link is this URL plus `#v1.…`.
+    /// Where the app is served; the link is this URL plus `#v2.…`.
     #[arg(long, value_name = "URL", default_value = DEFAULT_BASE)]
     base: String,
 }

@@ -26,6 +26,7 @@ impl ScenarioArg {
 pub fn is_link(arg: &str) -> bool {
     arg.contains("#v")
         || arg.starts_with("v1.")
+        || arg.starts_with("v2.")
         || arg.starts_with("http://")
         || arg.starts_with("https://")
 }

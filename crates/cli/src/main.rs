@@ -7,11 +7,13 @@
 mod cmd_chart;
 mod cmd_check;
 mod cmd_completions;
+mod cmd_diff;
 mod cmd_explore;
 mod cmd_explore_merge;
 mod cmd_link;
 mod cmd_run;
 mod cmd_shrink;
+mod cmd_verify;
 mod load;
 mod out;
 mod progress;
@@ -33,7 +35,7 @@ static VERSION: LazyLock<String> = LazyLock::new(|| {
 
 /// Deterministic simulation of TiKV, PD and TiCDC under failure.
 ///
-/// SCENARIO is a scenario file (scenarios/*.toml) or a share link (http://...#v1.... or v1....).
+/// SCENARIO is a scenario file (scenarios/*.toml) or a share link (http://...#v2.... or v2....; v1 links still open).
 #[derive(Parser, Debug)]
 #[command(name = "faultline", version = VERSION.as_str(), propagate_version = true)]
 pub struct Cli {
@@ -51,6 +53,8 @@ enum Command {
     Explore(cmd_explore::ExploreArgs),
     ExploreMerge(cmd_explore_merge::MergeArgs),
     Shrink(cmd_shrink::ShrinkArgs),
+    Verify(cmd_verify::VerifyArgs),
+    Diff(cmd_diff::DiffArgs),
     Completions(cmd_completions::CompletionsArgs),
 }
 
@@ -65,6 +69,8 @@ fn main() {
         Command::Explore(a) => cmd_explore::run(a),
         Command::ExploreMerge(a) => cmd_explore_merge::run(a),
         Command::Shrink(a) => cmd_shrink::run(a),
+        Command::Verify(a) => cmd_verify::run(a),
+        Command::Diff(a) => cmd_diff::run(a),
         Command::Completions(a) => cmd_completions::run(a),
     };
     match result {

@@ -14,6 +14,8 @@ const SUBCOMMANDS: &[&str] = &[
     "explore",
     "explore-merge",
     "shrink",
+    "verify",
+    "diff",
     "completions",
 ];
 

@@ -5,6 +5,7 @@
 pub mod actions;
 pub mod build;
 mod deferred;
+pub mod diff;
 pub mod dur;
 pub mod error;
 pub mod expect;
@@ -26,14 +27,23 @@ mod unit_enum;
 pub mod validate;
 mod validate_cdc;
 mod validate_script;
+pub mod verify;
 
 pub use build::{build_world, SimWorld};
+pub use diff::{first_difference, FirstDifference, TracedEvent};
 pub use dur::{parse_duration_arg, Dur};
 pub use error::{Problem, ScenarioError};
 pub use expect::{evaluate, ExpectResult, Verdict};
 pub use format::*;
 pub use gallery::{default_scenario, gallery, GalleryEntry, DEFAULT_SCENARIO_FILE, SHIPPED};
-pub use link::{decode_link, encode_link, share_url, LinkError};
-pub use model_version::MODEL_VERSION;
+pub use link::{
+    decode_link, decode_shared, encode_link, encode_shared, share_url, LinkError, RunRecord,
+    SharedLink,
+};
+pub use model_version::{FAULTLINE_COMMIT, FAULTLINE_VERSION, MODEL_VERSION};
 pub use parse::{override_scenario, parse_scenario, parse_with_overrides, to_toml};
 pub use run::Run;
+pub use verify::{
+    compare_records, record_run, self_checking_link, verdict_word, verify_shared, Verification,
+    VerifyError,
+};

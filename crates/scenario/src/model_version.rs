@@ -12,3 +12,9 @@
 ///   starts a new session instead (owner failover on a lossy network, issue 16 item 1). No
 ///   gallery hash changed, but runs with a lost `Joined` answer past a lease's TTL do.
 pub const MODEL_VERSION: u32 = 2;
+
+/// The Faultline release (the workspace version).
+pub const FAULTLINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The commit this build was made from (12 hex digits), or `unknown` outside a git checkout.
+pub const FAULTLINE_COMMIT: &str = env!("FAULTLINE_COMMIT");

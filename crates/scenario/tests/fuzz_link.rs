@@ -1,5 +1,5 @@
 //! Property-based fuzzing of `decode_link`: no input panics or takes long, at every layer
-//! (text, base64, zlib, postcard, validation), and whatever decodes round-trips.
+//! (text, base64, zlib, postcard for v1, CBOR for v2, validation), and whatever decodes round-trips.
 //! cargo-fuzz runs the same checks for longer: see docs/fuzzing.md.
 
 mod fuzz_common;
@@ -24,6 +24,28 @@ fn seed_payloads() -> &'static [Vec<u8>] {
             .map(|s| postcard::to_allocvec(s).expect("serialises"))
             .collect()
     })
+}
+
+/// The CBOR payload inside each seed scenario's v2 link (what this build writes).
+fn seed_v2_payloads() -> &'static [Vec<u8>] {
+    static PAYLOADS: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
+    PAYLOADS.get_or_init(|| {
+        use base64::Engine;
+        seed_links()
+            .iter()
+            .map(|link| {
+                let packed = base64::engine::general_purpose::URL_SAFE_NO_PAD
+                    .decode(link.strip_prefix("v2.").expect("a v2 link"))
+                    .expect("base64");
+                miniz_oxide::inflate::decompress_to_vec_zlib(&packed).expect("zlib")
+            })
+            .collect()
+    })
+}
+
+/// `v2.` + base64url of zlib-packed `bytes`.
+fn zlib_v2_link_of(bytes: &[u8]) -> String {
+    zlib_link_of(bytes).replacen("v1.", "v2.", 1)
 }
 
 fn edits() -> impl Strategy<Value = Vec<Edit>> {
@@ -69,6 +91,20 @@ proptest! {
         let payloads = seed_payloads();
         let bytes = mutate(&payloads[pick % payloads.len()], &edits);
         decode(&zlib_link_of(&bytes));
+    }
+
+    #[test]
+    fn arbitrary_bytes_zlib_packed_behind_v2(bytes in prop::collection::vec(any::<u8>(), 0..2048)) {
+        decode(&zlib_v2_link_of(&bytes));
+    }
+
+    #[test]
+    fn mutated_v2_payloads(pick in any::<usize>(), edits in edits()) {
+        // Mutating the CBOR under a valid zlib layer reaches the tagged decoder, the
+        // newer-model message and validation.
+        let payloads = seed_v2_payloads();
+        let bytes = mutate(&payloads[pick % payloads.len()], &edits);
+        decode(&zlib_v2_link_of(&bytes));
     }
 }
 

@@ -12,6 +12,7 @@ pub mod guide;
 pub mod header;
 pub mod help;
 pub mod inspector;
+pub mod link_check;
 pub mod link_error;
 pub mod run_status;
 pub mod scrubber;

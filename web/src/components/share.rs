@@ -20,7 +20,11 @@ pub fn Share(props: &PanelProps) -> Html {
     let copied = use_state(|| None::<(String, String)>);
     // Keeps the file read alive until it finishes.
     let reader: Rc<RefCell<Option<FileReader>>> = use_mut_ref(|| None);
-    let url = format!("{}{}", dom::base_url(), pg.url_hash());
+    let url = format!(
+        "{}{}",
+        dom::base_url(),
+        crate::playground::link_check::checked_url_hash(&pg)
+    );
     let copy_link = {
         let (copied, cb, url) = (copied.clone(), props.on_action.clone(), url.clone());
         Callback::from(move |_: MouseEvent| {
@@ -35,7 +39,11 @@ pub fn Share(props: &PanelProps) -> Html {
         Callback::from(move |_: MouseEvent| {
             let report = {
                 let pg = state.pg.borrow();
-                let url = format!("{}{}", dom::base_url(), pg.url_hash());
+                let url = format!(
+                    "{}{}",
+                    dom::base_url(),
+                    crate::playground::link_check::checked_url_hash(&pg)
+                );
                 issue_report(&ReportInput {
                     scenario: pg.scenario(),
                     url: &url,

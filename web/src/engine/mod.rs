@@ -9,6 +9,7 @@
 
 pub mod explore;
 mod exploring;
+pub mod first_difference;
 mod frame;
 mod playback;
 pub mod protocol;
@@ -105,6 +106,12 @@ impl Engine {
                 self.ack = self.ack.max(msg.seq);
                 Some(FromEngine::Toml(toml_answer(cmd)))
             }
+            Command::FirstDifference { a, b } => {
+                self.ack = self.ack.max(msg.seq);
+                Some(FromEngine::FirstDifference(first_difference::answer(
+                    &a, &b,
+                )))
+            }
             _ => self.handle(msg).map(|f| FromEngine::Frame(Box::new(f))),
         }
     }
@@ -175,7 +182,7 @@ impl Engine {
             }
             Command::Explore(c) => self.exploring.handle(c),
             // Not a run command: `receive` answers it; here it changes nothing.
-            Command::Toml(_) => {}
+            Command::Toml(_) | Command::FirstDifference { .. } => {}
         }
         None
     }

@@ -54,6 +54,14 @@ pub enum Command {
     /// TOML import and export (the page links no TOML code); answered at once with
     /// [`FromEngine::Toml`], without touching the runs.
     Toml(TomlCmd),
+    /// Find where the runs of two links first differ (compare mode's "jump to the first
+    /// difference"); answered at once with [`FromEngine::FirstDifference`].
+    FirstDifference {
+        /// The primary run's link.
+        a: String,
+        /// The twin's link.
+        b: String,
+    },
 }
 
 /// What the Explore panel asks for.
@@ -391,6 +399,8 @@ pub enum FromEngine {
     Frame(Box<Frame>),
     /// A TOML import or export.
     Toml(TomlAnswer),
+    /// Where two runs first differ.
+    FirstDifference(super::first_difference::DifferenceView),
     /// The worker panicked: the message, and the simulated time it last reported (µs).
     Crashed {
         /// The panic message.

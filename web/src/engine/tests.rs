@@ -35,7 +35,10 @@ fn settle(e: &mut Engine) -> Frame {
     }
     match last.expect("a frame") {
         FromEngine::Frame(f) => *f,
-        FromEngine::Ready | FromEngine::Crashed { .. } | FromEngine::Toml(_) => unreachable!(),
+        FromEngine::Ready
+        | FromEngine::Crashed { .. }
+        | FromEngine::Toml(_)
+        | FromEngine::FirstDifference(_) => unreachable!(),
     }
 }
 

@@ -94,6 +94,10 @@ pub enum Action {
     CompareOn(usize),
     /// Leave compare mode.
     CompareOff,
+    /// Compare mode: ask the engine where the two runs first differ.
+    FindFirstDifference,
+    /// The engine's answer.
+    FirstDifference(crate::engine::first_difference::DifferenceView),
     /// Show / hide the help overlay.
     ToggleHelp,
     /// Show a short message (e.g. "Link copied").

@@ -5,7 +5,7 @@
 use faultline_scenario::decode_link;
 use faultline_sim::SimTime;
 
-use super::{hash, Action, Playground, WORKER_MISSING};
+use super::{hash, link_check, Action, Playground, WORKER_MISSING};
 use crate::engine::{Command, TomlAnswer, TomlCmd};
 
 impl Playground {
@@ -66,6 +66,8 @@ impl Playground {
                 self.error = Some(WORKER_MISSING.to_string());
             }
             Action::Explore(c) => self.send(Command::Explore(c), false),
+            Action::FindFirstDifference => link_check::ask_first_difference(self),
+            Action::FirstDifference(d) => self.checks.answered(d),
             Action::Views(v) => {
                 if v == self.views {
                     return false;

@@ -53,6 +53,9 @@ impl Local {
             FromEngine::Ready => {
                 self.pg.apply(Action::EngineReady);
             }
+            FromEngine::FirstDifference(d) => {
+                self.pg.apply(Action::FirstDifference(d));
+            }
             FromEngine::Crashed { message, at_us } => {
                 self.pg.apply(Action::EngineCrashed(message, at_us));
             }

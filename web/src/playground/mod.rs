@@ -18,6 +18,7 @@ mod engine_link;
 mod guide;
 pub mod hash;
 pub mod history;
+pub mod link_check;
 #[cfg(test)]
 pub mod local;
 pub mod node_edit;
@@ -116,6 +117,8 @@ pub struct Playground {
     /// The worker's TOML text of a scenario (its link, the text), for Export TOML; current
     /// when the link is [`Playground::link`].
     pub exported: Option<(String, String)>,
+    /// The opened link's self-check and compare mode's first difference.
+    pub checks: link_check::LinkChecks,
 }
 
 /// How long the page waits for the worker to say it loaded before telling the user. The
@@ -154,11 +157,13 @@ impl Playground {
         pg.error = error;
         pg.autosaved = autosaved;
         pg.embed = embed;
+        pg.checks = link_check::LinkChecks::from_link(&h.link);
         // A scenario opens paused, at the link's cursor or at 0, so nothing has happened
         // before the reader looks (a guided tour starts at its first step, not at step 4).
         // Only the read-only embed plays by itself.
         pg.playing = embed;
-        let cursor = match (h.cursor, &pg.error) {
+        // A self-checking link opens at its recorded cursor, so the check can run.
+        let cursor = match (h.cursor.or(pg.checks.recorded_cursor()), &pg.error) {
             (Some(t), None) => Some(t.min(pg.end())),
             _ => None,
         };
@@ -212,6 +217,7 @@ impl Playground {
             explore: ExploreView::default(),
             importing: None,
             exported: None,
+            checks: link_check::LinkChecks::default(),
         }
     }
 

@@ -1,6 +1,6 @@
 //! "Copy issue report": a Markdown text ready to paste into a GitHub issue.
 
-use faultline_scenario::Scenario;
+use faultline_scenario::{Scenario, FAULTLINE_COMMIT, FAULTLINE_VERSION, MODEL_VERSION};
 use faultline_sim::{format_hash, SimTime};
 
 use super::toggles::{is_buggy, issue_url, TOGGLES};
@@ -38,6 +38,12 @@ pub fn issue_report(r: &ReportInput<'_>) -> String {
         format::sim_time(r.cursor),
         format_hash(r.trace_hash)
     );
+    out += &format!(
+        "**Built with:** Faultline {FAULTLINE_VERSION} (commit `{FAULTLINE_COMMIT}`), model \
+         version {MODEL_VERSION}. The link checks itself: opening it replays the run and says \
+         whether it reproduced (`faultline verify LINK` does the same).\n\n"
+    );
+    out += &verdict_summary(r.results);
     if let Some(issue) = &s.issue {
         match issue_url(issue) {
             Some(u) => out += &format!("Models upstream issue [{issue}]({u}).\n\n"),
@@ -112,6 +118,16 @@ pub fn issue_report(r: &ReportInput<'_>) -> String {
     out
 }
 
+/// `**Verdicts:** 2 pass, 1 FAIL, 0 pending`, so the outcome reads before the details.
+fn verdict_summary(results: &[crate::view_model::expectations::ExpectRow]) -> String {
+    let count = |v: &str| results.iter().filter(|e| e.verdict == v).count();
+    let (pass, fail) = (count("pass"), count("fail"));
+    format!(
+        "**Verdicts:** {pass} pass, {fail} FAIL, {} pending\n\n",
+        results.len() - pass - fail
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,5 +150,13 @@ mod tests {
         assert!(text.contains("buggy"));
         assert!(text.contains("kill"));
         assert!(text.contains("https://github.com/tikv/tikv/issues/14547"));
+        assert!(text.contains(&format!("model version {MODEL_VERSION}")));
+        assert!(text.contains(&format!(
+            "Faultline {FAULTLINE_VERSION} (commit `{FAULTLINE_COMMIT}`)"
+        )));
+        assert!(
+            text.contains("**Verdicts:** 0 pass, 0 FAIL, 3 pending"),
+            "{text}"
+        );
     }
 }

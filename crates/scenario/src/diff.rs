@@ -1,0 +1,144 @@
+//! The first event where two runs differ: both runs step in lockstep, one traced event at a
+//! time, and the first position where their trace hashes part is the first difference.
+//!
+//! Every processed message, timer and fault is folded into the trace hash (crates/sim
+//! `World::dispatch`), so after the same number of traced events two runs have equal hashes
+//! exactly while they processed the same events. Deterministic: no wall clock, no sampling.
+
+use faultline_sim::{describe_fault, SimTime, StepKind};
+
+use crate::build::SimWorld;
+use crate::error::ScenarioError;
+use crate::format::Scenario;
+use crate::run::Run;
+
+/// One traced event of a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TracedEvent {
+    /// When it was processed.
+    pub time: SimTime,
+    /// The node it happened at (the receiver of a message, the owner of a timer; faults name
+    /// their targets in `what`).
+    pub node: String,
+    /// What it was: `message MsgAppend from tikv-1`, `timer`, `fault: kill tikv-2`.
+    pub what: String,
+}
+
+impl std::fmt::Display for TracedEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} at {}: {}", self.time, self.node, self.what)
+    }
+}
+
+/// Where two runs part.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FirstDifference {
+    /// Traced events the runs have in common before they part.
+    pub common_events: u64,
+    /// Run A's event there (`None`: run A ended first).
+    pub a: Option<TracedEvent>,
+    /// Run B's event there (`None`: run B ended first).
+    pub b: Option<TracedEvent>,
+}
+
+impl FirstDifference {
+    /// The earlier of the two events' times: where both runs' views show the parting.
+    pub fn time(&self) -> SimTime {
+        let times = [&self.a, &self.b];
+        let t = times
+            .iter()
+            .filter_map(|e| e.as_ref().map(|e| e.time))
+            .min();
+        t.unwrap_or(SimTime::ZERO)
+    }
+
+    /// Lines for the CLI and the page: the common prefix, then each run's event.
+    pub fn describe(&self) -> Vec<String> {
+        let side = |e: &Option<TracedEvent>| match e {
+            Some(e) => e.to_string(),
+            None => "(the run ended here)".to_string(),
+        };
+        let mut out = vec![
+            format!(
+                "the runs first differ at {}, after {} events in common",
+                self.time(),
+                self.common_events
+            ),
+            format!("A: {}", side(&self.a)),
+            format!("B: {}", side(&self.b)),
+        ];
+        if self.a.is_some() && self.a == self.b {
+            out.push("(the same kind of event at the same node, with different contents)".into());
+        }
+        out
+    }
+}
+
+/// Runs both scenarios to their ends and returns where they first differ (`None`: the same
+/// run, event for event).
+pub fn first_difference(
+    a: &Scenario,
+    b: &Scenario,
+) -> Result<Option<FirstDifference>, ScenarioError> {
+    let mut run_a = Run::new(a)?;
+    let mut run_b = Run::new(b)?;
+    let (end_a, end_b) = (run_a.end(), run_b.end());
+    for world in [&mut run_a.world, &mut run_b.world] {
+        // One record is enough to label the event just processed.
+        world.kernel.messages.set_capacity(1);
+    }
+    let mut common_events = 0;
+    loop {
+        let ev_a = next_traced(&mut run_a.world, end_a);
+        let ev_b = next_traced(&mut run_b.world, end_b);
+        if ev_a.is_none() && ev_b.is_none() {
+            return Ok(None);
+        }
+        if ev_a.is_none() || ev_b.is_none() || run_a.trace_hash() != run_b.trace_hash() {
+            return Ok(Some(FirstDifference {
+                common_events,
+                a: ev_a,
+                b: ev_b,
+            }));
+        }
+        common_events += 1;
+    }
+}
+
+/// Steps until one event is folded into the trace hash, or the run reaches `end`.
+fn next_traced(world: &mut SimWorld, end: SimTime) -> Option<TracedEvent> {
+    loop {
+        match world.kernel.next_event_time() {
+            Some(t) if t <= end => {}
+            _ => return None,
+        }
+        let (time, kind) = world.step()?;
+        if let Some((node, what)) = describe_step(world, &kind) {
+            return Some(TracedEvent { time, node, what });
+        }
+    }
+}
+
+/// The node and words of a traced step; `None` for steps the trace hash does not fold.
+fn describe_step(world: &SimWorld, kind: &StepKind) -> Option<(String, String)> {
+    let net = world.network();
+    let name = |n: faultline_sim::NodeId| net.node(n).name.clone();
+    match kind {
+        StepKind::Message { from, to } => {
+            let label = world
+                .kernel
+                .messages
+                .records()
+                .next_back()
+                .map(|r| r.label.clone())
+                .unwrap_or_else(|| "message".into());
+            Some((name(*to), format!("message {label} from {}", name(*from))))
+        }
+        StepKind::Timer { node } => Some((name(*node), "timer".to_string())),
+        StepKind::Fault(f) => Some((
+            "-".to_string(),
+            format!("fault: {}", describe_fault(net, f)),
+        )),
+        StepKind::Sample | StepKind::Skipped => None,
+    }
+}

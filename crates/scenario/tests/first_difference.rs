@@ -1,0 +1,61 @@
+//! The first difference between two runs: found at the exact event where their traces part.
+
+use faultline_scenario::{first_difference, gallery, Dur, Scenario};
+use faultline_sim::SimTime;
+
+fn kill_a_store() -> Scenario {
+    gallery()
+        .into_iter()
+        .find(|e| e.file == "raft-basics-kill-a-store.toml")
+        .expect("in the gallery")
+        .scenario
+}
+
+#[test]
+fn equal_scenarios_have_no_difference() {
+    let s = kill_a_store();
+    assert_eq!(first_difference(&s, &s).unwrap(), None);
+}
+
+#[test]
+fn a_fault_moved_later_parts_the_runs_at_the_earlier_fault() {
+    let a = kill_a_store();
+    let mut b = a.clone();
+    b.faults[0].at = Dur::secs(45);
+    let d = first_difference(&a, &b).unwrap().expect("the runs differ");
+    let ev_a = d.a.as_ref().expect("run A has an event there");
+    assert_eq!(ev_a.time, SimTime(30_000_000));
+    assert_eq!(ev_a.what, "fault: kill tikv-1");
+    let ev_b = d.b.as_ref().expect("run B has an event there");
+    assert!(!ev_b.what.starts_with("fault"), "{ev_b}");
+    assert!(ev_b.time >= ev_a.time, "{ev_b}");
+    assert_eq!(d.time(), SimTime(30_000_000));
+    assert!(d.common_events > 0);
+}
+
+#[test]
+fn a_shorter_run_parts_where_it_ends() {
+    let a = kill_a_store();
+    let mut b = a.clone();
+    b.duration = Dur::secs(60);
+    let d = first_difference(&a, &b).unwrap().expect("the runs differ");
+    assert_eq!(d.b, None, "run B ended");
+    let ev_a = d.a.expect("run A goes on");
+    assert!(ev_a.time > SimTime(60_000_000), "{ev_a}");
+}
+
+#[test]
+fn buggy_and_fixed_part_at_the_same_event_count_either_way() {
+    let g = gallery();
+    let find = |f: &str| g.iter().find(|e| e.file == f).unwrap().scenario.clone();
+    let buggy = find("tikv-14547-leaders-lost-after-store-failure.toml");
+    let fixed = find("tikv-14547-leaders-lost-after-store-failure-fixed.toml");
+    let ab = first_difference(&buggy, &fixed)
+        .unwrap()
+        .expect("they differ");
+    let ba = first_difference(&fixed, &buggy)
+        .unwrap()
+        .expect("they differ");
+    assert_eq!(ab.common_events, ba.common_events);
+    assert_eq!((ab.a, ab.b), (ba.b, ba.a));
+}
