@@ -75,7 +75,8 @@ pub fn shrink(
     let property = canonical(s, property)?;
     let mut sh = Shrinker {
         property,
-        max_runs,
+        // One run of the budget is kept for the final verdicts below.
+        max_runs: max_runs.saturating_sub(1).max(1),
         runs: 0,
         seen: BTreeMap::new(),
     };
@@ -114,9 +115,13 @@ pub fn shrink(
     // Every accepted candidate is in `seen` as failing, so this is a lookup, not a run.
     let mut finding = sh.fails(&current).unwrap_or(first);
     // One more run to learn which of the scenario's expectations still hold on it.
-    sh.runs += 1;
-    let verdicts = relabel::verdicts(&current);
-    let scenario = relabel::relabel(s, current, &mut finding, &verdicts);
+    let verdicts = if sh.runs < max_runs {
+        sh.runs += 1;
+        Some(relabel::verdicts(&current))
+    } else {
+        None
+    };
+    let scenario = relabel::relabel(s, current, &mut finding, verdicts.as_deref());
     Ok(Shrunk {
         scenario,
         finding,

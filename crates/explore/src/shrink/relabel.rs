@@ -27,20 +27,22 @@ pub fn verdicts(s: &Scenario) -> Vec<Verdict> {
 }
 
 /// `shrunk` renamed and described after `original`, with the expectations that failed on its
-/// final run (`verdicts[i]` for expectation `i`) dropped, except the one being shrunk.
+/// final run (`verdicts[i]` for expectation `i`; `None` keeps them all) dropped, except the
+/// one being shrunk.
 /// `finding` is renamed when that expectation moves to a new index.
 pub fn relabel(
     original: &Scenario,
     mut shrunk: Scenario,
     finding: &mut Finding,
-    verdicts: &[Verdict],
+    verdicts: Option<&[Verdict]>,
 ) -> Scenario {
     let target = expect::index_of(original, &finding.property)
         .filter(|_| finding.property.starts_with("expect["));
     let mut kept = Vec::new();
     let mut dropped = Vec::new();
     for (i, e) in shrunk.expect.drain(..).enumerate() {
-        let holds = verdicts.get(i) == Some(&Verdict::Pass);
+        // Without verdicts (no run left in the budget) every expectation is kept.
+        let holds = verdicts.is_none_or(|v| v.get(i) == Some(&Verdict::Pass));
         if holds || Some(i) == target {
             if Some(i) == target {
                 finding.property = expect::name(kept.len());
