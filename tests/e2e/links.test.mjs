@@ -83,7 +83,7 @@ test("a copied link reopens as Reproduced, and with its hash edited as Different
   const headline = await bad.page.$eval("#link-check .headline", (e) => e.textContent);
   assert.match(headline, /^Different run: shared with model \d+, this is model \d+$/);
   const details = await bad.page.$$eval("#link-check .details li", (li) => li.map((e) => e.textContent));
-  assert.ok(details.some((d) => d.startsWith("trace hash at 40.000")), details.join("\n"));
+  assert.ok(details.some((d) => d.startsWith("trace hash at 00:40.000: shared ")), details.join("\n"));
   await screenshot(bad.page, "link-check-different");
   const cliBad = faultline("verify", tampered);
   assert.equal(cliBad.code, 1, cliBad.out);
@@ -129,8 +129,10 @@ test("compare mode jumps to the first difference, where the traces part", async 
 
   await page.click("#jump-first-difference");
   await waitStatus(page, problems, ["paused"]);
-  const secs = (atUs / 1e6).toFixed(3);
-  await page.waitForFunction((s) => document.getElementById("sim-time")?.textContent?.startsWith(s), secs, {
+  // The page shows milliseconds, truncated.
+  const ms = Math.floor(atUs / 1000);
+  const secs = `${Math.floor(ms / 1000)}.${String(ms % 1000).padStart(3, "0")} s`;
+  await page.waitForFunction((s) => document.getElementById("sim-time")?.textContent === s, secs, {
     timeout: 60_000,
   });
   const at = await hashes();

@@ -138,3 +138,10 @@ fn link_with_invalid_scenario_names_the_field() {
         "{err}"
     );
 }
+
+#[test]
+fn a_page_url_with_its_cursor_opens() {
+    let s = small();
+    let url = format!("{}&t=40", share_url("http://127.0.0.1:8080/", &s));
+    assert_eq!(decode_link(&url).unwrap(), s);
+}

@@ -21,6 +21,9 @@ pub(crate) fn split(text: &str) -> Result<(u32, &str), LinkError> {
         Some(i) => &text[i + 1..],
         None => text,
     };
+    // The page's URLs carry the cursor after the link (`#v2.…&t=40`); `&` cannot occur in
+    // base64url, so everything from it on is not the link.
+    let frag = frag.split('&').next().unwrap_or(frag);
     split_version(frag)
 }
 
