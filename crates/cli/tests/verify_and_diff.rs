@@ -65,8 +65,11 @@ fn verify_says_different_run_when_the_recorded_hash_does_not_match() {
     let bad = tampered(&link, |r| r.trace_hash ^= 1);
     let (code, text) = faultline(&["verify", &bad]);
     assert_eq!(code, 1, "{text}");
+    let v = faultline_scenario::MODEL_VERSION;
     assert!(
-        text.starts_with("Different run: shared with model 1, this is model 1"),
+        text.starts_with(&format!(
+            "Different run: shared with model {v}, this is model {v}"
+        )),
         "{text}"
     );
     assert!(text.contains("trace hash at"), "{text}");
