@@ -1,6 +1,6 @@
 //! Faultline in the browser: the playground.
 //!
-//! Loads the scenario from the URL hash (`#v1.…&t=<cursor>`) or the default, runs it with the
+//! Loads the scenario from the URL hash (`#v2.…&t=<cursor>`, or an older `#v1.…`) or the default, runs it with the
 //! same kernel as the CLI in a Web Worker so the page never freezes, and lets the user play,
 //! rewind, branch, compare, edit and share it. Layout: [`playground`] holds the page's state
 //! and its rules (no Yew), [`engine`] owns the runs and answers the page's commands with

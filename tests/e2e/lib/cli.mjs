@@ -18,7 +18,7 @@ export function traceHash(scenario) {
   return h;
 }
 
-/** The share-link fragment (`#v1.…`) for a scenario file. */
+/** The share-link fragment (`#v2.…`) for a scenario file. */
 export function linkFragment(file) {
   const url = faultline("link", file);
   const i = url.indexOf("#");

@@ -51,7 +51,7 @@ pub fn Help(props: &HelpProps) -> Html {
                 <ul>{ for SIMPLIFICATIONS.iter().map(|s| html! { <li>{ *s }</li> }) }</ul>
                 <h2>{ "The URL" }</h2>
                 <p>{ "The address always holds the scenario and the cursor: " }
-                   <code>{ "#v1.<scenario>&t=<seconds>" }</code>
+                   <code>{ "#v2.<scenario>&t=<seconds>" }</code>
                    { ". Any moment is a link; without " }<code>{ "&t=" }</code>
                    { " the run starts at 0 and plays. Add " }<code>{ "?embed" }</code>
                    { " before the # for a read-only, autoplaying view." }</p>

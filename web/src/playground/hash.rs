@@ -1,7 +1,7 @@
 //! The URL hash: the scenario link plus the time cursor, so any moment is a link.
 //!
-//! Format: `#v1.<payload>&t=<seconds>`, e.g. `#v1.eJx…&t=90.5`. The payload is base64url, so
-//! `&` cannot occur in it. The `&t=` part is optional (a plain share link from the CLI opens
+//! Format: `#v2.<payload>&t=<seconds>`, e.g. `#v2.eJx…&t=90.5` (or an older `#v1.` link).
+//! The payload is base64url, so `&` cannot occur in it. The `&t=` part is optional (a plain share link from the CLI opens
 //! paused at t = 0); an unreadable cursor is ignored rather than rejecting the link.
 
 use faultline_sim::SimTime;
@@ -15,7 +15,7 @@ pub struct HashState {
     pub cursor: Option<SimTime>,
 }
 
-/// Splits a hash (`#v1.…&t=12.5`, with or without `#`).
+/// Splits a hash (`#v2.…&t=12.5`, with or without `#`).
 pub fn parse(hash: &str) -> HashState {
     let hash = hash.trim().trim_start_matches('#');
     let (link, rest) = match hash.find('&') {
