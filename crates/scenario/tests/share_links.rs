@@ -1,6 +1,7 @@
 //! Share links: round trip, the pinned golden link, and a readable error for each kind of bad
 //! link.
 
+use base64::Engine;
 use faultline_scenario::*;
 
 const SMALL: &str = r#"
@@ -86,6 +87,22 @@ fn truncated_link_is_rejected_readably() {
     let err = decode_link(&link[..link.len() - 12]).unwrap_err();
     assert!(matches!(err, LinkError::Corrupted(_)), "{err:?}");
     assert!(err.to_string().contains("truncated"), "{err}");
+}
+
+#[test]
+fn a_link_cut_inside_the_compressed_data_says_so_in_words() {
+    let link = encode_link(&small());
+    let (prefix, payload) = link.split_at(link.find('.').unwrap() + 1);
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(payload)
+        .unwrap();
+    let cut = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&bytes[..bytes.len() / 2]);
+    let err = decode_link(&format!("{prefix}{cut}"))
+        .unwrap_err()
+        .to_string();
+    // Words a reader can act on, not the decoder's status enum (`FailedCannotMakeProgress`).
+    assert!(err.contains("part of the link is missing"), "{err}");
+    assert!(!err.contains("Failed"), "{err}");
 }
 
 #[test]

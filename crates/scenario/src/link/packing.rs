@@ -48,8 +48,20 @@ pub(crate) fn inflate(payload: &str) -> Result<Vec<u8>, LinkError> {
     miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&packed, MAX_DECOMPRESSED_BYTES)
         .map_err(|e| match e.status {
             miniz_oxide::inflate::TINFLStatus::HasMoreOutput => LinkError::TooLarge,
-            s => LinkError::Corrupted(format!("{s:?}")),
+            s => LinkError::Corrupted(inflate_failure(s).to_string()),
         })
+}
+
+/// Why the compressed scenario did not unpack, in words (never the decoder's enum name).
+fn inflate_failure(status: miniz_oxide::inflate::TINFLStatus) -> &'static str {
+    use miniz_oxide::inflate::TINFLStatus;
+    match status {
+        TINFLStatus::FailedCannotMakeProgress | TINFLStatus::NeedsMoreInput => {
+            "it ends too early: part of the link is missing"
+        }
+        TINFLStatus::Adler32Mismatch => "its checksum does not match: the link was edited",
+        _ => "the compressed data is damaged",
+    }
 }
 
 fn split_version(frag: &str) -> Result<(u32, &str), LinkError> {
