@@ -24,6 +24,8 @@ impl Playground {
             | Action::EngineReady
             | Action::EngineSilent
             | Action::Explore(_)
+            | Action::FindFirstDifference
+            | Action::FirstDifference(_)
             | Action::Views(_)) => self.apply_engine(a),
             a @ (Action::TogglePlay
             | Action::Pause
