@@ -10,6 +10,7 @@
 //! [`Model`]: faultline_sim::Model
 
 pub mod capture_kv;
+pub mod capture_session;
 pub mod cdc;
 pub mod change;
 pub mod config;
@@ -17,18 +18,21 @@ pub mod consistency;
 pub mod endpoint;
 pub mod endpoint_host;
 pub mod etcd;
+pub mod feed_state;
 pub mod ids;
 pub mod kafka;
 pub mod keyspace;
 pub mod kvclient;
 pub mod lifecycle;
 pub mod metrics;
+pub mod model;
 pub mod msg;
 pub mod mysql;
 pub mod mysql_sink;
 #[cfg(test)]
 mod mysql_sink_tests;
 pub mod operator;
+pub mod out;
 pub mod owner;
 pub mod owner_loop;
 pub mod owner_schedule;
@@ -41,6 +45,7 @@ pub mod session;
 mod session_tests;
 pub mod stack;
 pub mod table_dispatch;
+pub mod tcp;
 #[cfg(test)]
 mod test_world;
 pub mod transport;

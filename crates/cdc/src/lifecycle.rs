@@ -1,5 +1,6 @@
 //! Lifecycle states of changefeeds, their sinks and their processors (tiflow#4241, seed 003),
-//! and the owner's exponential backoff before restarting a failed changefeed.
+//! the owner's exponential backoff before restarting a failed changefeed, and [`Lifecycle`],
+//! all of them together with the owner loop's progress (driven by `owner_loop.rs`).
 //!
 //! The states and their numeric codes (the `changefeed_state.<cf>`, `sink_state.<cf>` and
 //! `processor_state.<cf>.<capture>` metrics) are documented in docs/scenario-format.md.
@@ -7,6 +8,7 @@
 use faultline_sim::{SimDuration, SimRng, SimTime};
 
 use crate::config::BackoffConfig;
+use crate::ids::CfIx;
 use crate::ts::Ts;
 
 /// A changefeed's state as `cdc cli changefeed list` shows it.
@@ -238,6 +240,70 @@ impl ErrBackoff {
         let interval = SimDuration(rng.range(cur - delta, cur + delta + 1));
         self.current = SimDuration((cur * cfg.multiplier).min(cfg.max.0));
         Some(interval)
+    }
+}
+
+/// The owner loop's progress through one pass.
+#[derive(Clone, Debug)]
+pub(crate) struct Pass {
+    /// When the pass began.
+    pub(crate) started: SimTime,
+    /// The changefeed to tick next.
+    pub(crate) next_cf: usize,
+    /// When the current changefeed's tick began.
+    pub(crate) cf_started: SimTime,
+}
+
+/// Lifecycle state of the owner, changefeeds and processors.
+#[derive(Clone, Debug)]
+pub struct Lifecycle {
+    /// Per changefeed, its lifecycle as the owner sees it (its watermarks are `Cdc.feeds`).
+    pub feeds: Vec<FeedLifecycle>,
+    /// Per capture, per changefeed.
+    pub processors: Vec<Vec<ProcessorState>>,
+    /// Per capture: the processor manager waits for a sync close.
+    pub processor_blocked: Vec<bool>,
+    /// Duration of the last finished owner pass.
+    pub last_owner_tick: SimDuration,
+    /// Longest owner pass so far.
+    pub max_owner_tick: SimDuration,
+    pub(crate) pass: Option<Pass>,
+    /// Changefeed whose tick is waiting for a sync close.
+    pub(crate) blocked_on: Option<CfIx>,
+    pub(crate) rng: SimRng,
+}
+
+impl Lifecycle {
+    /// Every changefeed Normal with a running sink, every processor Running: the model starts
+    /// with the changefeeds already initialised.
+    pub fn new(captures: usize, changefeeds: usize, seed: u64) -> Self {
+        let feed = FeedLifecycle {
+            sink: SinkState::Running,
+            ..FeedLifecycle::default()
+        };
+        Lifecycle {
+            feeds: vec![feed; changefeeds],
+            processors: vec![vec![ProcessorState::Running; changefeeds]; captures],
+            processor_blocked: vec![false; captures],
+            last_owner_tick: SimDuration::ZERO,
+            max_owner_tick: SimDuration::ZERO,
+            pass: None,
+            blocked_on: None,
+            rng: SimRng::stream(seed, "cdc.backoff"),
+        }
+    }
+
+    /// How long the current owner pass has run (or the last one took, between passes).
+    pub fn owner_tick_duration(&self, now: SimTime) -> SimDuration {
+        match &self.pass {
+            Some(p) => now.since(p.started),
+            None => self.last_owner_tick,
+        }
+    }
+
+    /// True while the owner waits for a sync close.
+    pub fn owner_blocked(&self) -> bool {
+        self.blocked_on.is_some()
     }
 }
 

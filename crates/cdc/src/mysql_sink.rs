@@ -1,14 +1,16 @@
 //! Downstream MySQL as the kernel sees it: a batch arrives and waits its write latency, is
 //! applied (unless its connection closed since, or its COMMIT is held up by a cut), and its
 //! acknowledgement moves the table sink's checkpoint. The database state is
-//! [`crate::mysql::Downstream`]; connections and held commits are in [`crate::transport`].
+//! [`crate::mysql::Downstream`]; connections and held commits are in [`crate::tcp`].
 
 use faultline_sim::{Kernel, NodeId};
 
 use crate::cdc::Cdc;
 use crate::change::RowChange;
 use crate::ids::CfIx;
-use crate::msg::{CdcMsg, CdcTimer};
+use crate::model::route;
+use crate::mysql::Commit;
+use crate::out::{Out, Reach};
 use crate::stack::Stack;
 
 impl Cdc {
@@ -25,20 +27,16 @@ impl Cdc {
         let Some(c) = self.capture_index(from) else {
             return;
         };
-        let d = &mut self.downstream[cf as usize];
-        let at = d.busy_until.max(k.now()).plus(self.cfg.mysql_write_latency);
-        d.busy_until = at;
-        d.queued.insert((c, table, batch), rows);
-        k.set_timer(
+        let mut out = Out::default();
+        let now_latency = (k.now(), self.cfg.mysql_write_latency);
+        self.downstream[cf as usize].on_write(
+            now_latency,
+            &mut out,
             to,
-            at.since(k.now()),
-            CdcTimer::MysqlApplied {
-                capture: c,
-                cf,
-                table,
-                batch,
-            },
+            (c, cf, table, batch),
+            rows,
         );
+        route(k, &mut out);
     }
 
     /// MySQL acknowledged a batch: the table sink's checkpoint moves up to it.
@@ -57,18 +55,11 @@ impl Cdc {
         let sink = self.processors[c as usize][cf as usize]
             .tables
             .get_mut(&table);
-        if let Some(sink) = sink {
-            if let Some((b, up_to, rows)) = sink.in_flight {
-                if b == batch {
-                    sink.checkpoint = sink.checkpoint.max(up_to);
-                    sink.in_flight = None;
-                    sink.in_flight_rows.clear();
-                    *self.feeds[cf as usize]
-                        .rows_by_sec
-                        .entry(now_sec)
-                        .or_insert(0) += rows;
-                }
-            }
+        if let Some(rows) = sink.and_then(|sink| sink.on_ack(batch)) {
+            *self.feeds[cf as usize]
+                .rows_by_sec
+                .entry(now_sec)
+                .or_insert(0) += rows;
         }
     }
 
@@ -93,23 +84,13 @@ impl Cdc {
         if self.mysql_commit_parked(k, capture, cf, table, batch) {
             return;
         }
+        let ends = (node, self.captures[capture as usize]);
+        let key = (capture, cf, table, batch);
+        let mut out = Out::default();
         let d = &mut self.downstream[cf as usize];
-        if let Some(rows) = d.queued.remove(&(capture, table, batch)) {
-            for r in rows {
-                d.rows[r.key as usize] = crate::upstream::RowVersion {
-                    value: r.value,
-                    commit_ts: r.commit_ts,
-                };
-            }
-            // The OK packet waits in MySQL's socket while the way back is cut (TCP
-            // retransmits it after the heal); dropping it left the batch in flight
-            // forever and froze the table's checkpoint.
-            let to_capture = self.captures[capture as usize];
-            if k.net.link(node, to_capture).up {
-                k.send_ordered(node, to_capture, CdcMsg::MysqlAck { cf, table, batch });
-            } else {
-                self.transport.parked_acks.push((capture, cf, table, batch));
-            }
+        if d.commit(Reach::new(&k.net), &mut out, ends, key) == Commit::AckHeld {
+            self.transport.parked_acks.push(key);
         }
+        route(k, &mut out);
     }
 }

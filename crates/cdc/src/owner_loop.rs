@@ -9,74 +9,15 @@
 //! checkpoint stops advancing meanwhile. The processor manager on each capture does the same
 //! for processors: with a sync close it stops ticking every processor of that capture.
 
-use faultline_sim::{Kernel, Level, NodeId, SimDuration, SimRng, SimTime};
+use faultline_sim::{Kernel, Level, NodeId, SimDuration, SimTime};
 
 use crate::cdc::Cdc;
+use crate::feed_state::Retry;
 use crate::kafka::{fmt_secs, CloseJob, NO_BROKERS, OWNER_SIDE};
-use crate::lifecycle::{FeedLifecycle, FeedStatus, ProcessorState, Refused, SinkState};
+use crate::lifecycle::{FeedStatus, Pass, ProcessorState, Refused, SinkState};
 use crate::msg::{CdcTimer, CfIx};
+use crate::out::Reach;
 use crate::stack::Stack;
-
-/// The owner loop's progress through one pass.
-#[derive(Clone, Debug)]
-struct Pass {
-    started: SimTime,
-    next_cf: usize,
-    cf_started: SimTime,
-}
-
-/// Lifecycle state of the owner, changefeeds and processors.
-#[derive(Clone, Debug)]
-pub struct Lifecycle {
-    /// Per changefeed, as the owner sees it.
-    pub feeds: Vec<FeedLifecycle>,
-    /// Per capture, per changefeed.
-    pub processors: Vec<Vec<ProcessorState>>,
-    /// Per capture: the processor manager waits for a sync close.
-    pub processor_blocked: Vec<bool>,
-    /// Duration of the last finished owner pass.
-    pub last_owner_tick: SimDuration,
-    /// Longest owner pass so far.
-    pub max_owner_tick: SimDuration,
-    pass: Option<Pass>,
-    /// Changefeed whose tick is waiting for a sync close.
-    blocked_on: Option<CfIx>,
-    rng: SimRng,
-}
-
-impl Lifecycle {
-    /// Every changefeed Normal with a running sink, every processor Running: the model starts
-    /// with the changefeeds already initialised.
-    pub fn new(captures: usize, changefeeds: usize, seed: u64) -> Self {
-        let feed = FeedLifecycle {
-            sink: SinkState::Running,
-            ..FeedLifecycle::default()
-        };
-        Lifecycle {
-            feeds: vec![feed; changefeeds],
-            processors: vec![vec![ProcessorState::Running; changefeeds]; captures],
-            processor_blocked: vec![false; captures],
-            last_owner_tick: SimDuration::ZERO,
-            max_owner_tick: SimDuration::ZERO,
-            pass: None,
-            blocked_on: None,
-            rng: SimRng::stream(seed, "cdc.backoff"),
-        }
-    }
-
-    /// How long the current owner pass has run (or the last one took, between passes).
-    pub fn owner_tick_duration(&self, now: SimTime) -> SimDuration {
-        match &self.pass {
-            Some(p) => now.since(p.started),
-            None => self.last_owner_tick,
-        }
-    }
-
-    /// True while the owner waits for a sync close.
-    pub fn owner_blocked(&self) -> bool {
-        self.blocked_on.is_some()
-    }
-}
 
 /// One row of `cdc cli changefeed list`.
 #[derive(Clone, Debug, PartialEq)]
@@ -212,11 +153,7 @@ impl Cdc {
             self.feeds[i].recompute(self.start_ts);
         }
         let cp = self.feeds[i].checkpoint;
-        let l = &mut self.life.feeds[i];
-        if l.status == FeedStatus::Warning && cp > l.retry_checkpoint {
-            l.status = FeedStatus::Normal;
-            l.retrying = false;
-            l.error = None;
+        if self.life.feeds[i].maybe_recover(cp) {
             let detail = format!("changefeed={}", self.cf_id(cf));
             k.log(
                 Some(node),
@@ -239,29 +176,16 @@ impl Cdc {
     /// A failed changefeed's tick: once its old sink is closed and its backoff elapsed, it is
     /// restarted (Warning), or given up on (Failed) after failing for too long.
     fn tick_failed_changefeed(&mut self, k: &mut Kernel<Stack>, node: NodeId, cf: CfIx) -> bool {
-        let now = k.now();
         let i = cf as usize;
+        let checkpoint = self.feeds[i].checkpoint;
         let l = &mut self.life.feeds[i];
-        if l.sink == SinkState::Closing {
-            return false; // Closing: the old sink is still shutting down
-        }
-        let due = l
-            .last_retry
-            .is_none_or(|t| now.since(t) >= l.backoff.interval);
-        if !due {
-            return false;
-        }
-        match l.backoff.next(&self.cfg.backoff, now, &mut self.life.rng) {
-            None => {
-                l.status = FeedStatus::Failed;
+        match l.retry(&self.cfg.backoff, k.now(), &mut self.life.rng, checkpoint) {
+            Retry::Wait => {}
+            Retry::GiveUp => {
                 let detail = format!("changefeed={}", self.cf_id(cf));
                 k.log(Some(node), Level::Error, "The changefeed won't be restarted as it has been experiencing failures for an extended duration", detail);
             }
-            Some(next) => {
-                l.backoff.interval = next;
-                l.last_retry = Some(now);
-                l.status = FeedStatus::Warning;
-                l.retry_checkpoint = self.feeds[i].checkpoint;
+            Retry::Restart { next } => {
                 let detail = format!(
                     "changefeed={} nextRetryInterval={}",
                     self.cf_id(cf),
@@ -285,7 +209,7 @@ impl Cdc {
     /// with none reachable it fails at once (the brokers refuse connections).
     fn init_sink(&mut self, k: &mut Kernel<Stack>, node: NodeId, cf: CfIx) -> Result<(), String> {
         if self.cfg.changefeeds[cf as usize].sink.is_kafka()
-            && !self.kafka.any_broker_reachable(k, node)
+            && !self.kafka.any_broker_reachable(Reach::new(&k.net), node)
         {
             return Err(NO_BROKERS.to_string());
         }
@@ -308,14 +232,7 @@ impl Cdc {
         let detail = format!("changefeed={} error={err}", self.cf_id(cf));
         k.log(Some(node), Level::Warn, "changefeed meets an error", detail);
         let l = &mut self.life.feeds[cf as usize];
-        l.status = FeedStatus::Error;
-        l.error = Some(err);
-        if !l.retrying {
-            l.backoff.reset(&self.cfg.backoff, now, &mut self.life.rng);
-            l.last_retry = None;
-            l.retrying = true;
-        }
-        if l.begin_close().is_err() {
+        if !l.on_error(err, &self.cfg.backoff, now, &mut self.life.rng) {
             return false; // closed already, or still closing: never close twice
         }
         if !self.cfg.changefeeds[cf as usize].sink.is_kafka() {
@@ -335,7 +252,7 @@ impl Cdc {
         let state = &mut self.life.processors[c as usize][cf as usize];
         match *state {
             ProcessorState::Closed if should_run => {
-                if kafka && !self.kafka.any_broker_reachable(k, node) {
+                if kafka && !self.kafka.any_broker_reachable(Reach::new(&k.net), node) {
                     let l = &mut self.life.feeds[cf as usize];
                     if l.pending_error.is_none() {
                         l.pending_error = Some(NO_BROKERS.to_string());

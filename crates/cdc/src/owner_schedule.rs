@@ -8,7 +8,7 @@ use crate::cdc::Cdc;
 use crate::etcd::wire::SessionMsg;
 use crate::etcd::CaptureId;
 use crate::ids::CfIx;
-use crate::scheduler::{Dispatch, ReplicationSet, RsState, TableReport, TableState};
+use crate::scheduler::{ReplicationSet, RsState, TableReport, TableState};
 use crate::session::msg;
 use crate::stack::Stack;
 
@@ -272,20 +272,9 @@ impl Cdc {
     }
 
     fn sched_dispatch(&mut self, k: &mut Kernel<Stack>, node: NodeId) {
-        for cf in 0..self.sched.tables.len() {
-            let pending: Vec<(u32, CaptureId, Dispatch)> = self.sched.tables[cf]
-                .iter()
-                .filter_map(|(t, rs)| rs.pending_dispatch().map(|(c, d)| (*t, c, d)))
-                .collect();
-            for (table, to, op) in pending {
-                let m = SessionMsg::Dispatch {
-                    to,
-                    cf: cf as CfIx,
-                    table,
-                    op,
-                };
-                k.send_ordered(node, self.captures[to.0 as usize], msg(m));
-            }
+        for (cf, table, to, op) in self.sched.dispatches() {
+            let m = SessionMsg::Dispatch { to, cf, table, op };
+            k.send_ordered(node, self.captures[to.0 as usize], msg(m));
         }
     }
 

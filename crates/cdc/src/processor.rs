@@ -34,6 +34,20 @@ impl TableSink {
         }
     }
 
+    /// MySQL acknowledged `batch`: if it is the batch in flight, the checkpoint moves up to
+    /// it and the batch's row count is returned (a stale ack, of a batch written again
+    /// since, changes nothing).
+    pub fn on_ack(&mut self, batch: u64) -> Option<u64> {
+        let (b, up_to, rows) = self.in_flight?;
+        if b != batch {
+            return None;
+        }
+        self.checkpoint = self.checkpoint.max(up_to);
+        self.in_flight = None;
+        self.in_flight_rows.clear();
+        Some(rows)
+    }
+
     /// The batch in flight failed with its connection (MySQL died: the driver sees the
     /// reset): its rows go back to the sorter buffer to be written again; the checkpoint
     /// stays where it is. A late acknowledgement of the failed batch no longer counts.

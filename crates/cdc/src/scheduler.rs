@@ -303,6 +303,20 @@ impl Scheduler {
         first_replicating_on(&|p| p == busiest)
     }
 
+    /// What the owner sends this heartbeat, by changefeed and table: every transitional set's
+    /// next dispatch, with its target. Level-triggered: a lost dispatch is simply sent again.
+    pub fn dispatches(&self) -> Vec<(CfIx, u32, CaptureId, Dispatch)> {
+        let mut out = Vec::new();
+        for (cf, sets) in self.tables.iter().enumerate() {
+            for (table, rs) in sets {
+                if let Some((to, op)) = rs.pending_dispatch() {
+                    out.push((cf as CfIx, *table, to, op));
+                }
+            }
+        }
+        out
+    }
+
     /// Moves in flight (sets in Prepare or Commit with a primary).
     pub fn moves_in_flight(&self) -> usize {
         self.tables
@@ -409,6 +423,32 @@ mod tests {
             .collect();
         s.tables = vec![sets];
         s
+    }
+
+    #[test]
+    fn the_planner_dispatches_what_each_transitional_set_needs_next() {
+        let mut s = scheduler(&[A, A, B, A]);
+        assert_eq!(s.dispatches(), vec![], "replicating sets need nothing");
+        let sets = &mut s.tables[0];
+        // Table 0 moves A -> C (prepare); table 1's move onto C is at commit; table 2 lost its
+        // primary at commit; table 3 belongs to a paused changefeed.
+        let prepare = sets.get_mut(&0).expect("table 0");
+        (prepare.state, prepare.secondary) = (RsState::Prepare, Some(C));
+        let commit = sets.get_mut(&1).expect("table 1");
+        (commit.state, commit.secondary) = (RsState::Commit, Some(C));
+        let promote = sets.get_mut(&2).expect("table 2");
+        (promote.state, promote.primary, promote.secondary) = (RsState::Commit, None, Some(A));
+        sets.get_mut(&3).expect("table 3").state = RsState::Removing;
+        let add = Dispatch::AddSecondary { checkpoint: Ts(1) };
+        assert_eq!(
+            s.dispatches(),
+            vec![
+                (0, 0, C, add),
+                (0, 1, A, Dispatch::Remove),
+                (0, 2, A, Dispatch::Promote),
+                (0, 3, A, Dispatch::Remove),
+            ]
+        );
     }
 
     #[test]

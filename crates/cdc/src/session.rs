@@ -11,57 +11,16 @@
 //! 0 re-adds the capture's tables elsewhere at once. Both copies write the table; MySQL applies
 //! whatever arrives last.
 
-use faultline_sim::{Kernel, Level, NodeId, SimDuration, SimTime};
+use faultline_sim::{Kernel, Level, NodeId};
 
 use crate::cdc::Cdc;
 pub use crate::etcd::wire::{OperatorAction, SessionMsg, SessionTimer};
-use crate::etcd::{CaptureId, EtcdSnapshot, ProcessorClose};
-use crate::ids::CfIx;
+use crate::etcd::{EtcdSnapshot, ProcessorClose};
+use crate::model::route;
 use crate::msg::{CdcMsg, CdcTimer};
+use crate::out::Out;
 use crate::processor::Processor;
-use crate::scheduler::TableState;
 use crate::stack::Stack;
-
-/// A capture's view of its own session.
-#[derive(Clone, Debug, Default)]
-pub struct CaptureSession {
-    /// Part of the cluster (false before a scale-out, after a scale-in).
-    pub joined: bool,
-    /// Current session epoch (the capture ID); bumped for every new session.
-    pub epoch: u64,
-    /// The granted lease while the session is alive.
-    pub lease: Option<u64>,
-    /// Client-side keepalive deadline: last keepalive response + TTL.
-    pub deadline: SimTime,
-    /// Next keepalive due.
-    pub next_keepalive: SimTime,
-    /// Latest etcd state seen by the watch.
-    pub view: EtcdSnapshot,
-    /// Session done, processors still open (deferred close): the epoch they belong to.
-    pub closing: Option<u64>,
-    /// Processor-side table states: (changefeed, table) -> state.
-    pub tables: std::collections::BTreeMap<(CfIx, u32), TableState>,
-    /// Owner campaign key resigned (draining owner).
-    pub resigned_owner: bool,
-    /// "campaign owner successfully" was logged for the current owner term. Kept apart from
-    /// the view: a watch event can show this capture as owner before its `Joined` answer makes
-    /// the session alive, and the term then starts only when the answer arrives.
-    pub announced_owner: bool,
-    /// The process was killed and has not restarted yet.
-    pub crashed: bool,
-}
-
-impl CaptureSession {
-    /// True while the session is alive.
-    pub fn alive(&self) -> bool {
-        self.lease.is_some()
-    }
-
-    /// This capture's id in etcd.
-    pub fn id(&self, c: u32) -> CaptureId {
-        (c, self.epoch)
-    }
-}
 
 /// Wraps a session message for the kernel.
 pub(crate) fn msg(m: SessionMsg) -> CdcMsg {
@@ -147,17 +106,14 @@ impl Cdc {
         };
         match m {
             SessionMsg::Joined { epoch, lease, snap } => {
+                let at = (k.now(), self.cfg.session.ttl);
+                let mut out = Out::default();
                 let s = &mut self.sessions[c as usize];
-                if epoch != s.epoch || s.alive() || !s.joined || s.closing.is_some() {
-                    return;
+                let taken = s.on_joined(at, &mut out, (to, c), epoch, lease);
+                route(k, &mut out);
+                if taken {
+                    self.session_view(k, c, snap);
                 }
-                let ttl = self.cfg.session.ttl;
-                s.lease = Some(lease);
-                s.deadline = k.now().plus(ttl);
-                s.next_keepalive = k.now().plus(SimDuration(ttl.0 / 3));
-                let detail = format!("captureID=cdc-{}#{epoch} lease={lease}", c + 1);
-                k.log(Some(to), Level::Info, "capture registered", detail);
-                self.session_view(k, c, snap);
             }
             SessionMsg::JoinRefused { epoch } => {
                 let s = &self.sessions[c as usize];
@@ -253,7 +209,8 @@ impl Cdc {
         t: SessionTimer,
     ) {
         match t {
-            SessionTimer::LessorTick => self.lessor_tick(k, node),
+            // Armed on PD only (`sessions_init`, `etcd_restarted` and the check itself).
+            SessionTimer::LessorTick => self.lessor_tick(k),
             SessionTimer::SessionTick => {
                 let Some(c) = self.capture_index(node) else {
                     return;
@@ -278,29 +235,13 @@ impl Cdc {
     }
 
     fn session_tick(&mut self, k: &mut Kernel<Stack>, c: u32) {
-        let now = k.now();
-        let node = self.captures[c as usize];
-        let ttl = self.cfg.session.ttl;
-        let s = &mut self.sessions[c as usize];
-        if !s.joined || s.closing.is_some() {
-            return;
-        }
-        match s.lease {
-            None => {
-                // The Join (or its answer) was lost: ask again.
-                let epoch = s.epoch;
-                k.send(node, self.pd, msg(SessionMsg::Join { epoch }));
-            }
-            Some(lease) => {
-                if now >= s.deadline {
-                    self.session_done(k, c, "keepalive deadline passed");
-                    return;
-                }
-                if now >= s.next_keepalive {
-                    s.next_keepalive = now.plus(SimDuration(ttl.0 / 3));
-                    k.send(node, self.pd, msg(SessionMsg::KeepAlive { lease }));
-                }
-            }
+        let at = (k.now(), self.cfg.session.ttl);
+        let ends = (self.captures[c as usize], self.pd);
+        let mut out = Out::default();
+        let expired = self.sessions[c as usize].check(at, &mut out, ends);
+        route(k, &mut out);
+        if expired {
+            self.session_done(k, c, "keepalive deadline passed");
         }
     }
 

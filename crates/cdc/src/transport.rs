@@ -1,41 +1,15 @@
-//! The TiKV -> capture event stream as TCP carries it.
-//!
-//! The kernel drops a message whose link is cut when it arrives; a gRPC stream over TCP never
-//! silently loses data in the middle. Two rules make the model's streams behave like TCP:
-//! - while the store -> capture link is cut, the endpoint keeps the stream's batches (the
-//!   socket buffer) and sends them, in order, when the link heals; the capture sees them late;
-//! - every batch carries its position on the stream; a batch lost in flight at the instant of
-//!   a cut leaves a gap, and the capture treats a gap as a broken connection (it evicts the
-//!   stream's regions and re-requests them from their resolved ts), so no change is skipped.
+//! The wiring of TCP under the model's connections (the state machine is
+//! [`Transport`](crate::tcp::Transport) in `tcp.rs`): the store -> capture event streams, and MySQL COMMITs and acks held by a cut.
 
 use faultline_sim::{Kernel, Level, NodeState};
 
 use crate::cdc::Cdc;
 use crate::endpoint::Subscriber;
+use crate::model::route;
 use crate::msg::{CdcMsg, CfIx, RegionEvent};
+use crate::out::{Out, Reach};
 use crate::stack::Stack;
-
-/// A batch waiting in the socket buffer: (stream position, events).
-pub type HeldBatch = (u64, Vec<RegionEvent>);
-
-/// Stream positions and held batches, per (store, subscriber stream).
-#[derive(Clone, Debug, Default)]
-pub struct Transport {
-    /// Next position to send.
-    next_send: std::collections::BTreeMap<(u32, Subscriber), u64>,
-    /// Next position the capture expects; `u64::MAX` once the stream saw a gap.
-    next_recv: std::collections::BTreeMap<(u32, Subscriber), u64>,
-    /// Batches waiting for a cut link to heal.
-    held: std::collections::BTreeMap<(u32, Subscriber), Vec<HeldBatch>>,
-    /// MySQL transactions waiting for a cut connection to heal.
-    pub parked: Vec<ParkedCommit>,
-    /// Acknowledgements of committed MySQL transactions that the way back to the capture
-    /// cannot carry yet (a one-way cut): TCP delivers them once it heals.
-    pub parked_acks: Vec<ParkedCommit>,
-    /// Per (capture, changefeed): batches numbered below this were written over a MySQL
-    /// connection the capture has closed since (batch ids go on across a close).
-    pub closed_below: std::collections::BTreeMap<(u32, CfIx), u64>,
-}
+use crate::tcp::{Arrival, ParkedCommit, StreamKey};
 
 impl Cdc {
     /// Sends (or holds) one batch of a store's events for a subscriber stream.
@@ -46,64 +20,31 @@ impl Cdc {
         sub: Subscriber,
         events: Vec<RegionEvent>,
     ) {
-        let key = (store, sub);
-        let next = self.transport.next_send.entry(key).or_insert(0);
-        let seq = *next;
-        *next += 1;
-        let from = self.stores[store as usize];
-        let to = self.captures[sub.capture as usize];
-        let held = self.transport.held.get(&key).is_some_and(|h| !h.is_empty());
-        let link = k.net.link(from, to);
-        if held || !link.up || link.loss_ppm > 0 {
-            self.transport
-                .held
-                .entry(key)
-                .or_default()
-                .push((seq, events));
-            return;
-        }
-        k.send_ordered(
-            from,
-            to,
-            CdcMsg::Events {
-                cf: sub.cf,
-                stream: sub.stream,
-                events,
-                seq,
-            },
+        let ends = (
+            self.stores[store as usize],
+            self.captures[sub.capture as usize],
         );
+        let mut out = Out::default();
+        let reach = Reach::new(&k.net);
+        self.transport
+            .send_events(reach, &mut out, ends, (store, sub), events);
+        route(k, &mut out);
     }
 
     /// Sends the held batches of every stream whose link is up again.
     pub(crate) fn flush_held_events(&mut self, k: &mut Kernel<Stack>) {
-        let keys: Vec<(u32, Subscriber)> = self.transport.held.keys().copied().collect();
-        for key in keys {
-            let (store, sub) = key;
-            let from = self.stores[store as usize];
-            let to = self.captures[sub.capture as usize];
-            let link = k.net.link(from, to);
-            if !link.up || link.loss_ppm > 0 {
-                continue;
-            }
-            for (seq, events) in self.transport.held.remove(&key).unwrap_or_default() {
-                k.send_ordered(
-                    from,
-                    to,
-                    CdcMsg::Events {
-                        cf: sub.cf,
-                        stream: sub.stream,
-                        events,
-                        seq,
-                    },
-                );
-            }
-        }
+        let (stores, captures) = (&self.stores, &self.captures);
+        let ends =
+            |(store, sub): StreamKey| (stores[store as usize], captures[sub.capture as usize]);
+        let mut out = Out::default();
+        self.transport
+            .flush_held(Reach::new(&k.net), &mut out, ends);
+        route(k, &mut out);
     }
 
     /// A store restarted: its streams are new connections.
     pub(crate) fn transport_store_reset(&mut self, store: u32) {
-        self.transport.next_send.retain(|(s, _), _| *s != store);
-        self.transport.held.retain(|(s, _), _| *s != store);
+        self.transport.store_reset(store);
     }
 
     /// Checks a batch's position at capture `c`; on a gap the stream is broken at once.
@@ -121,21 +62,14 @@ impl Cdc {
             cf,
             stream,
         };
-        let expected = self.transport.next_recv.entry((store, sub)).or_insert(0);
         // After its session ended, the capture's context is cancelled: its pullers stop, and
         // only what its sinks already hold can still be written.
-        if self.sessions[c as usize].closing.is_some() {
-            return false;
-        }
-        if *expected == seq {
-            *expected += 1;
-            return true;
-        }
-        if *expected == u64::MAX {
-            return false;
-        }
-        let want = *expected;
-        *expected = u64::MAX;
+        let cancelled = self.sessions[c as usize].closing.is_some();
+        let want = match self.transport.arrive((store, sub), seq, cancelled) {
+            Arrival::InOrder => return true,
+            Arrival::Refused => return false,
+            Arrival::Gap { expected } => expected,
+        };
         let node = self.captures[c as usize];
         let detail = format!(
             "store={} changefeed={} expected={want} got={seq}",
@@ -148,9 +82,6 @@ impl Cdc {
         false
     }
 }
-
-/// A MySQL transaction waiting for its COMMIT: (capture, changefeed, table, batch).
-pub type ParkedCommit = (u32, CfIx, u32, u64);
 
 impl Cdc {
     /// True when capture `c` can reach MySQL now.
@@ -287,12 +218,6 @@ impl Cdc {
 impl Cdc {
     /// Capture `c`'s processors were re-created: its streams are new connections.
     pub(crate) fn transport_capture_reset(&mut self, c: u32) {
-        self.transport
-            .next_send
-            .retain(|(_, sub), _| sub.capture != c);
-        self.transport
-            .next_recv
-            .retain(|(_, sub), _| sub.capture != c);
-        self.transport.held.retain(|(_, sub), _| sub.capture != c);
+        self.transport.capture_reset(c);
     }
 }

@@ -1,12 +1,15 @@
-//! PD's side of the etcd sessions: the lessor that grants, keeps alive and expires leases,
-//! answers the captures' session requests and notifies the watchers. The state machine itself
-//! is [`crate::etcd::Etcd`]; this file moves its messages.
+//! PD's side of the etcd sessions, wired to the kernel: the lessor that grants, keeps alive
+//! and expires leases, answers the captures' session requests and notifies the watchers. The
+//! state machine is [`crate::etcd::Etcd`], its answers [`crate::etcd::server`].
 
-use faultline_sim::{Kernel, Level, NodeId};
+use faultline_sim::{Kernel, NodeId};
 
 use crate::cdc::Cdc;
+use crate::etcd::server::Peers;
 use crate::etcd::wire::{SessionMsg, SessionTimer};
-use crate::session::{msg, timer};
+use crate::model::route;
+use crate::out::Out;
+use crate::session::timer;
 use crate::stack::Stack;
 
 impl Cdc {
@@ -41,73 +44,37 @@ impl Cdc {
         let Some(c) = self.capture_index(from) else {
             return;
         };
-        let ttl = self.cfg.session.ttl;
-        let now = k.now();
-        match m {
-            SessionMsg::Join { epoch } => {
-                let Some(lease) = self.etcd.register((c, epoch), now, ttl) else {
-                    k.send(self.pd, from, msg(SessionMsg::JoinRefused { epoch }));
-                    return;
-                };
-                let snap = self.etcd.snapshot();
-                k.send(
-                    self.pd,
-                    from,
-                    msg(SessionMsg::Joined { epoch, lease, snap }),
-                );
-                self.etcd_notify(k);
-            }
-            SessionMsg::KeepAlive { lease } => {
-                let ok = self.etcd.keepalive(lease, now, ttl);
-                let snap = self.etcd.snapshot();
-                k.send(
-                    self.pd,
-                    from,
-                    msg(SessionMsg::KeepAliveResp { lease, ok, snap }),
-                );
-            }
-            SessionMsg::Revoke { lease } => {
-                self.etcd.revoke(lease);
-                k.send(self.pd, from, msg(SessionMsg::Revoked { lease }));
-                self.etcd_notify(k);
-            }
-            SessionMsg::ResignOwner { lease } => {
-                self.etcd.resign(lease);
-                self.etcd_notify(k);
-            }
-            _ => {}
-        }
+        let peers = Peers {
+            pd: self.pd,
+            captures: &self.captures,
+        };
+        let mut out = Out::default();
+        let at = (k.now(), self.cfg.session.ttl);
+        self.etcd.on_session_request(at, &mut out, peers, c, m);
+        route(k, &mut out);
     }
 
     /// Sends the current etcd state to every watcher (a capture with a live key).
     pub(crate) fn etcd_notify(&mut self, k: &mut Kernel<Stack>) {
-        let snap = self.etcd.snapshot();
-        for (c, _) in self.etcd.watchers() {
-            let node = self.captures[c as usize];
-            k.send(self.pd, node, msg(SessionMsg::Watch { snap: snap.clone() }));
-        }
+        let peers = Peers {
+            pd: self.pd,
+            captures: &self.captures,
+        };
+        let mut out = Out::default();
+        self.etcd.notify_watchers(&mut out, peers);
+        route(k, &mut out);
     }
 
     /// PD's lessor check: revokes every expired lease, logs it, tells the watchers and arms
     /// the next check.
-    pub(crate) fn lessor_tick(&mut self, k: &mut Kernel<Stack>, node: NodeId) {
-        let expired = self.etcd.expire(k.now());
-        for (c, e) in &expired {
-            let detail = format!("captureID=cdc-{}#{e}", c + 1);
-            k.log(
-                Some(self.pd),
-                Level::Info,
-                "etcd lease expired, capture key deleted",
-                detail,
-            );
-        }
-        if !expired.is_empty() {
-            self.etcd_notify(k);
-        }
-        k.set_timer(
-            node,
-            self.cfg.session.lessor_check_interval,
-            timer(SessionTimer::LessorTick),
-        );
+    pub(crate) fn lessor_tick(&mut self, k: &mut Kernel<Stack>) {
+        let peers = Peers {
+            pd: self.pd,
+            captures: &self.captures,
+        };
+        let mut out = Out::default();
+        let every = self.cfg.session.lessor_check_interval;
+        self.etcd.lessor_check(k.now(), every, &mut out, peers);
+        route(k, &mut out);
     }
 }

@@ -11,6 +11,7 @@
 //! - The lessor revokes expired leases on a 500 ms check, like etcd's lessor loop.
 
 pub mod lessor;
+pub mod server;
 pub mod wire;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -1,0 +1,314 @@
+//! The top of the TiCDC model: routing only. Every message, timer, node state change and
+//! link change is handed to the handler of its mechanism; the state is [`Cdc`] (`cdc.rs`).
+
+use faultline_sim::{Kernel, Level, NodeId, NodeState, SimDuration};
+use faultline_tikv::Cluster;
+
+use crate::cdc::Cdc;
+use crate::endpoint::Subscriber;
+use crate::endpoint_host::ScanRequest;
+use crate::kvclient::KvClient;
+use crate::msg::{CdcMsg, CdcTimer, RegionEventKind};
+use crate::out::{Command, Out};
+use crate::processor::Processor;
+use crate::stack::Stack;
+
+/// How long a killed TiKV takes to reset its connections (the capture sees the RST).
+const RST_LATENCY: SimDuration = SimDuration::from_millis(1);
+
+impl Cdc {
+    /// Arms the first timers and subscribes every table.
+    pub fn init(&mut self, k: &mut Kernel<Stack>) {
+        if !self.enabled() {
+            return;
+        }
+        if self.cfg.workload.txns_per_sec > 0 {
+            let gap = self.workload.gap_us();
+            k.set_timer(self.pd, SimDuration(gap), CdcTimer::WorkloadTick);
+        }
+        for (i, s) in self.stores.clone().into_iter().enumerate() {
+            let phase = SimDuration::from_millis(100 * i as u64 + 1);
+            k.set_timer(
+                s,
+                SimDuration(self.cfg.min_ts_interval.0 + phase.0),
+                CdcTimer::EndpointTick,
+            );
+        }
+        self.sessions_init(k);
+        for c in 0..self.captures.len() as u32 {
+            self.start_capture(k, c);
+        }
+    }
+
+    fn start_capture(&mut self, k: &mut Kernel<Stack>, c: u32) {
+        let node = self.captures[c as usize];
+        k.set_timer(node, self.cfg.owner_tick, CdcTimer::ProcessorTick);
+        // Every capture runs the owner timers; only the elected owner acts on them.
+        k.set_timer(node, self.cfg.owner_tick, CdcTimer::OwnerTick);
+        k.set_timer(node, self.cfg.redo_flush_interval, CdcTimer::RedoFlush);
+        self.session_start(k, c);
+        self.lifecycle_capture_started(c);
+    }
+
+    /// Handles a TiCDC message: routing only; each message has its handler.
+    // Long because it matches every message, one short arm each: a routing table reads
+    // better whole than split.
+    pub fn on_message(
+        &mut self,
+        k: &mut Kernel<Stack>,
+        tikv: &Cluster,
+        from: NodeId,
+        to: NodeId,
+        msg: CdcMsg,
+    ) {
+        match msg {
+            CdcMsg::Register {
+                cf,
+                stream,
+                region,
+                request,
+                checkpoint,
+            } => {
+                let (Some(s), Some(c)) = (self.store_ix(to), self.capture_index(from)) else {
+                    return;
+                };
+                let sub = Subscriber {
+                    capture: c,
+                    cf,
+                    stream,
+                };
+                let req = ScanRequest {
+                    sub,
+                    region,
+                    request,
+                    checkpoint,
+                };
+                self.endpoint_on_register(k, tikv, to, s, req);
+            }
+            CdcMsg::Events {
+                cf,
+                stream,
+                events,
+                seq,
+            } => {
+                let (Some(s), Some(c)) = (self.store_ix(from), self.capture_index(to)) else {
+                    return;
+                };
+                if !self.stream_in_order(k, c, cf, s, stream, seq) {
+                    return;
+                }
+                for e in &events {
+                    if let RegionEventKind::Error(err) = &e.kind {
+                        let detail =
+                            format!("region_id={} store={} error={err:?}", e.region, s + 1);
+                        k.log(Some(to), Level::Info, "region failed", detail);
+                    }
+                }
+                let out = self.kv_input(c, cf, |kv, out| kv.on_events(s, stream, events, out));
+                self.apply_kv(k, c, cf, out);
+            }
+            CdcMsg::MysqlWrite {
+                cf,
+                table,
+                batch,
+                rows,
+                up_to: _,
+            } => self.mysql_on_write(k, from, to, cf, (table, batch), rows),
+            CdcMsg::MysqlAck { cf, table, batch } => self.mysql_on_ack(k, to, cf, table, batch),
+            CdcMsg::TableStatus { cf, tables } => self.owner_on_table_status(from, cf, tables),
+            CdcMsg::Session(m) => self.on_session_msg(k, from, to, m),
+            CdcMsg::KafkaProduce {
+                cf,
+                partition,
+                batch,
+                messages,
+            } => self.kafka_on_produce(k, to, cf, partition, batch, messages),
+            CdcMsg::KafkaAck { cf, table, batch } => self.kafka_on_ack(k, to, cf, table, batch),
+        }
+        self.flush_endpoints(k);
+    }
+
+    /// Handles a TiCDC timer: routing only; each timer has its handler.
+    // Long because it matches every timer, one short arm each: a routing table reads better
+    // whole than split.
+    pub fn on_timer(
+        &mut self,
+        k: &mut Kernel<Stack>,
+        tikv: &Cluster,
+        node: NodeId,
+        timer: CdcTimer,
+    ) {
+        match timer {
+            CdcTimer::WorkloadTick => self.workload_tick(k, tikv),
+            CdcTimer::TxnCommit { txn } => self.commit(k, tikv, txn),
+            CdcTimer::EndpointTick => {
+                if let Some(s) = self.store_ix(node) {
+                    self.endpoint_tick(k, tikv, s);
+                }
+                k.set_timer(node, self.cfg.min_ts_interval, CdcTimer::EndpointTick);
+            }
+            CdcTimer::ScanDone {
+                capture,
+                cf,
+                stream,
+                region,
+                request,
+                checkpoint,
+            } => {
+                let Some(s) = self.store_ix(node) else { return };
+                let sub = Subscriber {
+                    capture,
+                    cf,
+                    stream,
+                };
+                let req = ScanRequest {
+                    sub,
+                    region,
+                    request,
+                    checkpoint,
+                };
+                self.endpoint_scan_done(tikv, s, req);
+            }
+            CdcTimer::RequestRegion { cf, region } => {
+                self.kv_request_region(k, tikv, node, cf, region)
+            }
+            CdcTimer::WorkerExit { cf, store, stream } => {
+                self.kv_worker_exit(k, node, cf, store, stream)
+            }
+            CdcTimer::RecvLoopExit { cf, store, stream } => {
+                self.kv_recv_loop_exit(k, node, cf, store, stream)
+            }
+            CdcTimer::StreamBroken { store } => self.kv_stream_broken(k, node, store),
+            CdcTimer::ProcessorTick => {
+                let mut blocked = false;
+                if let Some(c) = self.capture_index(node) {
+                    self.processor_tick(k, c);
+                    // A sync producer close re-arms the tick when it finishes.
+                    blocked = self.life.processor_blocked[c as usize];
+                }
+                if !blocked {
+                    k.set_timer(node, self.cfg.owner_tick, CdcTimer::ProcessorTick);
+                }
+            }
+            CdcTimer::OwnerTick => {
+                if self.owner_role_tick(k, node) {
+                    self.owner_tick(k, node)
+                } else {
+                    k.set_timer(node, self.cfg.owner_tick, CdcTimer::OwnerTick);
+                }
+            }
+            CdcTimer::Session(t) => self.on_session_timer(k, node, t),
+            CdcTimer::KafkaSendTimeout { cf, table, batch } => {
+                self.kafka_on_send_timeout(k, node, cf, table, batch)
+            }
+            CdcTimer::KafkaClientClosed { cf, side, client } => {
+                self.on_client_closed(k, node, cf, side, client)
+            }
+            CdcTimer::RedoFlush => {
+                if self.capture_index(node).is_some_and(|c| self.is_owner(c)) {
+                    self.redo_flush(k, node);
+                }
+                k.set_timer(node, self.cfg.redo_flush_interval, CdcTimer::RedoFlush);
+            }
+            CdcTimer::MysqlApplied {
+                capture,
+                cf,
+                table,
+                batch,
+            } => self.mysql_on_applied(k, node, capture, cf, (table, batch)),
+        }
+        self.flush_endpoints(k);
+    }
+
+    /// A node was killed, restarted, paused or resumed.
+    pub fn on_node_state(&mut self, k: &mut Kernel<Stack>, node: NodeId, state: NodeState) {
+        if !self.enabled() {
+            return;
+        }
+        self.kafka.on_node_state(node, state);
+        if let Some(s) = self.store_ix(node) {
+            match state {
+                NodeState::Crashed => {
+                    self.endpoints[s as usize].reset();
+                    self.transport_store_reset(s);
+                    self.streams_may_break(k, s, RST_LATENCY);
+                }
+                NodeState::Paused => self.streams_may_break(k, s, self.cfg.grpc_keepalive_timeout),
+                NodeState::Up => {
+                    // Timers of a crashed node are dropped; re-arm after a restart.
+                    k.set_timer(node, self.cfg.min_ts_interval, CdcTimer::EndpointTick);
+                }
+            }
+        } else if let Some(c) = self.capture_index(node) {
+            self.capture_state_changed(k, c, state);
+        } else if node == self.pd {
+            // A resume after a pause releases the held timers; only a restart re-arms them.
+            let restarted = state == NodeState::Up && self.etcd.crashed;
+            self.etcd.crashed = state == NodeState::Crashed;
+            if restarted {
+                self.etcd_restarted(k);
+            }
+            if state != NodeState::Up || restarted {
+                self.workload_client_state(k, state);
+            }
+        } else if Some(node) == self.mysql && state == NodeState::Crashed {
+            self.mysql_crashed();
+        }
+        self.flush_endpoints(k);
+    }
+
+    /// A capture process was killed, or restarted after a kill (a pause changes nothing here).
+    fn capture_state_changed(&mut self, k: &mut Kernel<Stack>, c: u32, state: NodeState) {
+        let node = self.captures[c as usize];
+        match state {
+            NodeState::Crashed => {
+                let epoch = k.net.node(node).incarnation;
+                self.close_mysql_connections(c);
+                for p in &mut self.processors[c as usize] {
+                    let next_batch = p.next_batch;
+                    *p = Processor::new(KvClient::with_epoch(self.cfg.kv_client_evict, epoch));
+                    p.next_batch = next_batch;
+                }
+                for ep in &mut self.endpoints {
+                    ep.drop_capture(c);
+                }
+                self.lifecycle_capture_lost(c);
+                self.session_crashed(c);
+                self.rollback_parked(c);
+            }
+            // A restart after a kill (not a resume after a pause): timers and session anew.
+            NodeState::Up if self.sessions[c as usize].crashed => {
+                self.sessions[c as usize].crashed = false;
+                self.start_capture(k, c);
+            }
+            _ => {}
+        }
+    }
+
+    /// Links changed: streams over cut links break after the gRPC keepalive timeout.
+    pub fn on_links_changed(&mut self, k: &mut Kernel<Stack>) {
+        for s in 0..self.stores.len() as u32 {
+            self.streams_may_break(k, s, self.cfg.grpc_keepalive_timeout);
+        }
+        self.flush_held_events(k);
+        self.resume_parked_commits(k);
+    }
+}
+
+/// Hands a component's commands to the kernel in the order they were written, leaving `out`
+/// empty: the one place where TiCDC's outboxes meet the kernel.
+pub(crate) fn route(k: &mut Kernel<Stack>, out: &mut Out) {
+    for command in out.take() {
+        match command {
+            Command::Send { from, to, msg } => k.send(from, to, msg),
+            Command::SendOrdered { from, to, msg } => k.send_ordered(from, to, msg),
+            Command::SetTimer { node, after, timer } => k.set_timer(node, after, timer),
+            Command::Log {
+                node,
+                level,
+                message,
+                detail,
+            } => k.log(node, level, message, detail),
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! What a component may do and ask, without a kernel: it writes commands (`send`,
+//! `send_ordered`, `set_timer`, `log`) to an [`Out`], and asks about the network through one
+//! named query, [`Reach`]. Only the top of the model (`model.rs`) hands the commands to the
+//! kernel, in the order they were written, so a component's unit test can assert on exactly
+//! what it did after one input.
+//!
+//! The shape follows stateright's actor `Out` and raft-rs's `msgs` outbox.
+
+use faultline_sim::{Level, Network, NodeId, NodeState, SimDuration};
+
+use crate::msg::{CdcMsg, CdcTimer};
+
+/// One command written by a component.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// A message over the network (it may be lost or delayed by the link).
+    Send {
+        /// Sender.
+        from: NodeId,
+        /// Receiver.
+        to: NodeId,
+        /// Payload.
+        msg: CdcMsg,
+    },
+    /// A message over an ordered connection (a gRPC stream over TCP).
+    SendOrdered {
+        /// Sender.
+        from: NodeId,
+        /// Receiver.
+        to: NodeId,
+        /// Payload.
+        msg: CdcMsg,
+    },
+    /// A timer of `node`, `after` from now.
+    SetTimer {
+        /// Owner of the timer.
+        node: NodeId,
+        /// Delay.
+        after: SimDuration,
+        /// Payload.
+        timer: CdcTimer,
+    },
+    /// A log line in the system's own wording.
+    Log {
+        /// The node that logs it (`None` for the model itself).
+        node: Option<NodeId>,
+        /// Severity.
+        level: Level,
+        /// The fixed message, as the real log prints it.
+        message: &'static str,
+        /// Its fields.
+        detail: String,
+    },
+}
+
+/// The commands a component wrote, in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Out {
+    commands: Vec<Command>,
+}
+
+impl Out {
+    /// Sends `msg` from `from` to `to`.
+    pub fn send(&mut self, from: NodeId, to: NodeId, msg: CdcMsg) {
+        self.commands.push(Command::Send { from, to, msg });
+    }
+
+    /// Sends `msg` over the ordered connection from `from` to `to`.
+    pub fn send_ordered(&mut self, from: NodeId, to: NodeId, msg: CdcMsg) {
+        self.commands.push(Command::SendOrdered { from, to, msg });
+    }
+
+    /// Arms `timer` for `node` after `after`.
+    pub fn set_timer(&mut self, node: NodeId, after: SimDuration, timer: CdcTimer) {
+        self.commands.push(Command::SetTimer { node, after, timer });
+    }
+
+    /// Writes a log line.
+    pub fn log(
+        &mut self,
+        node: Option<NodeId>,
+        level: Level,
+        message: &'static str,
+        detail: String,
+    ) {
+        self.commands.push(Command::Log {
+            node,
+            level,
+            message,
+            detail,
+        });
+    }
+
+    /// The commands so far, in the order written.
+    pub fn commands(&self) -> &[Command] {
+        &self.commands
+    }
+
+    /// Takes the commands, leaving the outbox empty.
+    pub fn take(&mut self) -> Vec<Command> {
+        std::mem::take(&mut self.commands)
+    }
+
+    /// The log messages written so far (for tests and summaries).
+    pub fn logged(&self) -> Vec<&'static str> {
+        self.commands
+            .iter()
+            .filter_map(|c| match c {
+                Command::Log { message, .. } => Some(*message),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// The network as a component may see it: which processes run and which connections get
+/// through. Nothing else of the kernel (time, queues, randomness) is reachable from here.
+#[derive(Clone, Copy)]
+pub struct Reach<'a> {
+    net: &'a Network,
+}
+
+impl<'a> Reach<'a> {
+    /// A view of `net`.
+    pub fn new(net: &'a Network) -> Self {
+        Reach { net }
+    }
+
+    /// True when `node`'s process runs (neither killed nor paused).
+    pub fn is_up(&self, node: NodeId) -> bool {
+        self.net.node(node).state == NodeState::Up
+    }
+
+    /// True when `node`'s process was killed and has not restarted.
+    pub fn is_crashed(&self, node: NodeId) -> bool {
+        self.net.node(node).state == NodeState::Crashed
+    }
+
+    /// True when `from` can send to `to` now: neither is killed and the link is not cut (the
+    /// same rule as `Kernel::reachable`).
+    pub fn reachable(&self, from: NodeId, to: NodeId) -> bool {
+        !self.is_crashed(from) && !self.is_crashed(to) && self.link_up(from, to)
+    }
+
+    /// True when the `from -> to` link is not cut (it may still lose packets).
+    pub fn link_up(&self, from: NodeId, to: NodeId) -> bool {
+        self.net.link(from, to).up
+    }
+
+    /// True when the `from -> to` link is neither cut nor losing packets: what a TCP stream
+    /// needs to deliver a batch without a retransmission stall.
+    pub fn link_clean(&self, from: NodeId, to: NodeId) -> bool {
+        let link = self.net.link(from, to);
+        link.up && link.loss_ppm == 0
+    }
+
+    /// How many times `node` has been restarted (its connections' epoch).
+    pub fn incarnation(&self, node: NodeId) -> u32 {
+        self.net.node(node).incarnation
+    }
+}
