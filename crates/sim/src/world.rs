@@ -2,7 +2,7 @@
 
 use crate::kernel::{Event, Kernel, StepKind};
 use crate::model::Model;
-use crate::network::{Network, NodeState};
+use crate::network::{Network, NodeId, NodeState};
 use crate::time::{SimDuration, SimTime};
 
 /// The simulated universe.
@@ -59,7 +59,6 @@ impl<M: Model> World<M> {
     }
 
     fn dispatch(&mut self, ev: Event<M>) -> StepKind {
-        let k = &mut self.kernel;
         match ev {
             Event::Deliver {
                 sent,
@@ -67,60 +66,14 @@ impl<M: Model> World<M> {
                 to,
                 msg,
                 arrived,
-            } => {
-                let state = k.net.node(to).state;
-                if state == NodeState::Paused {
-                    k.hold(Event::Deliver {
-                        sent,
-                        from,
-                        to,
-                        msg,
-                        arrived: true,
-                    });
-                    return StepKind::Skipped;
-                }
-                // A message already on the wire arrives even if its sender died meanwhile
-                // (that late delivery is the tikv#14547 race); a crashed receiver or a cut link
-                // loses it. One that already reached a paused receiver's socket is not lost by a
-                // cut made while it waited.
-                if state == NodeState::Crashed || (!arrived && !k.net.link(from, to).up) {
-                    return StepKind::Skipped;
-                }
-                k.fold(1, from.0 as u64, to.0 as u64, &|h| {
-                    crate::trace::TraceEncode::encode(&msg, h)
-                });
-                if k.messages.enabled() {
-                    let label = M::describe_msg(&msg);
-                    let now = k.now();
-                    k.messages.record(sent, now, from, to, label);
-                }
-                self.model.on_message(k, from, to, msg);
-                StepKind::Message { from, to }
-            }
+            } => self.deliver(sent, from, to, msg, arrived),
             Event::Timer {
                 node,
                 incarnation,
                 timer,
-            } => {
-                let info = k.net.node(node);
-                if info.incarnation != incarnation || info.state == NodeState::Crashed {
-                    return StepKind::Skipped;
-                }
-                if info.state == NodeState::Paused {
-                    k.hold(Event::Timer {
-                        node,
-                        incarnation,
-                        timer,
-                    });
-                    return StepKind::Skipped;
-                }
-                k.fold(2, node.0 as u64, 0, &|h| {
-                    crate::trace::TraceEncode::encode(&timer, h)
-                });
-                self.model.on_timer(k, node, timer);
-                StepKind::Timer { node }
-            }
+            } => self.fire(node, incarnation, timer),
             Event::Fault(fault) => {
+                let k = &mut self.kernel;
                 let ev = Event::<M>::Fault(fault.clone());
                 k.fold(3, 0, 0, &|h| ev.encode_payload(h));
                 let changed = k.apply_fault(&fault);
@@ -135,6 +88,7 @@ impl<M: Model> World<M> {
                 StepKind::Fault(fault)
             }
             Event::Sample => {
+                let k = &mut self.kernel;
                 let mut row = Vec::with_capacity(k.metrics.names().len());
                 self.model.sample_metrics(k.now(), &mut row);
                 let now = k.now();
@@ -143,6 +97,70 @@ impl<M: Model> World<M> {
                 StepKind::Sample
             }
         }
+    }
+
+    /// A message arrives at `to`: held while `to` is paused, lost to a crashed receiver or a
+    /// cut link, else handed to the model.
+    fn deliver(
+        &mut self,
+        sent: SimTime,
+        from: NodeId,
+        to: NodeId,
+        msg: M::Msg,
+        arrived: bool,
+    ) -> StepKind {
+        let k = &mut self.kernel;
+        let state = k.net.node(to).state;
+        if state == NodeState::Paused {
+            k.hold(Event::Deliver {
+                sent,
+                from,
+                to,
+                msg,
+                arrived: true,
+            });
+            return StepKind::Skipped;
+        }
+        // A message already on the wire arrives even if its sender died meanwhile
+        // (that late delivery is the tikv#14547 race); a crashed receiver or a cut link
+        // loses it. One that already reached a paused receiver's socket is not lost by a
+        // cut made while it waited.
+        if state == NodeState::Crashed || (!arrived && !k.net.link(from, to).up) {
+            return StepKind::Skipped;
+        }
+        k.fold(1, from.0 as u64, to.0 as u64, &|h| {
+            crate::trace::TraceEncode::encode(&msg, h)
+        });
+        if k.messages.enabled() {
+            let label = M::describe_msg(&msg);
+            let now = k.now();
+            k.messages.record(sent, now, from, to, label);
+        }
+        self.model.on_message(k, from, to, msg);
+        StepKind::Message { from, to }
+    }
+
+    /// A timer of `node` fires: stale after a restart, lost with a crashed node, held while
+    /// it is paused, else handed to the model.
+    fn fire(&mut self, node: NodeId, incarnation: u32, timer: M::Timer) -> StepKind {
+        let k = &mut self.kernel;
+        let info = k.net.node(node);
+        if info.incarnation != incarnation || info.state == NodeState::Crashed {
+            return StepKind::Skipped;
+        }
+        if info.state == NodeState::Paused {
+            k.hold(Event::Timer {
+                node,
+                incarnation,
+                timer,
+            });
+            return StepKind::Skipped;
+        }
+        k.fold(2, node.0 as u64, 0, &|h| {
+            crate::trace::TraceEncode::encode(&timer, h)
+        });
+        self.model.on_timer(k, node, timer);
+        StepKind::Timer { node }
     }
 
     /// Processes every event up to and including `until`, then sets the clock to `until`.

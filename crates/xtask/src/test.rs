@@ -8,17 +8,33 @@ use crate::{paths, serve, size, tools};
 pub fn run(args: &[String]) -> Result {
     let skip_e2e = args.iter().any(|a| a == "--skip-e2e");
     let root = paths::root();
+    lints(&root)?;
+    native_tests(&root)?;
 
+    cmd::step("release wasm build");
+    serve::ensure_build_tools(true)?;
+    serve::build_release()?;
+    size::report(&paths::dist())?;
+
+    if skip_e2e {
+        println!("\n(--skip-e2e: browser tests skipped)");
+        return Ok(());
+    }
+    browser_tests(&root)
+}
+
+/// Formatting, and clippy for the host and for the browser target.
+fn lints(root: &std::path::Path) -> Result {
     cmd::step("format check");
     cmd::run(
         "format check (run `cargo fmt --all` to fix)",
-        in_dir("cargo", &root).args(["fmt", "--all", "--", "--check"]),
+        in_dir("cargo", root).args(["fmt", "--all", "--", "--check"]),
     )?;
 
     cmd::step("clippy");
     cmd::run(
         "clippy",
-        in_dir("cargo", &root).args([
+        in_dir("cargo", root).args([
             "clippy",
             "--workspace",
             "--all-targets",
@@ -34,7 +50,7 @@ pub fn run(args: &[String]) -> Result {
     tools::ensure_wasm_target()?;
     cmd::run(
         "clippy for wasm32",
-        in_dir("cargo", &root).args([
+        in_dir("cargo", root).args([
             "clippy",
             "--package",
             "faultline-web",
@@ -44,12 +60,15 @@ pub fn run(args: &[String]) -> Result {
             "-D",
             "warnings",
         ]),
-    )?;
+    )
+}
 
+/// Every native test, then the full-scale scenarios in release.
+fn native_tests(root: &std::path::Path) -> Result {
     cmd::step("unit and integration tests");
     cmd::run(
         "cargo test",
-        in_dir("cargo", &root).args(["test", "--workspace"]),
+        in_dir("cargo", root).args(["test", "--workspace"]),
     )?;
 
     // The scale the mission names: the 256,000-region cluster, buggy and fixed, with every
@@ -58,7 +77,7 @@ pub fn run(args: &[String]) -> Result {
     cmd::step("full-scale tikv#14547 (release)");
     cmd::run(
         "full-scale scenarios",
-        in_dir("cargo", &root).args([
+        in_dir("cargo", root).args([
             "test",
             "--release",
             "--package",
@@ -66,23 +85,16 @@ pub fn run(args: &[String]) -> Result {
             "--test",
             "full_scale",
         ]),
-    )?;
+    )
+}
 
-    cmd::step("release wasm build");
-    serve::ensure_build_tools(true)?;
-    serve::build_release()?;
-    size::report(&paths::dist())?;
-
-    if skip_e2e {
-        println!("\n(--skip-e2e: browser tests skipped)");
-        return Ok(());
-    }
-
+/// The browser tests against the release build, with the native CLI for the determinism test.
+fn browser_tests(root: &std::path::Path) -> Result {
     cmd::step("browser tests");
     // The determinism test compares the page with the native CLI, so build it first.
     cmd::run(
         "building the faultline CLI",
-        in_dir("cargo", &root).args(["build", "--package", "faultline-cli", "--bin", "faultline"]),
+        in_dir("cargo", root).args(["build", "--package", "faultline-cli", "--bin", "faultline"]),
     )?;
     let chromium = tools::ensure_chromium()?;
     let e2e = paths::e2e();
@@ -96,7 +108,7 @@ pub fn run(args: &[String]) -> Result {
                 "FAULTLINE_BIN",
                 paths::target().join("debug").join("faultline"),
             )
-            .env("FAULTLINE_ROOT", &root)
+            .env("FAULTLINE_ROOT", root)
             .env("CHROMIUM", chromium),
     )?;
     println!(
