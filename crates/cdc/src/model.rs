@@ -7,11 +7,13 @@ use faultline_tikv::Cluster;
 use crate::cdc::Cdc;
 use crate::endpoint::Subscriber;
 use crate::endpoint_host::ScanRequest;
+use crate::ids::CfIx;
 use crate::kvclient::KvClient;
 use crate::msg::{CdcMsg, CdcTimer, RegionEventKind};
 use crate::out::{Command, Out};
 use crate::processor::Processor;
 use crate::stack::Stack;
+use crate::ts::Ts;
 
 /// How long a killed TiKV takes to reset its connections (the capture sees the RST).
 const RST_LATENCY: SimDuration = SimDuration::from_millis(1);
@@ -72,17 +74,7 @@ impl Cdc {
                 let (Some(s), Some(c)) = (self.store_ix(to), self.capture_index(from)) else {
                     return;
                 };
-                let sub = Subscriber {
-                    capture: c,
-                    cf,
-                    stream,
-                };
-                let req = ScanRequest {
-                    sub,
-                    region,
-                    request,
-                    checkpoint,
-                };
+                let req = scan_request((c, cf, stream), region, request, checkpoint);
                 self.endpoint_on_register(k, tikv, to, s, req);
             }
             CdcMsg::Events {
@@ -156,17 +148,7 @@ impl Cdc {
                 checkpoint,
             } => {
                 let Some(s) = self.store_ix(node) else { return };
-                let sub = Subscriber {
-                    capture,
-                    cf,
-                    stream,
-                };
-                let req = ScanRequest {
-                    sub,
-                    region,
-                    request,
-                    checkpoint,
-                };
+                let req = scan_request((capture, cf, stream), region, request, checkpoint);
                 self.endpoint_scan_done(tikv, s, req);
             }
             CdcTimer::RequestRegion { cf, region } => {
@@ -292,6 +274,26 @@ impl Cdc {
         }
         self.flush_held_events(k);
         self.resume_parked_commits(k);
+    }
+}
+
+/// The endpoint's request to scan `region` for subscriber `(capture, cf, stream)`.
+fn scan_request(
+    (capture, cf, stream): (u32, CfIx, u64),
+    region: u32,
+    request: u64,
+    checkpoint: Ts,
+) -> ScanRequest {
+    let sub = Subscriber {
+        capture,
+        cf,
+        stream,
+    };
+    ScanRequest {
+        sub,
+        region,
+        request,
+        checkpoint,
     }
 }
 

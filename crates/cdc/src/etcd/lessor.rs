@@ -44,10 +44,7 @@ impl Cdc {
         let Some(c) = self.capture_index(from) else {
             return;
         };
-        let peers = Peers {
-            pd: self.pd,
-            captures: &self.captures,
-        };
+        let peers = Peers::new(self.pd, &self.captures);
         let mut out = Out::default();
         let at = (k.now(), self.cfg.session.ttl);
         self.etcd.on_session_request(at, &mut out, peers, c, m);
@@ -56,10 +53,7 @@ impl Cdc {
 
     /// Sends the current etcd state to every watcher (a capture with a live key).
     pub(crate) fn etcd_notify(&mut self, k: &mut Kernel<Stack>) {
-        let peers = Peers {
-            pd: self.pd,
-            captures: &self.captures,
-        };
+        let peers = Peers::new(self.pd, &self.captures);
         let mut out = Out::default();
         self.etcd.notify_watchers(&mut out, peers);
         route(k, &mut out);
@@ -68,10 +62,7 @@ impl Cdc {
     /// PD's lessor check: revokes every expired lease, logs it, tells the watchers and arms
     /// the next check.
     pub(crate) fn lessor_tick(&mut self, k: &mut Kernel<Stack>) {
-        let peers = Peers {
-            pd: self.pd,
-            captures: &self.captures,
-        };
+        let peers = Peers::new(self.pd, &self.captures);
         let mut out = Out::default();
         let every = self.cfg.session.lessor_check_interval;
         self.etcd.lessor_check(k.now(), every, &mut out, peers);

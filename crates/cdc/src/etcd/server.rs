@@ -20,7 +20,12 @@ pub struct Peers<'a> {
     pub captures: &'a [NodeId],
 }
 
-impl Peers<'_> {
+impl<'a> Peers<'a> {
+    /// PD's node `pd` and the capture nodes `captures`.
+    pub fn new(pd: NodeId, captures: &'a [NodeId]) -> Self {
+        Peers { pd, captures }
+    }
+
     fn send(&self, out: &mut Out, c: u32, m: SessionMsg) {
         out.send(self.pd, self.captures[c as usize], CdcMsg::Session(m));
     }
@@ -98,6 +103,7 @@ mod tests {
 
     const TTL: SimDuration = SimDuration::from_secs(10);
 
+    /// PD and two capture nodes.
     fn nodes() -> (NodeId, Vec<NodeId>) {
         let mut net = Network::new((SimDuration::from_micros(500), SimDuration::from_millis(2)));
         let pd = net.add_node("pd-1", "pd");
@@ -105,6 +111,12 @@ mod tests {
             .map(|i| net.add_node(&format!("cdc-{i}"), "cdc"))
             .collect();
         (pd, captures)
+    }
+
+    /// Capture `c` joins with epoch 1 at `at`.
+    fn join(etcd: &mut Etcd, peers: Peers, c: u32, at: SimTime) {
+        let mut out = Out::default();
+        etcd.on_session_request((at, TTL), &mut out, peers, c, SessionMsg::Join { epoch: 1 });
     }
 
     /// The session messages in `out` as (capture node, message name).
@@ -137,14 +149,10 @@ mod tests {
     #[test]
     fn each_session_request_gets_its_answer_and_changes_reach_every_watcher() {
         let (pd, caps) = nodes();
-        let peers = Peers {
-            pd,
-            captures: &caps,
-        };
+        let peers = Peers::new(pd, &caps);
         let mut etcd = Etcd::default();
-        let mut out = Out::default();
+        join(&mut etcd, peers, 0, SimTime(0));
         let now = (SimTime(0), TTL);
-        etcd.on_session_request(now, &mut out, peers, 0, SessionMsg::Join { epoch: 1 });
         let lease = etcd.captures[&(0, 1)];
         // (capture, request, answers in order)
         type Case = (u32, SessionMsg, Vec<(NodeId, &'static str)>);
@@ -198,27 +206,10 @@ mod tests {
     #[test]
     fn the_lessor_check_deletes_expired_keys_tells_the_watchers_and_rearms() {
         let (pd, caps) = nodes();
-        let peers = Peers {
-            pd,
-            captures: &caps,
-        };
+        let peers = Peers::new(pd, &caps);
         let mut etcd = Etcd::default();
-        let mut out = Out::default();
-        etcd.on_session_request(
-            (SimTime(0), TTL),
-            &mut out,
-            peers,
-            0,
-            SessionMsg::Join { epoch: 1 },
-        );
-        let later = SimTime(5_000_000);
-        etcd.on_session_request(
-            (later, TTL),
-            &mut out,
-            peers,
-            1,
-            SessionMsg::Join { epoch: 1 },
-        );
+        join(&mut etcd, peers, 0, SimTime(0));
+        join(&mut etcd, peers, 1, SimTime(5_000_000));
         let every = SimDuration::from_millis(500);
         // (check at, keys deleted, watchers told)
         let cases = [

@@ -25,6 +25,18 @@ pub struct Closer<'a> {
     pub side: u32,
 }
 
+impl<'a> Closer<'a> {
+    /// `side`'s close of changefeed `cf` (with its id) on `node`.
+    pub fn new(node: NodeId, (cf, cf_id): (CfIx, &'a str), side: u32) -> Self {
+        Closer {
+            node,
+            cf,
+            cf_id,
+            side,
+        }
+    }
+}
+
 impl KafkaCluster {
     /// Starts closing `who`'s producer at `now`: logs it and arms the first client's close.
     /// `blocking`: the caller waits for the whole close (a sync close).

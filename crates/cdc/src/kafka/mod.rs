@@ -213,12 +213,7 @@ impl Cdc {
         side: u32,
     ) -> bool {
         let blocking = self.cfg.sink_close == SinkClose::Sync;
-        let who = Closer {
-            node,
-            cf,
-            cf_id: &self.cfg.changefeeds[cf as usize].id,
-            side,
-        };
+        let who = Closer::new(node, (cf, &self.cfg.changefeeds[cf as usize].id), side);
         let mut out = Out::default();
         let at = (k.now(), Reach::new(&k.net));
         self.kafka
@@ -236,12 +231,7 @@ impl Cdc {
         side: u32,
         client: u32,
     ) -> Option<CloseJob> {
-        let who = Closer {
-            node,
-            cf,
-            cf_id: &self.cfg.changefeeds[cf as usize].id,
-            side,
-        };
+        let who = Closer::new(node, (cf, &self.cfg.changefeeds[cf as usize].id), side);
         let mut out = Out::default();
         let at = (k.now(), Reach::new(&k.net));
         let job = self
