@@ -1,5 +1,6 @@
-//! The files of `crates/cdc/src` import each other one way: leaf types at the bottom, the
-//! routing (`model.rs`) at the top, and no file names one that names it back.
+//! The files of `crates/cdc/src` import each other one way: types and components at the
+//! bottom, the state (`cdc.rs`) above them, the routing and handlers on top, and no file
+//! names one that names it back.
 //!
 //! Every path a file writes (`use` lines and paths in code alike) that starts with `crate`,
 //! `super`, `self` or one of the file's child modules is resolved to the file of the longest
