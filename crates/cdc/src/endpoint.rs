@@ -2,9 +2,9 @@
 //! live change events, and resolved ts every `min-ts-interval`.
 //!
 //! Simplifications: a subscription becomes active when its incremental scan finishes (the
-//! scan reads the latest committed versions, so nothing committed meanwhile is missed);
-//! "confirming leadership with a quorum" is read from the Raft model's leader view; scans on a
-//! store run one after another at a fixed cost per row.
+//! scan reads the latest committed versions, so nothing committed meanwhile is missed); scans
+//! on a store run one after another at a fixed cost per row. Resolved ts waits for the
+//! CheckLeader round of [`crate::check_leader`].
 
 use std::collections::BTreeMap;
 
@@ -42,6 +42,8 @@ pub struct Endpoint {
     pub scan_busy_until: SimTime,
     /// Events to send at the end of the current step, per subscriber stream.
     pub outbox: BTreeMap<Subscriber, Vec<RegionEvent>>,
+    /// The current CheckLeader round.
+    pub check: crate::check_leader::CheckRound,
 }
 
 /// Fixed cost of one incremental scan.
@@ -85,5 +87,6 @@ impl Endpoint {
         self.subs.clear();
         self.outbox.clear();
         self.scan_busy_until = SimTime::ZERO;
+        self.check = Default::default();
     }
 }

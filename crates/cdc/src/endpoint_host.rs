@@ -1,6 +1,5 @@
 //! TiKV's CDC endpoint as this model runs it on each store: region registrations (a NotLeader
-//! or RegionNotFound error, or an incremental scan), the scan's result, the resolved ts tick
-//! and the outbox of events per subscriber. The endpoint's own state is [`crate::endpoint`].
+//! or RegionNotFound error, or an incremental scan), the scan's result and the outbox of events per subscriber. The endpoint's own state is [`crate::endpoint`].
 
 use faultline_sim::Kernel;
 use faultline_tikv::Cluster;
@@ -45,7 +44,7 @@ impl Cdc {
                 kind,
             };
             self.endpoints[s as usize].push(sub, ev);
-        } else if tikv.region_leader_store(region) != Some(s) {
+        } else if tikv.local_leader_term(s, region).is_none() {
             let leader = tikv.region_leader_store(region);
             self.endpoints[s as usize].push(sub, not_leader(region, request, leader));
         } else {
@@ -66,8 +65,8 @@ impl Cdc {
     /// The incremental scan of a registered region on store `s` finished.
     pub(crate) fn endpoint_scan_done(&mut self, tikv: &Cluster, s: u32, req: ScanRequest) {
         let (sub, region, request, checkpoint) = (req.sub, req.region, req.request, req.checkpoint);
-        let leader = tikv.region_leader_store(region);
-        if leader != Some(s) {
+        if tikv.local_leader_term(s, region).is_none() {
+            let leader = tikv.region_leader_store(region);
             self.endpoints[s as usize].push(sub, not_leader(region, request, leader));
         } else {
             let rows = self.scan(region, checkpoint);
@@ -92,42 +91,6 @@ impl Cdc {
             );
             ep.subscribe(region, Subscription { to: sub, request });
         }
-    }
-
-    pub(crate) fn endpoint_tick(&mut self, k: &mut Kernel<Stack>, tikv: &Cluster, s: u32) {
-        let tso = self.tso.peek(k.now());
-        let regions: Vec<u32> = self.endpoints[s as usize].subs.keys().copied().collect();
-        for region in regions {
-            let leader = tikv.region_leader_store(region);
-            let subs = if leader == Some(s) {
-                self.endpoints[s as usize].subs[&region].clone()
-            } else {
-                self.endpoints[s as usize]
-                    .subs
-                    .remove(&region)
-                    .unwrap_or_default()
-            };
-            let resolved = self
-                .upstream
-                .oldest_lock(region)
-                .map_or(tso, |l| l.min(tso));
-            for sub in subs {
-                let kind = if leader == Some(s) {
-                    RegionEventKind::Resolved(resolved)
-                } else {
-                    RegionEventKind::Error(RegionError::NotLeader { leader })
-                };
-                self.endpoints[s as usize].push(
-                    sub.to,
-                    RegionEvent {
-                        region,
-                        request: sub.request,
-                        kind,
-                    },
-                );
-            }
-        }
-        let _ = k;
     }
 
     fn scan(&self, region: u32, after: Ts) -> Vec<RowChange> {

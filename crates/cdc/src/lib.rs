@@ -13,6 +13,8 @@ pub mod capture_kv;
 pub mod capture_session;
 pub mod cdc;
 pub mod change;
+pub mod check_leader;
+pub mod client_backoff;
 pub mod config;
 pub mod consistency;
 pub mod endpoint;
@@ -52,6 +54,8 @@ pub mod transport;
 #[cfg(test)]
 mod transport_tests;
 pub mod ts;
+pub mod txn_apply;
+pub mod txn_wire;
 pub mod upstream;
 pub mod upstream_txns;
 pub mod workload;

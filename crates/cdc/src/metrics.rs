@@ -20,6 +20,7 @@ impl Cdc {
             "txns_committed".to_string(),
             "txns_aborted".to_string(),
             "txn_commit_retries".to_string(),
+            "txns_committed_per_sec".to_string(),
         ];
         for cf in &self.cfg.changefeeds {
             let id = &cf.id;
@@ -62,6 +63,8 @@ impl Cdc {
         out.push(self.workload.aborted as f64);
         out.push(self.workload.commit_retries as f64);
         let last_sec = (now.0 / 1_000_000).saturating_sub(1);
+        let commits = self.workload.committed_by_sec.get(&last_sec);
+        out.push(commits.copied().unwrap_or(0) as f64);
         for (cf, f) in self.feeds.iter().enumerate() {
             out.push(f.checkpoint.lag_secs(now));
             out.push(f.resolved.lag_secs(now));

@@ -116,6 +116,7 @@ impl Cdc {
                 messages,
             } => self.kafka_on_produce(k, to, cf, partition, batch, messages),
             CdcMsg::KafkaAck { cf, table, batch } => self.kafka_on_ack(k, to, cf, table, batch),
+            CdcMsg::Txn(m) => self.on_txn_msg(k, tikv, from, to, m),
         }
         self.flush_endpoints(k);
     }
@@ -198,6 +199,7 @@ impl Cdc {
                 table,
                 batch,
             } => self.mysql_on_applied(k, node, capture, cf, (table, batch)),
+            CdcTimer::Txn(t) => self.on_txn_timer(k, tikv, t),
         }
         self.flush_endpoints(k);
     }

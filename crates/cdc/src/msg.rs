@@ -86,6 +86,8 @@ pub enum CdcMsg {
     },
     /// Capture sessions, etcd and scheduler v3 (`session.rs`).
     Session(crate::etcd::wire::SessionMsg),
+    /// The upstream write path and CheckLeader (`txn_wire.rs`).
+    Txn(crate::txn_wire::TxnMsg),
 }
 
 /// A timer of the TiCDC model.
@@ -182,6 +184,8 @@ pub enum CdcTimer {
     },
     /// Capture sessions, etcd and scheduler v3 (`session.rs`).
     Session(crate::etcd::wire::SessionTimer),
+    /// The upstream write path (`txn_wire.rs`).
+    Txn(crate::txn_wire::TxnTimer),
 }
 
 impl CdcMsg {
@@ -219,6 +223,7 @@ impl CdcMsg {
                 format!("kafka ack batch {batch} of table {table}")
             }
             CdcMsg::Session(m) => m.label(),
+            CdcMsg::Txn(m) => m.label(),
         }
     }
 }
@@ -316,6 +321,10 @@ impl TraceEncode for CdcMsg {
                 h.word(0x5e55);
                 m.encode(h)
             }
+            CdcMsg::Txn(m) => {
+                h.word(0x7e4);
+                m.encode(h)
+            }
         }
     }
 }
@@ -395,6 +404,10 @@ impl TraceEncode for CdcTimer {
             }
             CdcTimer::Session(t) => {
                 h.word(0x5e55);
+                t.encode(h)
+            }
+            CdcTimer::Txn(t) => {
+                h.word(0x7e4);
                 t.encode(h)
             }
         }

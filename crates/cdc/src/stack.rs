@@ -91,6 +91,17 @@ impl Stack {
     }
 }
 
+impl Stack {
+    /// Hands what TiKV applied or answered during the last event to TiCDC's upstream side
+    /// (the write path's state and the CDC endpoints live there).
+    fn take_op_events(&mut self, k: &mut Kernel<Self>) {
+        if self.tikv.has_op_events() {
+            let events = self.tikv.take_op_events();
+            self.cdc.on_op_events(k, &self.tikv, events);
+        }
+    }
+}
+
 impl Model for Stack {
     type Msg = StackMsg;
     type Timer = StackTimer;
@@ -102,20 +113,27 @@ impl Model for Stack {
 
     fn on_message(&mut self, k: &mut Kernel<Self>, from: NodeId, to: NodeId, msg: StackMsg) {
         match msg {
-            StackMsg::Tikv(m) => self.tikv.message_in(k, from, to, m),
+            StackMsg::Tikv(m) => {
+                self.tikv.message_in(k, from, to, m);
+                self.take_op_events(k);
+            }
             StackMsg::Cdc(m) => self.cdc.on_message(k, &self.tikv, from, to, m),
         }
     }
 
     fn on_timer(&mut self, k: &mut Kernel<Self>, node: NodeId, timer: StackTimer) {
         match timer {
-            StackTimer::Tikv(t) => self.tikv.timer_in(k, node, t),
+            StackTimer::Tikv(t) => {
+                self.tikv.timer_in(k, node, t);
+                self.take_op_events(k);
+            }
             StackTimer::Cdc(t) => self.cdc.on_timer(k, &self.tikv, node, t),
         }
     }
 
     fn on_node_state(&mut self, k: &mut Kernel<Self>, node: NodeId, state: NodeState) {
         self.tikv.node_state_in(k, node, state);
+        self.take_op_events(k);
         self.cdc.on_node_state(k, node, state);
     }
 

@@ -19,7 +19,7 @@ pub struct RowVersion {
 #[derive(Clone, Debug)]
 pub struct Upstream {
     rows: Vec<RowVersion>,
-    /// Per region: start ts of each lock -> number of keys locked at it.
+    /// Per region: start ts of each transaction holding locks -> number of its keys locked.
     locks: Vec<BTreeMap<Ts, u32>>,
 }
 
@@ -42,20 +42,14 @@ impl Upstream {
         &self.rows
     }
 
-    /// Prewrite: a lock on one key of `region` at `start_ts`.
-    pub fn lock(&mut self, region: u32, start_ts: Ts) {
-        *self.locks[region as usize].entry(start_ts).or_insert(0) += 1;
+    /// A prewrite applied: `keys` locks in `region` at `start_ts`.
+    pub fn lock(&mut self, region: u32, start_ts: Ts, keys: u32) {
+        *self.locks[region as usize].entry(start_ts).or_insert(0) += keys;
     }
 
-    /// Commit or rollback releases the lock.
-    pub fn unlock(&mut self, region: u32, start_ts: Ts) {
-        let locks = &mut self.locks[region as usize];
-        if let Some(n) = locks.get_mut(&start_ts) {
-            *n -= 1;
-            if *n == 0 {
-                locks.remove(&start_ts);
-            }
-        }
+    /// A commit or rollback applied: the transaction's locks in `region` are released.
+    pub fn unlock_txn(&mut self, region: u32, start_ts: Ts) {
+        self.locks[region as usize].remove(&start_ts);
     }
 
     /// The oldest lock of a region: resolved ts cannot pass it.
@@ -63,8 +57,14 @@ impl Upstream {
         self.locks[region as usize].keys().next().copied()
     }
 
-    /// Writes a committed version.
+    /// Writes a committed version. The row's latest version is the one with the highest
+    /// commit ts (MVCC), whatever order the commits are applied in: the model has no
+    /// write-write conflict check, so two transactions may commit one key, and a retried
+    /// commit can apply after a newer one.
     pub fn commit(&mut self, key: Key, value: u64, commit_ts: Ts) {
-        self.rows[key as usize] = RowVersion { value, commit_ts };
+        let row = &mut self.rows[key as usize];
+        if commit_ts > row.commit_ts {
+            *row = RowVersion { value, commit_ts };
+        }
     }
 }

@@ -1,15 +1,30 @@
-//! The workload's transactions driven through TiKV: the client on pd-1 opens Percolator
-//! transactions on a schedule, commits them where every key's region has a live leader, and
-//! rolls back its locks when it dies. The workload's own state is [`crate::workload`].
+//! The workload's client on pd-1 driving Percolator transactions through TiKV, after
+//! client-go's two-phase committer (`txnkv/transaction/2pc.go`, `prewrite.go`, `commit.go`)
+//! and region request sender (`internal/locate/region_request.go`, `SendReqCtx`):
+//! - every touched region gets a request sent to its leader as the client's region cache
+//!   knows it (loaded from PD, or from a NotLeader hint), each a Raft proposal there;
+//! - an answer comes when the proposing peer applies the entry; no answer within
+//!   `ReadTimeoutShort` (30 s) is a send failure (`onSendFail`: `BoTiKVRPC`, drop the hint);
+//! - NotLeader with a hint retries at once at the hinted store, without one it backs off
+//!   (`onRegionError`: `BoRegionScheduling`); StaleCommand backs off `BoStaleCmd`;
+//! - commit begins when every prewrite succeeded; a prewrite that slept more than
+//!   `PrewriteMaxBackoff` rolls the transaction back.
+//!
+//! Simplifications: all regions' commits go out together (no primary-first commit); commit
+//! and rollback retry until they succeed (client-go's lock resolver would finish them); the
+//! region cache is PD's current view, reloaded on every retry without a hint.
+//! The workload's own state is [`crate::workload`]; applying entries is [`crate::txn_apply`].
 
 use faultline_sim::{Kernel, NodeState, SimDuration};
 use faultline_tikv::Cluster;
 
 use crate::cdc::Cdc;
-use crate::change::{RegionEvent, RegionEventKind, RowChange};
-use crate::msg::CdcTimer;
+use crate::client_backoff::{BackoffKind, PREWRITE_MAX_BACKOFF_MS, READ_TIMEOUT_SHORT_MS};
+use crate::msg::{CdcMsg, CdcTimer};
 use crate::stack::Stack;
-use crate::workload::Txn;
+use crate::ts::Ts;
+use crate::txn_wire::{TxnFailure, TxnMsg, TxnTimer};
+use crate::workload::{OpRef, Phase, RegionReq, Txn};
 
 impl Cdc {
     /// The workload's client lives on pd-1. When it dies, its open transactions never commit:
@@ -20,11 +35,10 @@ impl Cdc {
         match state {
             NodeState::Crashed => {
                 for (_, txn) in std::mem::take(&mut self.workload.open) {
-                    for (key, _) in &txn.writes {
-                        self.upstream.unlock(self.ks.region_of(*key), txn.start_ts);
-                    }
+                    self.unlock_all(&txn);
                     self.workload.aborted += 1;
                 }
+                self.workload.ops.clear();
             }
             NodeState::Up if self.cfg.workload.txns_per_sec > 0 => {
                 let gap = self.workload.gap_us();
@@ -34,6 +48,13 @@ impl Cdc {
         }
     }
 
+    fn unlock_all(&mut self, txn: &Txn) {
+        for req in txn.reqs.iter().filter(|r| r.locked) {
+            self.upstream.unlock_txn(req.region, txn.start_ts);
+        }
+    }
+
+    /// Starts the next transaction: a start ts from PD, then one prewrite per region.
     pub(crate) fn workload_tick(&mut self, k: &mut Kernel<Stack>, tikv: &Cluster) {
         if let Some(stop) = self.cfg.workload.stop_at {
             if k.now().0 >= stop.0 {
@@ -41,87 +62,266 @@ impl Cdc {
             }
         }
         let writes = self.workload.draw(&self.ks);
-        if writes
-            .iter()
-            .all(|(key, _)| self.live_leader(k, tikv, self.ks.region_of(*key)).is_some())
-        {
-            let start_ts = self.tso.next(k.now());
-            for (key, _) in &writes {
-                self.upstream.lock(self.ks.region_of(*key), start_ts);
+        let mut reqs: Vec<RegionReq> = Vec::new();
+        for (key, _) in &writes {
+            let region = self.ks.region_of(*key);
+            if !reqs.iter().any(|r| r.region == region) {
+                reqs.push(RegionReq {
+                    region,
+                    op: 0,
+                    done: false,
+                    hint: None,
+                    locked: false,
+                    written: false,
+                });
             }
-            let id = self.workload.next_txn;
-            self.workload.next_txn += 1;
-            self.workload.open.insert(id, Txn { start_ts, writes });
-            let delay = self.workload.commit_delay_us();
-            k.set_timer(self.pd, SimDuration(delay), CdcTimer::TxnCommit { txn: id });
-        } else {
-            self.workload.aborted += 1;
+        }
+        let txn = Txn {
+            start_ts: self.tso.next(k.now()),
+            commit_ts: Ts::default(),
+            writes,
+            phase: Phase::Prewrite,
+            reqs,
+            backoff: Default::default(),
+            ops: Vec::new(),
+        };
+        let id = self.workload.next_txn;
+        self.workload.next_txn += 1;
+        let regions: Vec<u32> = txn.reqs.iter().map(|r| r.region).collect();
+        self.workload.open.insert(id, txn);
+        for region in regions {
+            self.send_txn_request(k, tikv, id, region);
         }
         let gap = self.workload.gap_us();
         k.set_timer(self.pd, SimDuration(gap), CdcTimer::WorkloadTick);
     }
 
+    /// Every prewrite succeeded and the client has its commit ts: commit every region.
     pub(crate) fn commit(&mut self, k: &mut Kernel<Stack>, tikv: &Cluster, id: u64) {
+        let commit_ts = self.tso.next(k.now());
+        let Some(txn) = self.workload.open.get_mut(&id) else {
+            return;
+        };
+        txn.commit_ts = commit_ts;
+        txn.begin(Phase::Commit);
+        let regions: Vec<u32> = txn.reqs.iter().map(|r| r.region).collect();
+        for region in regions {
+            self.send_txn_request(k, tikv, id, region);
+        }
+    }
+
+    /// Sends the current phase's request for `region` to the store the region cache names.
+    fn send_txn_request(&mut self, k: &mut Kernel<Stack>, tikv: &Cluster, id: u64, region: u32) {
         let Some(txn) = self.workload.open.get(&id) else {
             return;
         };
-        let leaders: Vec<Option<u32>> = txn
-            .writes
+        let phase = txn.phase;
+        let hint = txn
+            .reqs
             .iter()
-            .map(|(key, _)| self.live_leader(k, tikv, self.ks.region_of(*key)))
-            .collect();
-        if leaders.iter().any(|l| l.is_none()) {
-            // The lock stays until a leader is back: it holds resolved ts down, as in TiKV.
-            self.workload.commit_retries += 1;
-            k.set_timer(
-                self.pd,
-                SimDuration::from_secs(1),
-                CdcTimer::TxnCommit { txn: id },
-            );
+            .find(|r| r.region == region)
+            .and_then(|r| r.hint);
+        let Some(store) = hint.or_else(|| tikv.pd_region_leader_store(region)) else {
+            self.txn_backoff(k, id, region, BackoffKind::RegionMiss);
             return;
-        }
-        let txn = self.workload.open.remove(&id).expect("present");
-        let commit_ts = self.tso.next(k.now());
-        for ((key, value), leader) in txn.writes.iter().zip(leaders) {
-            let region = self.ks.region_of(*key);
-            self.upstream.commit(*key, *value, commit_ts);
-            self.upstream.unlock(region, txn.start_ts);
-            let row = RowChange {
-                key: *key,
-                value: *value,
-                start_ts: txn.start_ts,
-                commit_ts,
-            };
-            let s = leader.expect("checked") as usize;
-            let subs = self.endpoints[s]
-                .subs
-                .get(&region)
-                .cloned()
-                .unwrap_or_default();
-            for sub in subs {
-                self.endpoints[s].push(
-                    sub.to,
-                    RegionEvent {
-                        region,
-                        request: sub.request,
-                        kind: RegionEventKind::Entries(vec![row]),
-                    },
-                );
-            }
-            let (node, timer) = tikv.action_timer(faultline_tikv::TikvAction::Write { region });
-            k.set_timer(
-                node,
-                SimDuration::ZERO,
-                crate::stack::StackTimer::Tikv(timer),
-            );
-        }
-        self.workload.committed += 1;
+        };
+        let op = self.workload.next_op;
+        self.workload.next_op += 1;
+        let txn = self.workload.open.get_mut(&id).expect("open");
+        txn.ops.push(op);
+        txn.req_mut(region)
+            .expect("a request per touched region")
+            .op = op;
+        let r = OpRef {
+            txn: id,
+            region,
+            phase,
+        };
+        self.workload.ops.insert(op, r);
+        let node = self.stores[store as usize];
+        k.send(self.pd, node, faultline_tikv::Msg::Propose { region, op });
+        let timeout = SimDuration::from_millis(READ_TIMEOUT_SHORT_MS);
+        k.set_timer(self.pd, timeout, CdcTimer::Txn(TxnTimer::Timeout { op }));
     }
 
-    fn live_leader(&self, k: &Kernel<Stack>, tikv: &Cluster, region: u32) -> Option<u32> {
-        tikv.region_leader_store(region).filter(|s| {
-            let n = self.stores[*s as usize];
-            k.net.node(n).state == NodeState::Up && k.reachable(self.pd, n)
-        })
+    /// The request `op` is current: its transaction id, if it still waits for that answer.
+    fn current_request(&self, op: u64) -> Option<(u64, u32)> {
+        let r = self.workload.ops.get(&op)?;
+        let txn = self.workload.open.get(&r.txn)?;
+        let current = txn.phase == r.phase
+            && txn
+                .reqs
+                .iter()
+                .any(|q| q.region == r.region && q.op == op && !q.done);
+        current.then_some((r.txn, r.region))
+    }
+
+    /// A store answered operation `op`.
+    pub(crate) fn on_txn_reply(
+        &mut self,
+        k: &mut Kernel<Stack>,
+        tikv: &Cluster,
+        op: u64,
+        failure: Option<TxnFailure>,
+    ) {
+        let Some((id, region)) = self.current_request(op) else {
+            return;
+        };
+        let txn = self.workload.open.get_mut(&id).expect("current");
+        let req = txn.req_mut(region).expect("current");
+        req.op = 0;
+        match failure {
+            None => {
+                req.done = true;
+                if txn.reqs.iter().all(|r| r.done) {
+                    self.phase_done(k, id);
+                }
+            }
+            Some(TxnFailure::NotLeader {
+                leader: Some(store),
+            }) => {
+                // client-go follows the hint at once (`onRegionError`, NotLeader with leader).
+                req.hint = Some(store);
+                self.workload.commit_retries += 1;
+                self.send_txn_request(k, tikv, id, region);
+            }
+            Some(TxnFailure::NotLeader { leader: None }) => {
+                req.hint = None;
+                self.txn_backoff(k, id, region, BackoffKind::RegionScheduling);
+            }
+            Some(TxnFailure::Stale) => {
+                req.hint = None;
+                self.txn_backoff(k, id, region, BackoffKind::StaleCmd);
+            }
+        }
+    }
+
+    /// No answer to `op` within `ReadTimeoutShort`: a send failure.
+    pub(crate) fn on_txn_timeout(&mut self, k: &mut Kernel<Stack>, op: u64) {
+        let Some((id, region)) = self.current_request(op) else {
+            return;
+        };
+        let req = self
+            .workload
+            .open
+            .get_mut(&id)
+            .and_then(|t| t.req_mut(region))
+            .expect("current");
+        req.op = 0;
+        req.hint = None;
+        self.txn_backoff(k, id, region, BackoffKind::TikvRpc);
+    }
+
+    /// Sleeps before sending `region`'s request again; a prewrite past its budget rolls back.
+    fn txn_backoff(&mut self, k: &mut Kernel<Stack>, id: u64, region: u32, kind: BackoffKind) {
+        let Some(txn) = self.workload.open.get_mut(&id) else {
+            return;
+        };
+        let sleep = txn.backoff.next_sleep_ms(kind, &mut self.workload.rng);
+        if txn.phase == Phase::Prewrite && txn.backoff.slept_ms > PREWRITE_MAX_BACKOFF_MS {
+            txn.begin(Phase::Rollback);
+            for r in &mut txn.reqs {
+                r.op = u64::MAX; // every region waits for its resend below
+            }
+            for r in txn.reqs.clone() {
+                self.arm_resend(k, id, r.region, 0);
+            }
+            return;
+        }
+        let req = txn.req_mut(region).expect("a request per touched region");
+        req.op = u64::MAX;
+        self.arm_resend(k, id, region, sleep);
+    }
+
+    fn arm_resend(&mut self, k: &mut Kernel<Stack>, txn: u64, region: u32, sleep_ms: u64) {
+        let t = CdcTimer::Txn(TxnTimer::Resend { txn, region });
+        k.set_timer(self.pd, SimDuration::from_millis(sleep_ms), t);
+    }
+
+    /// A backoff ended.
+    pub(crate) fn on_txn_resend(
+        &mut self,
+        k: &mut Kernel<Stack>,
+        tikv: &Cluster,
+        id: u64,
+        region: u32,
+    ) {
+        let waiting = self
+            .workload
+            .open
+            .get_mut(&id)
+            .and_then(|t| t.req_mut(region))
+            .is_some_and(|r| r.op == u64::MAX && !r.done);
+        if waiting {
+            self.workload.commit_retries += 1;
+            self.send_txn_request(k, tikv, id, region);
+        }
+    }
+
+    /// Every region's request of the current phase succeeded.
+    fn phase_done(&mut self, k: &mut Kernel<Stack>, id: u64) {
+        let phase = self.workload.open[&id].phase;
+        match phase {
+            Phase::Prewrite => {
+                let delay = self.workload.commit_delay_us();
+                k.set_timer(self.pd, SimDuration(delay), CdcTimer::TxnCommit { txn: id });
+            }
+            Phase::Commit | Phase::Rollback => {
+                let txn = self.workload.open.remove(&id).expect("open");
+                for op in &txn.ops {
+                    self.workload.ops.remove(op);
+                }
+                if phase == Phase::Commit {
+                    self.workload.committed += 1;
+                    let sec = k.now().0 / 1_000_000;
+                    *self.workload.committed_by_sec.entry(sec).or_insert(0) += 1;
+                } else {
+                    self.workload.aborted += 1;
+                }
+            }
+        }
+    }
+
+    /// Routes a write-path or CheckLeader message.
+    pub(crate) fn on_txn_msg(
+        &mut self,
+        k: &mut Kernel<Stack>,
+        tikv: &Cluster,
+        from: faultline_sim::NodeId,
+        to: faultline_sim::NodeId,
+        m: TxnMsg,
+    ) {
+        match m {
+            TxnMsg::Reply { op, failure } if to == self.pd => {
+                self.on_txn_reply(k, tikv, op, failure)
+            }
+            TxnMsg::Reply { .. } => {}
+            TxnMsg::CheckLeader { round, regions } => {
+                self.on_check_leader(k, tikv, from, to, round, regions)
+            }
+            TxnMsg::CheckLeaderResp { round, regions } => {
+                self.on_check_leader_resp(tikv, from, to, round, regions)
+            }
+        }
+    }
+
+    /// Routes a write-path timer.
+    pub(crate) fn on_txn_timer(&mut self, k: &mut Kernel<Stack>, tikv: &Cluster, t: TxnTimer) {
+        match t {
+            TxnTimer::Timeout { op } => self.on_txn_timeout(k, op),
+            TxnTimer::Resend { txn, region } => self.on_txn_resend(k, tikv, txn, region),
+        }
+    }
+
+    /// Sends a store's answer to the client.
+    pub(crate) fn send_txn_reply(
+        &mut self,
+        k: &mut Kernel<Stack>,
+        store: u32,
+        op: u64,
+        failure: Option<TxnFailure>,
+    ) {
+        let msg = CdcMsg::Txn(TxnMsg::Reply { op, failure });
+        k.send(self.stores[store as usize], self.pd, msg);
     }
 }

@@ -1,9 +1,7 @@
-//! The sysbench-like upstream workload: Percolator transactions that take timestamps from PD,
-//! lock keys on prewrite and commit where the regions have leaders.
-//!
-//! Simplification: prewrite and commit are not Raft log entries of the TiKV model; a
-//! transaction needs every touched region to have a live leader, and each commit also proposes
-//! a write to the region's Raft group so hibernated regions wake as real writes wake them.
+//! The sysbench-like upstream workload's state: Percolator transactions that take timestamps
+//! from PD and send one prewrite, then one commit (or rollback) request per touched region.
+//! Each request is a Raft proposal at the region's leader (`crate::upstream_txns` sends them,
+//! `crate::txn_apply` applies them when the leader applies the entry).
 
 use std::collections::BTreeMap;
 
@@ -13,13 +11,79 @@ use crate::config::{WorkloadConfig, WorkloadKind};
 use crate::keyspace::{Key, Keyspace};
 use crate::ts::Ts;
 
-/// A transaction between prewrite and commit.
+/// The phase a transaction's requests belong to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Prewrite: lock every key.
+    Prewrite,
+    /// Commit at `commit_ts`: write the rows, release the locks.
+    Commit,
+    /// Give up: release the locks.
+    Rollback,
+}
+
+/// One region's request of a transaction, and what its applied entries did there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegionReq {
+    /// Region.
+    pub region: u32,
+    /// The attempt in flight (0: none, waiting for a backoff or done).
+    pub op: u64,
+    /// The current phase's request succeeded.
+    pub done: bool,
+    /// Store to try next, from a NotLeader hint (else the region cache, loaded from PD).
+    pub hint: Option<u32>,
+    /// A prewrite was applied and no commit or rollback yet: the keys are locked.
+    pub locked: bool,
+    /// The commit was applied.
+    pub written: bool,
+}
+
+/// A transaction from its first prewrite to its last commit or rollback.
 #[derive(Clone, Debug)]
 pub struct Txn {
     /// Start ts (its locks).
     pub start_ts: Ts,
+    /// Commit ts, once the commit phase began.
+    pub commit_ts: Ts,
     /// Keys and new values.
     pub writes: Vec<(Key, u64)>,
+    /// Current phase.
+    pub phase: Phase,
+    /// One request per touched region, by region.
+    pub reqs: Vec<RegionReq>,
+    /// The current phase's sleeps.
+    pub backoff: crate::client_backoff::Backoffer,
+    /// Every operation id sent for this transaction (forgotten when it ends).
+    pub ops: Vec<u64>,
+}
+
+impl Txn {
+    /// The request for `region`.
+    pub fn req_mut(&mut self, region: u32) -> Option<&mut RegionReq> {
+        self.reqs.iter_mut().find(|r| r.region == region)
+    }
+
+    /// Starts `phase`: every region's request is to be sent again.
+    pub fn begin(&mut self, phase: Phase) {
+        self.phase = phase;
+        self.backoff = Default::default();
+        for r in &mut self.reqs {
+            r.done = false;
+            r.op = 0;
+        }
+    }
+}
+
+/// Which transaction, region and phase an operation id belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpRef {
+    /// Transaction id.
+    pub txn: u64,
+    /// Region.
+    pub region: u32,
+    /// Phase the request was sent in.
+    pub phase: Phase,
 }
 
 /// Workload state.
@@ -27,21 +91,28 @@ pub struct Txn {
 pub struct Workload {
     /// Configuration.
     pub cfg: WorkloadConfig,
-    /// Transactions holding locks.
+    /// Transactions in flight.
     pub open: BTreeMap<u64, Txn>,
+    /// Operations sent and not forgotten.
+    pub ops: BTreeMap<u64, OpRef>,
     /// Next transaction id.
     pub next_txn: u64,
+    /// Next operation id (0 means "untracked" to the TiKV model).
+    pub next_op: u64,
     /// Next value (every write gets a fresh one, so versions are distinguishable).
     pub next_value: u64,
     /// Committed transactions.
     pub committed: u64,
-    /// Transactions aborted at prewrite (a region had no leader).
+    /// Transactions rolled back (prewrite ran out of backoff, or the client died).
     pub aborted: u64,
-    /// Commit attempts that had to wait for a leader.
+    /// Requests sent again after a failure or a timeout.
     pub commit_retries: u64,
+    /// Transactions committed per simulated second (key: whole seconds).
+    pub committed_by_sec: BTreeMap<u64, u32>,
     /// Row counter for `insert`.
     next_insert: u64,
-    rng: SimRng,
+    /// The workload's stream (draws, backoff jitter).
+    pub rng: SimRng,
 }
 
 impl Workload {
@@ -50,11 +121,14 @@ impl Workload {
         Workload {
             cfg,
             open: BTreeMap::new(),
+            ops: BTreeMap::new(),
             next_txn: 1,
+            next_op: 1,
             next_value: 1,
             committed: 0,
             aborted: 0,
             commit_retries: 0,
+            committed_by_sec: BTreeMap::new(),
             next_insert: 0,
             rng,
         }
@@ -94,7 +168,8 @@ impl Workload {
         writes
     }
 
-    /// Prewrite-to-commit latency, in microseconds.
+    /// The client's work between a successful prewrite and the commit request (getting the
+    /// commit ts), in microseconds.
     pub fn commit_delay_us(&mut self) -> u64 {
         self.rng.range(2_000, 6_000)
     }

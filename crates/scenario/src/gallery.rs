@@ -25,6 +25,7 @@ pub const SHIPPED: &[(&str, &str)] = shipped![
     "tikv-14547-leaders-lost-after-store-failure.toml",
     "tikv-14547-leaders-lost-after-store-failure-fixed.toml",
     "raft-basics-kill-a-store.toml",
+    "raft-minority-leader-partition.toml",
     "cdc-basic-replication.toml",
     "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
     "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml",

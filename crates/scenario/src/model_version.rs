@@ -11,7 +11,10 @@
 /// - 2: etcd refuses to register a capture ID again once its keys were deleted; the capture
 ///   starts a new session instead (owner failover on a lossy network, issue 16 item 1). No
 ///   gallery hash changed, but runs with a lost `Joined` answer past a lease's TTL do.
-pub const MODEL_VERSION: u32 = 2;
+/// - 3: prewrite and commit are Raft proposals committed by a quorum and applied in order; the
+///   client retries with client-go's timeouts and backoffs; TiKV's CDC endpoint emits rows at
+///   the leader's apply and publishes resolved ts only after CheckLeader (issue 13 items 1-2).
+pub const MODEL_VERSION: u32 = 3;
 
 /// The Faultline release (the workspace version).
 pub const FAULTLINE_VERSION: &str = env!("CARGO_PKG_VERSION");

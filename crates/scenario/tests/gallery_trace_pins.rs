@@ -8,7 +8,7 @@
 use faultline_scenario::{gallery, Run, MODEL_VERSION};
 
 /// The model version the pins below were recorded with.
-const PINNED_MODEL_VERSION: u32 = 2;
+const PINNED_MODEL_VERSION: u32 = 3;
 
 /// (gallery file, trace hash at the end of its run).
 const PINS: &[(&str, u64)] = &[
@@ -21,34 +21,35 @@ const PINS: &[(&str, u64)] = &[
         0x83037cdbc28b81da,
     ),
     ("raft-basics-kill-a-store.toml", 0x870578db3cd904c1),
-    ("cdc-basic-replication.toml", 0x27adde67b06d387d),
+    ("raft-minority-leader-partition.toml", 0x59a94899c5c3e3f9),
+    ("cdc-basic-replication.toml", 0xb5656fea748804a7),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
-        0xcf8476ca1732df81,
+        0xb902430e3739b45e,
     ),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml",
-        0x5e9c61d43293e58c,
+        0x382398e903c4a3d4,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss.toml",
-        0xe780ab0b6003c8d0,
+        0x2c49abec59ac1c16,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss-fixed.toml",
-        0x0e6c5533702d1312,
+        0x55e5144e3a849e9a,
     ),
     (
         "tiflow-9344-scale-captures-during-workload.toml",
-        0x2b06272b20498afc,
+        0xa3eac50453aee096,
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner.toml",
-        0x7064408dc952f6d8,
+        0x9de435949c223f81,
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner-fixed.toml",
-        0xdaa49b860f07e65f,
+        0x2f39c861fd60bdce,
     ),
 ];
 

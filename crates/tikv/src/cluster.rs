@@ -15,6 +15,7 @@ use crate::metrics::Book;
 use crate::msg::{Msg, Timer};
 use crate::pd::Pd;
 use crate::raft::log::RaftLog;
+use crate::raft::proposals::Proposals;
 use crate::raft::{Peer, MAX_REPLICAS};
 use crate::store::Store;
 
@@ -44,6 +45,8 @@ pub struct Cluster {
     pub(crate) pd: Pd,
     pub(crate) book: Book,
     pub(crate) inv: Invariants,
+    /// Client operations riding on log entries (see [`crate::raft::proposals`]).
+    pub(crate) proposals: Proposals,
     load_rng: SimRng,
     load_acc: u64,
     pd_crashed: bool,
@@ -123,6 +126,7 @@ impl Cluster {
             store_up: vec![true; n],
             pd: Pd::new(n, regions, INIT_TERM, |r| (r % n) as u8),
             book,
+            proposals: Proposals::default(),
             inv: Invariants::new(regions, INIT_INDEX + 1, INIT_TERM, INIT_TERM, |_| 0),
             load_rng: SimRng::stream(0, "load"),
             load_acc: 0,
@@ -267,13 +271,7 @@ impl Cluster {
                     self.on_raft_batch(k, s, t as usize, msgs);
                 }
             }
-            Msg::Propose { region } => {
-                if let Some(pid) = self.local_peer(s, region) {
-                    if !self.propose(k, pid) {
-                        self.book.writes_dropped += 1;
-                    }
-                }
-            }
+            Msg::Propose { region, op } => self.propose_op(k, s, region, op),
             Msg::TransferLeader { region, to_store } => {
                 let Some(pid) = self.local_peer(s, region) else {
                     return;
@@ -293,13 +291,6 @@ impl Cluster {
             } => self.replace_peer(k, s, region, slot, store as usize),
             _ => {}
         }
-    }
-
-    /// This store's peer of `region`, if any.
-    fn local_peer(&self, s: usize, region: u32) -> Option<PeerId> {
-        (0..self.replicas as u8)
-            .map(|sl| PeerId::of(RegionId(region), sl, self.replicas))
-            .find(|p| self.slot_store[p.ix()] as usize == s)
     }
 
     /// The leader applies PD's replica replacement. Simplified: the membership change takes
@@ -360,12 +351,12 @@ impl Cluster {
                 self.load_acc %= 100;
                 for _ in 0..n {
                     let r = self.load_rng.below(self.cfg.regions as u64) as u32;
-                    self.route(k, Msg::Propose { region: r }, r);
+                    self.route(k, Msg::Propose { region: r, op: 0 }, r);
                 }
                 k.set_timer(self.pd_node, LOAD_INTERVAL, Timer::Load);
             }
             Timer::Action(TikvAction::Write { region }) if region < self.cfg.regions => {
-                self.route(k, Msg::Propose { region }, region);
+                self.route(k, Msg::Propose { region, op: 0 }, region);
             }
             Timer::Action(TikvAction::TransferLeader { region, to_store })
                 if region < self.cfg.regions =>
@@ -401,6 +392,7 @@ impl Cluster {
         self.store_live[s] = false;
         self.store_up[s] = false;
         self.stores[s].reset_volatile();
+        self.orphan_proposals(s);
         self.schedule_failure_detection(k);
     }
 

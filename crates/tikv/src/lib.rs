@@ -42,5 +42,6 @@ pub use cluster::Cluster;
 pub use config::*;
 pub use hibernate::GroupState;
 pub use msg::{Kind, Msg, RaftMsg, Timer};
+pub use raft::proposals::{OpEvent, OpOutcome};
 pub use view::{PeerDetail, RegionDetail};
 pub use watch::{WatchEvent, WatchWhat};

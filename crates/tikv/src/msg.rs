@@ -149,6 +149,9 @@ pub enum Msg {
     Propose {
         /// Target region.
         region: u32,
+        /// The client's operation id, answered through `Cluster::take_op_events`; 0 for an
+        /// untracked write.
+        op: u64,
     },
     /// PD -> leader store: transfer leadership of `region` to the peer on `to_store`.
     TransferLeader {
@@ -192,9 +195,12 @@ impl TraceEncode for Msg {
                     h.word(*t);
                 }
             }
-            Msg::Propose { region } => {
+            Msg::Propose { region, op } => {
                 h.word(4);
                 h.word(*region as u64);
+                if *op != 0 {
+                    h.word(*op);
+                }
             }
             Msg::TransferLeader { region, to_store } => {
                 h.word(5);

@@ -5,7 +5,9 @@
 //! (`step`, `tick`); messages go to the owning store's outbox, never straight to the kernel.
 
 pub mod election;
+pub mod leader_info;
 pub mod log;
+pub mod proposals;
 pub mod replication;
 pub mod step;
 

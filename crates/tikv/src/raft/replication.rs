@@ -213,10 +213,12 @@ impl Cluster {
         false
     }
 
-    /// Raises a peer's commit index; applying is immediate in the model. Counts applied
-    /// entries on leaders (entries include each term's empty entry).
+    /// Raises a peer's commit index; applying is immediate in the model, so tracked client
+    /// operations resolve here. Counts applied entries on leaders (entries include each
+    /// term's empty entry).
     pub(crate) fn advance_commit<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId, c: u64) {
         let p = &mut self.peers[pid.ix()];
+        let before = p.log.commit;
         let n = p.log.commit_to(c);
         if n == 0 {
             return;
@@ -228,6 +230,8 @@ impl Cluster {
         let p = &self.peers[pid.ix()];
         self.inv
             .on_commit(pid.region(self.replicas), &p.log, p.term);
+        let after = p.log.commit;
+        self.ops_committed(pid, before, after);
     }
 
     /// Leader transfer (raft-rs `MsgTransferLeader`): wait until the target is caught up,

@@ -1,0 +1,62 @@
+//! What one store knows about its own peers' leadership, for the resolved-ts CheckLeader
+//! round: the leader's store sends `(region, term)` per region to each store holding a peer,
+//! and that store confirms the regions whose local peer has the same term and the same
+//! leader (TiKV `components/raftstore/src/store/util.rs`,
+//! `RegionReadProgressRegistry::handle_check_leaders` -> `RegionReadProgress::consume_leader_info`).
+//! Region epochs are not modelled, so term and leader are the whole check.
+
+use crate::ids::{PeerId, RegionId, NO_SLOT};
+use crate::raft::{Role, MAX_REPLICAS};
+use crate::Cluster;
+
+impl Cluster {
+    /// This store's peer of `region`, if any.
+    pub(crate) fn local_peer(&self, s: usize, region: u32) -> Option<PeerId> {
+        (0..self.replicas as u8)
+            .map(|sl| PeerId::of(RegionId(region), sl, self.replicas))
+            .find(|p| self.slot_store[p.ix()] as usize == s)
+    }
+
+    /// Term of the local peer of `region` on `store` if it is leader: what TiKV's CDC endpoint
+    /// and resolved-ts worker on that store know, not the cluster-wide truth.
+    pub fn local_leader_term(&self, store: u32, region: u32) -> Option<u64> {
+        if region >= self.cfg.regions || store as usize >= self.stores.len() {
+            return None;
+        }
+        let pid = self.local_peer(store as usize, region)?;
+        let p = &self.peers[pid.ix()];
+        (p.role == Role::Leader && self.store_live[store as usize]).then_some(p.term)
+    }
+
+    /// Stores holding the region's replicas (`n` of them in the returned array).
+    pub fn region_stores(&self, region: u32) -> ([u32; MAX_REPLICAS], usize) {
+        let mut out = [0; MAX_REPLICAS];
+        let n = self.replicas as usize;
+        for (sl, slot) in out.iter_mut().enumerate().take(n) {
+            let pid = PeerId::of(RegionId(region), sl as u8, self.replicas);
+            *slot = self.slot_store[pid.ix()] as u32;
+        }
+        (out, n)
+    }
+
+    /// Replicas whose answers make a quorum (the leader counts itself).
+    pub fn region_quorum(&self) -> usize {
+        self.quorum() as usize
+    }
+
+    /// CheckLeader on `store`: does its peer of `region` follow `leader_store` in `term`?
+    pub fn confirms_leader(&self, store: u32, region: u32, term: u64, leader_store: u32) -> bool {
+        if region >= self.cfg.regions || !self.store_live[store as usize] {
+            return false;
+        }
+        let Some(pid) = self.local_peer(store as usize, region) else {
+            return false;
+        };
+        let p = &self.peers[pid.ix()];
+        if p.term != term || p.leader == NO_SLOT {
+            return false;
+        }
+        let leader = PeerId::of(RegionId(region), p.leader, self.replicas);
+        self.slot_store[leader.ix()] as u32 == leader_store
+    }
+}

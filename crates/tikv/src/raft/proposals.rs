@@ -1,0 +1,192 @@
+//! Client proposals that carry an operation of the layer above (a Percolator prewrite, commit
+//! or rollback), tracked through a log that has no payloads.
+//!
+//! The log stores only terms, so the Cluster keeps, per region, which operation sits at which
+//! `(index, term)`. Two things happen to a tracked entry, after TiKV's apply path:
+//! - **Applied.** The first peer whose commit index passes the entry with the same term at
+//!   that index applies it (Raft's Log Matching: the same `(index, term)` is the same entry on
+//!   every peer), and the layer above changes its state there. The leader always commits first,
+//!   so this is the leader's apply, where TiKV's CDC observer sees the change
+//!   (`components/raftstore/src/store/fsm/apply.rs`, `ApplyDelegate::handle_raft_committed_entries`).
+//! - **Answered.** The proposing peer answers its client when its own applied index passes the
+//!   entry: success if the term matches, `StaleCommand` if a newer leader overwrote the entry
+//!   (`apply.rs`, `ApplyDelegate::find_pending` and `notify_stale_command`). A deposed leader
+//!   cut from its followers therefore answers nothing until it hears the new leader's log; its
+//!   client times out first.
+//!
+//! Only entries of proposals with an operation are tracked, so the cost follows the regions
+//! that have writes.
+
+use std::collections::BTreeMap;
+
+use faultline_sim::Kernel;
+
+use crate::host::TikvHost;
+use crate::ids::{PeerId, RegionId, NO_SLOT};
+use crate::Cluster;
+
+/// What happened to an operation a client proposed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpOutcome {
+    /// The entry was applied on `store` (the layer above changes its state now).
+    Applied,
+    /// The proposer answers its client with success.
+    Done,
+    /// The proposer answers `StaleCommand`: a newer leader's log replaced the entry.
+    Stale,
+    /// The store refused the proposal: its peer is not leader (or is transferring
+    /// leadership). `leader` is the store its peer believes leads, if any.
+    NotLeader {
+        /// Leader hint (store index).
+        leader: Option<u32>,
+    },
+}
+
+/// One outcome for the layer above to act on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpEvent {
+    /// The operation id the client gave with its proposal.
+    pub op: u64,
+    /// Region.
+    pub region: u32,
+    /// Store where it happened (the applying peer's, or the proposer's for answers).
+    pub store: u32,
+    /// What happened.
+    pub outcome: OpOutcome,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    term: u64,
+    op: u64,
+    proposer: PeerId,
+    /// The proposer's store restarted since: nobody is left to answer the client.
+    orphaned: bool,
+    applied: bool,
+}
+
+/// Tracked entries and the outcomes not yet taken by the layer above.
+#[derive(Clone, Debug, Default)]
+pub struct Proposals {
+    pending: BTreeMap<(u32, u64), Pending>,
+    events: Vec<OpEvent>,
+}
+
+impl Cluster {
+    /// A client proposal reached store `s`: append it if the local peer leads, else answer
+    /// `NotLeader` (TiKV `PeerFsmDelegate::propose_raft_command` -> `pre_propose_raft_command`).
+    /// `op` 0 is an untracked write (the TiKV-only load).
+    pub(crate) fn propose_op<H: TikvHost>(
+        &mut self,
+        k: &mut Kernel<H>,
+        s: usize,
+        region: u32,
+        op: u64,
+    ) {
+        let Some(pid) = self.local_peer(s, region) else {
+            // The replica moved away (TiKV answers RegionNotFound; the client treats it as a
+            // region miss, as it treats a NotLeader without a hint).
+            self.op_event(op, region, s, OpOutcome::NotLeader { leader: None });
+            return;
+        };
+        if !self.propose(k, pid) {
+            self.book.writes_dropped += 1;
+            let leader = self.peers[pid.ix()].leader;
+            let hint = (leader != NO_SLOT && leader != pid.slot(self.replicas)).then(|| {
+                self.slot_store[PeerId::of(RegionId(region), leader, self.replicas).ix()] as u32
+            });
+            self.op_event(op, region, s, OpOutcome::NotLeader { leader: hint });
+            return;
+        }
+        if op != 0 {
+            let p = &self.peers[pid.ix()];
+            let pending = Pending {
+                term: p.term,
+                op,
+                proposer: pid,
+                orphaned: false,
+                applied: false,
+            };
+            self.proposals
+                .pending
+                .insert((region, p.log.last_index), pending);
+        }
+        // `propose` may have committed at once (a one-replica region).
+        self.ops_committed(pid, 0, self.peers[pid.ix()].log.commit);
+    }
+
+    fn op_event(&mut self, op: u64, region: u32, s: usize, outcome: OpOutcome) {
+        if op != 0 {
+            let store = s as u32;
+            let ev = OpEvent {
+                op,
+                region,
+                store,
+                outcome,
+            };
+            self.proposals.events.push(ev);
+        }
+    }
+
+    /// Peer `pid`'s commit (and, in the model, its applied index) moved from `from` to `to`.
+    pub(crate) fn ops_committed(&mut self, pid: PeerId, from: u64, to: u64) {
+        if self.proposals.pending.is_empty() || to <= from {
+            return;
+        }
+        let r = pid.region(self.replicas).0;
+        let s = self.slot_store[pid.ix()] as usize;
+        let keys: Vec<(u32, u64)> = self
+            .proposals
+            .pending
+            .range((r, from + 1)..=(r, to))
+            .map(|(key, _)| *key)
+            .collect();
+        for key in keys {
+            let term_here = self.peers[pid.ix()].log.term_at(key.1);
+            let e = self.proposals.pending[&key];
+            let matches = term_here == Some(e.term);
+            if matches && !e.applied {
+                self.op_event(e.op, r, s, OpOutcome::Applied);
+                self.proposals
+                    .pending
+                    .get_mut(&key)
+                    .expect("present")
+                    .applied = true;
+            }
+            if e.proposer == pid && !e.orphaned {
+                let outcome = if matches {
+                    OpOutcome::Done
+                } else {
+                    OpOutcome::Stale
+                };
+                self.op_event(e.op, r, s, outcome);
+                self.proposals.pending.remove(&key);
+            } else if e.orphaned {
+                // A committed index holds one entry everywhere: applied now or never, and
+                // nobody waits for an answer.
+                self.proposals.pending.remove(&key);
+            }
+        }
+    }
+
+    /// Store `s` restarted: its proposals lose their callbacks (the client sees its connection
+    /// reset and retries), but their entries may still be committed by a new leader.
+    pub(crate) fn orphan_proposals(&mut self, s: usize) {
+        let slot_store = &self.slot_store;
+        for e in self.proposals.pending.values_mut() {
+            if slot_store[e.proposer.ix()] as usize == s {
+                e.orphaned = true;
+            }
+        }
+    }
+
+    /// Takes the outcomes produced since the last call, in the order they happened.
+    pub fn take_op_events(&mut self) -> Vec<OpEvent> {
+        std::mem::take(&mut self.proposals.events)
+    }
+
+    /// True when outcomes wait to be taken.
+    pub fn has_op_events(&self) -> bool {
+        !self.proposals.events.is_empty()
+    }
+}
