@@ -8,7 +8,7 @@ use faultline_scenario::{FaultAction, Run};
 
 use crate::gallery::small_scenario as small;
 
-fn local(s: &Scenario) -> Local {
+pub(super) fn local(s: &Scenario) -> Local {
     Local::new(Playground::from_hash(
         &format!("#{}", encode_link(s)),
         None,
