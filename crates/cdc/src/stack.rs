@@ -155,18 +155,7 @@ impl Model for Stack {
 
     fn describe_msg(msg: &StackMsg) -> String {
         match msg {
-            StackMsg::Tikv(m) => {
-                let mut text = format!("{m:?}");
-                if text.len() > 120 {
-                    let cut = (0..=117)
-                        .rev()
-                        .find(|i| text.is_char_boundary(*i))
-                        .unwrap_or(0);
-                    text.truncate(cut);
-                    text.push_str("...");
-                }
-                text
-            }
+            StackMsg::Tikv(m) => m.describe(),
             StackMsg::Cdc(m) => m.label(),
         }
     }

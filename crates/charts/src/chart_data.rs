@@ -110,6 +110,11 @@ impl ChartKind {
         }
     }
 
+    /// True when this chart draws metric `name`.
+    pub fn shows(self, name: &str) -> bool {
+        self.axis_of(name).is_some()
+    }
+
     /// Does a metric belong on the left axis (`Some(false)`), the right one (`Some(true)`),
     /// or not on this chart?
     fn axis_of(self, name: &str) -> Option<bool> {
@@ -209,6 +214,30 @@ pub struct ChartData {
     pub alerts: Vec<AlertLine>,
     /// The time cursor, drawn as a vertical line.
     pub cursor_secs: Option<f64>,
+    /// The fault script's moments (`kill tikv-1` at 60 s), drawn as marks on the time axis.
+    #[serde(default)]
+    pub faults: Vec<FaultMark>,
+}
+
+/// A fault's moment on a chart.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FaultMark {
+    /// When (seconds).
+    pub secs: f64,
+    /// What, as the fault script says it: `kill tikv-1`.
+    pub label: String,
+}
+
+/// The fault moments of a run's scenario.
+pub fn fault_marks(run: &Run) -> Vec<FaultMark> {
+    run.scenario
+        .faults
+        .iter()
+        .map(|f| FaultMark {
+            secs: f.at.to_time().as_secs_f64(),
+            label: format!("{} {}", f.action.name(), f.target),
+        })
+        .collect()
 }
 
 impl ChartData {
@@ -237,9 +266,13 @@ pub fn chart_data(kind: ChartKind, runs: &[LabelledRun<'_>], cursor: Option<SimT
             let Some(secondary) = kind.axis_of(name) else {
                 continue;
             };
-            let colour = match names.iter().position(|n| n == name) {
-                Some(i) => i,
-                None => {
+            // A node's series take the node's colour, so tikv-2 looks the same everywhere.
+            let by_node =
+                crate::key_order::metric_node(name).and_then(crate::key_order::node_colour_slot);
+            let colour = match (by_node, names.iter().position(|n| n == name)) {
+                (Some(slot), _) => slot,
+                (None, Some(i)) => i,
+                (None, None) => {
                     names.push(name.clone());
                     names.len() - 1
                 }
@@ -275,6 +308,7 @@ pub fn chart_data(kind: ChartKind, runs: &[LabelledRun<'_>], cursor: Option<SimT
         series,
         alerts: kind.alerts(),
         cursor_secs: cursor.map(SimTime::as_secs_f64),
+        faults: runs.first().map(|r| fault_marks(r.run)).unwrap_or_default(),
     }
 }
 

@@ -54,22 +54,52 @@ fn tick(v: f64, axis_max: f64) -> String {
     }
 }
 
-/// Draws `data` on `root`. Alert lines are always within the y range, so a small lag reads
-/// as "far below the alert" rather than filling the chart.
+/// An alert line further above the data than this factor is left off the axis (and named
+/// "off scale" in the legend), so 5 leaderless regions or a 2 s lag stay visible.
+const ALERT_SCALE_FACTOR: f64 = 4.0;
+
+/// Which alert lines are too far above the data to share its axis.
+fn alerts_off_scale(data: &ChartData, data_max: f64) -> Vec<bool> {
+    data.alerts
+        .iter()
+        .map(|a| a.value > data_max.max(f64::MIN_POSITIVE) * ALERT_SCALE_FACTOR)
+        .collect()
+}
+
+/// The left axis's top and which alert lines are off it.
+fn left_axis(data: &ChartData) -> (f64, Vec<bool>) {
+    let values = data
+        .series
+        .iter()
+        .filter(|s| !s.secondary)
+        .flat_map(|s| s.points.iter().map(|p| p.1));
+    let data_max = values.clone().filter(|v| v.is_finite()).fold(0.0, f64::max);
+    let off_scale = alerts_off_scale(data, data_max);
+    let on_scale = data.alerts.iter().zip(&off_scale).filter(|(_, off)| !**off);
+    (top(values.chain(on_scale.map(|(a, _)| a.value))), off_scale)
+}
+
+/// Draws `data` on `root`: the plot above, the legend in a strip below it. The y axes scale to
+/// the data; an alert line joins the axis only when it is near the data.
 pub fn draw_chart<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     data: &ChartData,
 ) -> DrawResult<ChartLayout, DB> {
     root.fill(&WHITE)?;
     let x_max = data.x_max_secs.max(1.0);
-    let values = |secondary: bool| {
-        data.series
-            .iter()
-            .filter(move |s| s.secondary == secondary)
-            .flat_map(|s| s.points.iter().map(|p| p.1))
-    };
-    let y_max = top(values(false).chain(data.alerts.iter().map(|a| a.value)));
-    let y2_max = top(values(true));
+    let secondary_values = data
+        .series
+        .iter()
+        .filter(|s| s.secondary)
+        .flat_map(|s| s.points.iter().map(|p| p.1));
+    let (y_max, off_scale) = left_axis(data);
+    let y2_max = top(secondary_values);
+    let entries = crate::legend::entries(data, ALERT, &off_scale);
+    let (width, height) = root.dim_in_pixel();
+    let strip = crate::legend::height(&entries, width).min(height / 2);
+    let (root, legend_area) = root.split_vertically(height - strip);
+    crate::legend::draw(&legend_area, &entries)?;
+    let root = &root;
     let has_y2 = data.y2_label.is_some();
     let mut chart = ChartBuilder::on(root)
         .caption(&data.title, ("sans-serif", 15))
@@ -95,18 +125,15 @@ pub fn draw_chart<DB: DrawingBackend>(
             .y_label_formatter(&|y| tick(*y, y2_max))
             .draw()?;
     }
-    for alert in &data.alerts {
-        let style = ALERT.stroke_width(1);
-        chart
-            .draw_series(DashedLineSeries::new(
-                [(0.0, alert.value), (x_max, alert.value)],
-                6,
-                4,
-                style,
-            ))?
-            .label(&alert.label)
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], style));
+    for (alert, _) in data.alerts.iter().zip(&off_scale).filter(|(_, off)| !**off) {
+        chart.draw_series(DashedLineSeries::new(
+            [(0.0, alert.value), (x_max, alert.value)],
+            6,
+            4,
+            ALERT.stroke_width(1),
+        ))?;
     }
+    draw_fault_marks(&mut chart, data, x_max, y_max)?;
     for s in &data.series {
         draw_series(&mut chart, s)?;
     }
@@ -117,7 +144,6 @@ pub fn draw_chart<DB: DrawingBackend>(
             CURSOR.stroke_width(1),
         ))?;
     }
-    draw_legend(&mut chart)?;
     let (xs, _) = chart.plotting_area().get_pixel_range();
     Ok(ChartLayout {
         left_px: xs.start,
@@ -129,32 +155,42 @@ pub fn draw_chart<DB: DrawingBackend>(
 type Xy = Cartesian2d<RangedCoordf64, RangedCoordf64>;
 type Dual<'a, DB> = DualCoordChartContext<'a, DB, Xy, Xy>;
 
-/// The legend, top left over a translucent white so lines stay visible under it.
-fn draw_legend<'a, DB: DrawingBackend + 'a>(chart: &mut Dual<'a, DB>) -> DrawResult<(), DB> {
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .label_font(("sans-serif", 11))
-        .draw()
+/// The fault colour: a muted grey, so fault moments read as context under the data.
+pub(crate) const FAULT: RGBColor = RGBColor(110, 110, 110);
+
+/// Each fault's moment: a dotted vertical line with its verb and target at the top.
+fn draw_fault_marks<'a, DB: DrawingBackend + 'a>(
+    chart: &mut Dual<'a, DB>,
+    data: &ChartData,
+    x_max: f64,
+    y_max: f64,
+) -> DrawResult<(), DB> {
+    for f in data.faults.iter().filter(|f| f.secs <= x_max) {
+        chart.draw_series(DashedLineSeries::new(
+            [(f.secs, 0.0), (f.secs, y_max)],
+            3,
+            3,
+            FAULT.stroke_width(1),
+        ))?;
+        chart.draw_series(std::iter::once(Text::new(
+            f.label.clone(),
+            (f.secs, y_max),
+            ("sans-serif", 10).into_font().color(&FAULT),
+        )))?;
+    }
+    Ok(())
 }
 
 /// One series: the first run solid, later runs (compare mode) dashed in the same colour.
 fn draw_series<DB: DrawingBackend>(chart: &mut Dual<'_, DB>, s: &Series) -> DrawResult<(), DB> {
     let style = series_colour(s.colour).stroke_width(2);
     let points = s.points.iter().copied();
-    let anno = match (s.secondary, s.run) {
+    match (s.secondary, s.run) {
         (false, 0) => chart.draw_series(LineSeries::new(points, style))?,
         (false, _) => chart.draw_series(DashedLineSeries::new(points, 7, 4, style))?,
         (true, 0) => chart.draw_secondary_series(LineSeries::new(points, style))?,
         (true, _) => chart.draw_secondary_series(DashedLineSeries::new(points, 7, 4, style))?,
     };
-    let dashed = s.run > 0;
-    anno.label(&s.label).legend(move |(x, y)| {
-        let end = if dashed { x + 7 } else { x + 16 };
-        PathElement::new([(x, y), (end, y)], style)
-    });
     Ok(())
 }
 

@@ -108,3 +108,82 @@ fn clicks_map_back_to_time() {
     assert_eq!(layout.secs_at(9_999), 600.0);
     assert_eq!(layout.secs_at(-5), 0.0);
 }
+
+/// The `y` of the first SVG `<text>` element containing `needle`.
+fn text_y(svg: &str, needle: &str) -> f64 {
+    let at = svg
+        .find(needle)
+        .unwrap_or_else(|| panic!("{needle} not drawn"));
+    let start = svg[..at].rfind("<text").expect("inside a text element");
+    let tag = &svg[start..at];
+    let y = tag.split(" y=\"").nth(1).expect("a y attribute");
+    y[..y.find('"').unwrap()].parse().expect("a number")
+}
+
+#[test]
+fn the_legend_sits_below_the_plot_and_the_fault_moment_is_marked() {
+    let run = run_at(TIKV_14547, 240);
+    let runs = [LabelledRun {
+        label: "run",
+        run: &run,
+    }];
+    let data = chart_data(ChartKind::Leaderless, &runs, Some(run.now()));
+    assert_eq!(data.faults.len(), 1);
+    assert_eq!(data.faults[0].label, "kill tikv-1");
+    assert_eq!(data.faults[0].secs, 60.0);
+    let svg = render_svg(&data, 640, 320).expect("renders");
+    std::fs::write(std::env::temp_dir().join("faultline-leaderless.svg"), &svg).ok();
+    // The x axis description is the lowest text of the plot; the legend is under it.
+    let axis = text_y(&svg, "\nsimulated time (s)\n");
+    assert!(
+        text_y(&svg, "\nleaderless_regions\n") > axis,
+        "legend inside the plot"
+    );
+    assert!(
+        text_y(&svg, "\nkill tikv-1\n") < axis,
+        "fault label above the axis"
+    );
+    assert!(svg.contains(&hex(super::FAULT)), "no fault line");
+}
+
+#[test]
+fn an_alert_far_above_the_data_leaves_the_axis_to_the_data() {
+    // Two minutes of tiflow#9595-fixed: lag is about a second, the alerts are at 300 and 600 s.
+    let run = run_at(TIFLOW_9595_FIXED, 50);
+    let runs = [LabelledRun {
+        label: "run",
+        run: &run,
+    }];
+    let data = chart_data(ChartKind::CdcLag, &runs, None);
+    let svg = render_svg(&data, 640, 320).expect("renders");
+    assert!(
+        svg.contains("checkpoint lag alert (600 s) (off scale)"),
+        "{svg}"
+    );
+    let (y_max, off) = super::left_axis(&data);
+    assert_eq!(off, vec![true, true]);
+    assert!(
+        y_max < 10.0,
+        "the axis scales to a lag of seconds, not to 600: {y_max}"
+    );
+}
+
+#[test]
+fn a_node_has_the_same_colour_in_every_chart() {
+    let run = run_at(TIKV_14547, 120);
+    let runs = [LabelledRun {
+        label: "run",
+        run: &run,
+    }];
+    let leaders = chart_data(ChartKind::LeadersPerStore, &runs, None);
+    let slot = |m: &str| {
+        leaders
+            .series
+            .iter()
+            .find(|s| s.metric == m)
+            .map(|s| s.colour)
+    };
+    assert_eq!(slot("leaders.tikv-2"), crate::node_colour_slot("tikv-2"));
+    assert_eq!(slot("leaders.tikv-4"), crate::node_colour_slot("tikv-4"));
+    assert_ne!(slot("leaders.tikv-2"), slot("leaders.tikv-3"));
+}

@@ -6,14 +6,18 @@
 
 pub mod chart_data;
 mod draw;
+pub mod key_order;
+mod legend;
 pub mod metric_chart;
 mod palette;
 #[cfg(test)]
 mod test_support;
 
 pub use chart_data::{
-    available_charts, chart_data, thin, AlertLine, ChartData, ChartKind, LabelledRun, Series,
+    available_charts, chart_data, fault_marks, thin, AlertLine, ChartData, ChartKind, FaultMark,
+    LabelledRun, Series,
 };
 pub use draw::{draw_chart, render_svg, ChartLayout};
+pub use key_order::{metric_node, node_colour_slot, ordered_charts, PlacedChart};
 pub use metric_chart::metric_chart;
 pub use palette::series_colour;

@@ -35,6 +35,7 @@ pub fn metric_chart(run: &Run, names: &[String]) -> Result<ChartData, String> {
         series,
         alerts: Vec::new(),
         cursor_secs: None,
+        faults: crate::chart_data::fault_marks(run),
     })
 }
 

@@ -1,4 +1,5 @@
-//! `faultline check`: evaluates each scenario's `[[expect]]` checks.
+//! `faultline check`: evaluates each scenario's `[[expect]]` checks and the claims of its
+//! `[[guide]]` captions (each at its step's time), so a tour that says something false fails.
 //!
 //! Every file is checked, even after a bad one, so a batch (`faultline check scenarios/*.toml`)
 //! reports everything at once.
@@ -28,6 +29,48 @@ struct Tally {
     passed: usize,
     failed: usize,
     unusable: usize,
+}
+
+impl Tally {
+    fn record(&mut self, passed: bool) {
+        if passed {
+            self.passed += 1;
+        } else {
+            self.failed += 1;
+        }
+    }
+}
+
+fn mark(passed: bool) -> &'static str {
+    if passed {
+        "pass"
+    } else {
+        "FAIL"
+    }
+}
+
+fn observed_text(observed: Option<f64>) -> String {
+    observed
+        .map(|v| format!("{v}"))
+        .unwrap_or_else(|| "no sample".into())
+}
+
+/// `FAIL  guide step 6 (12m30s): "no region is leaderless" (leaderless_regions at 12m30s == 0;
+/// observed 5)`: the step as the tour numbers it, the claim, and what the run showed.
+fn claim_line(c: &faultline_scenario::GuideClaimResult, passed: bool) -> String {
+    let r = &c.result;
+    let claim = if r.name == r.check {
+        r.check.clone()
+    } else {
+        format!("\"{}\" ({})", r.name, r.check)
+    };
+    format!(
+        "{}  guide step {} ({}): {claim}; observed {}",
+        mark(passed),
+        c.step + 1,
+        c.at,
+        observed_text(r.observed)
+    )
 }
 
 /// Checks every scenario and prints a line per expectation, then the totals.
@@ -64,21 +107,14 @@ fn check_one(arg: &str, set: &[String], tally: &mut Tally) -> Result<(), String>
     let end = run.end();
     crate::progress::run_with_bar(&mut run, end);
     say!("{arg}: {}", scenario.name);
-    if scenario.expect.is_empty() {
+    if scenario.expect.is_empty() && scenario.guide.iter().all(|g| g.expect.is_empty()) {
         say!("  (no expectations)");
     }
     for r in run.evaluate() {
-        let observed = r
-            .observed
-            .map(|v| format!("{v}"))
-            .unwrap_or_else(|| "no sample".into());
-        let mark = if r.verdict == Verdict::Pass {
-            tally.passed += 1;
-            "pass"
-        } else {
-            tally.failed += 1;
-            "FAIL"
-        };
+        let observed = observed_text(r.observed);
+        let passed = r.verdict == Verdict::Pass;
+        tally.record(passed);
+        let mark = mark(passed);
         if r.name == r.check {
             say!("  {mark}  {}  (observed {observed})", r.check);
         } else {
@@ -88,6 +124,11 @@ fn check_one(arg: &str, set: &[String], tally: &mut Tally) -> Result<(), String>
                 r.check
             );
         }
+    }
+    for c in run.evaluate_guide() {
+        let passed = c.result.verdict == Verdict::Pass;
+        tally.record(passed);
+        say!("  {}", claim_line(&c, passed));
     }
     if let Some((t, v)) = &run.world.violation {
         tally.failed += 1;

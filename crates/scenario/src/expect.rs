@@ -50,7 +50,8 @@ pub fn evaluate<M: Model>(s: &Scenario, world: &World<M>) -> Vec<ExpectResult> {
         .collect()
 }
 
-fn evaluate_one<M: Model>(
+/// One expectation against the world at `now`, for a run ending at `end`.
+pub(crate) fn evaluate_one<M: Model>(
     index: usize,
     e: &Expectation,
     world: &World<M>,

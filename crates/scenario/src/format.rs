@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::dur::Dur;
+pub use crate::guide::{GuideStep, GuideTab, ViewSpec};
 pub use crate::params::{
     CdcParams, HibernateParams, NetworkParams, PdParams, RaftParams, Topology, Workload,
 };
@@ -67,6 +68,9 @@ pub struct Scenario {
     /// TiCDC timing.
     #[serde(default)]
     pub cdc: CdcParams,
+    /// Which charts tell the story first.
+    #[serde(default)]
+    pub view: ViewSpec,
 }
 
 /// A TiCDC changefeed.
@@ -456,14 +460,4 @@ impl Cmp {
             Cmp::Eq => "==",
         }
     }
-}
-
-/// A narrated caption for guided playback.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GuideStep {
-    /// When the caption applies.
-    pub at: Dur,
-    /// What to watch.
-    pub caption: String,
 }

@@ -9,8 +9,10 @@ pub mod diff;
 pub mod dur;
 pub mod error;
 pub mod expect;
+pub mod expect_guide;
 pub mod format;
 pub mod gallery;
+pub mod guide;
 pub mod limits;
 pub mod link;
 mod locate;
@@ -34,6 +36,7 @@ pub use diff::{first_difference, FirstDifference, TracedEvent};
 pub use dur::{parse_duration_arg, Dur};
 pub use error::{Problem, ScenarioError};
 pub use expect::{evaluate, ExpectResult, Verdict};
+pub use expect_guide::{evaluate_guide, GuideClaimResult};
 pub use format::*;
 pub use gallery::{default_scenario, gallery, GalleryEntry, DEFAULT_SCENARIO_FILE, SHIPPED};
 pub use link::{

@@ -12,6 +12,8 @@ pub const MAX_DURATION_SECS: u64 = 24 * 3600;
 pub const MAX_FAULTS: usize = 256;
 /// Most expectations.
 pub const MAX_EXPECTATIONS: usize = 64;
+/// Most key metrics a scenario's `[view]` names (the charts that come first).
+pub const MAX_KEY_METRICS: usize = 8;
 /// Most guide steps.
 pub const MAX_GUIDE_STEPS: usize = 64;
 /// Longest name, in characters.

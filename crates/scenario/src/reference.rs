@@ -72,6 +72,18 @@ pub const OTHER_KEYS: &[(&str, &[OtherKey])] = &[
     ("[[guide]]", &[
         ("guide[].at", "duration", "required", "<= duration; at most 64 steps", "When the caption applies."),
         ("guide[].caption", "string", "required", "<= 4,000 characters; line breaks and tabs but no other control characters", "What to watch."),
+        ("guide[].expect[].name", "string", "\"\"", "<= 4,000 characters, no control characters", "The caption's claim in words, shown beside the caption; a `[[guide.expect]]` table is checked at its step's `at`, and `faultline check` fails when it is false."),
+        ("guide[].expect[].metric", "string", "required", "a metric series name (see Metrics); no `log`: log lines are counted over the whole run", "The series the claim reads."),
+        ("guide[].expect[].agg", "string", "\"last\"", "\"last\", \"max\", \"min\", \"all\", \"any\"", "How samples in the window combine."),
+        ("guide[].expect[].from", "duration", "run start", "<= the step's at", "Window start; the window ends at the step's `at` (no `to`)."),
+        ("guide[].expect[].op", "string", "required", "\">\", \">=\", \"<\", \"<=\", \"==\"", "Comparison."),
+        ("guide[].expect[].value", "number", "required", "finite", "Threshold."),
+        ("guide[].tab", "string", "none", "\"charts\", \"cdc\", \"regions\", \"log\", \"space-time\", \"blame\", \"consistency\"", "The view tab the tour opens at this step."),
+        ("guide[].metric", "string", "none", "a metric series name (see Metrics)", "The chart the tour scrolls into sight and highlights."),
+        ("guide[].node", "string", "none", "a node of the topology, e.g. \"tikv-1\"", "The node the tour highlights in the topology."),
+    ]),
+    ("[view]", &[
+        ("view.key_metrics", "list of strings", "[]", "metric series names (see Metrics); no repeats; at most 8", "The charts that show the symptom: drawn first, at full width."),
     ]),
 ];
 

@@ -69,19 +69,28 @@ impl Run {
     pub fn evaluate(&self) -> Vec<ExpectResult> {
         evaluate(&self.scenario, &self.world)
     }
+
+    /// The guide steps' claims, each evaluated at its step's time (pending until reached).
+    pub fn evaluate_guide(&self) -> Vec<crate::expect_guide::GuideClaimResult> {
+        crate::expect_guide::evaluate_guide(&self.scenario, &self.world)
+    }
 }
 
 fn check_metric_names(s: &Scenario, world: &SimWorld) -> Result<(), ScenarioError> {
     let names = world.model.metric_names();
     let mut p = Problems::default();
-    for (i, e) in s.expect.iter().enumerate() {
-        if let Some(m) = &e.metric {
-            if !names.iter().any(|n| n == m) {
-                p.add(
-                    format!("expect[{i}].metric"),
-                    format!("no metric named `{m}`; metrics are {}", names.join(", ")),
-                );
-            }
+    let expected = s
+        .expect
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| Some((format!("expect[{i}].metric"), e.metric.as_deref()?)));
+    let named = expected.chain(crate::expect_guide::named_metrics(s));
+    for (field, m) in named {
+        if !names.iter().any(|n| n == m) {
+            p.add(
+                field,
+                format!("no metric named `{m}`; metrics are {}", names.join(", ")),
+            );
         }
     }
     p.into_result("scenario")

@@ -31,6 +31,8 @@ pub(crate) fn validate_with(
     crate::validate_cdc::check_kafka(&mut p, s);
     crate::validate_script::check_faults(&mut p, s);
     crate::validate_script::check_expectations(&mut p, s);
+    crate::expect_guide::check_guide_claims(&mut p, s);
+    check_guide_views(&mut p, s);
     p.into_result(source_name)
 }
 
@@ -82,6 +84,46 @@ fn check_text(p: &mut Problems, s: &Scenario) {
                 format!("guide[{i}].at"),
                 format!("{} is after the end of the run ({})", g.at, s.duration),
             );
+        }
+    }
+}
+
+/// A step's `metric` and `node`, and the `[view]` list, are names: short, printable, and (for
+/// nodes) one of the scenario's. Metric names are checked against the model when it is built.
+fn check_guide_views(p: &mut Problems, s: &Scenario) {
+    let nodes = crate::nodes::node_names(s);
+    for (i, g) in s.guide.iter().enumerate() {
+        if let Some(m) = &g.metric {
+            check_len(p, &format!("guide[{i}].metric"), m, MAX_NAME_CHARS);
+            check_chars(p, &format!("guide[{i}].metric"), m, TextKind::Name);
+        }
+        if let Some(n) = &g.node {
+            if !nodes.iter().any(|k| k == n) {
+                p.add(
+                    format!("guide[{i}].node"),
+                    format!(
+                        "no node named `{n}`; nodes are {}",
+                        crate::nodes::describe_names(&nodes)
+                    ),
+                );
+            }
+        }
+    }
+    if s.view.key_metrics.len() > MAX_KEY_METRICS {
+        p.add(
+            "view.key_metrics",
+            format!(
+                "{} metrics; the limit is {MAX_KEY_METRICS}",
+                s.view.key_metrics.len()
+            ),
+        );
+    }
+    for (i, m) in s.view.key_metrics.iter().enumerate() {
+        let field = format!("view.key_metrics[{i}]");
+        check_len(p, &field, m, MAX_NAME_CHARS);
+        check_chars(p, &field, m, TextKind::Name);
+        if s.view.key_metrics[..i].contains(m) {
+            p.add(field, format!("`{m}` is listed twice"));
         }
     }
 }

@@ -5,7 +5,7 @@ use faultline_tikv::knobs as tikv;
 
 use crate::dur::Dur;
 use crate::error::Problems;
-use crate::format::{FaultAction, FaultSpec, Scenario};
+use crate::format::{Expectation, FaultAction, FaultSpec, Scenario};
 use crate::limits::*;
 use crate::nodes::{node_names, resolve};
 use crate::text::{check_chars, TextKind};
@@ -191,26 +191,7 @@ pub(crate) fn check_expectations(p: &mut Problems, s: &Scenario) {
     }
     for (i, e) in s.expect.iter().enumerate() {
         let field = |name: &str| format!("expect[{i}].{name}");
-        match (&e.metric, &e.log) {
-            (None, None) => p.add(
-                field("metric"),
-                "say what to check: `metric = \"...\"` or `log = \"...\"`",
-            ),
-            (Some(_), Some(_)) => p.add(field("log"), "give either metric or log, not both"),
-            _ => {}
-        }
-        for (name, text) in [("metric", &e.metric), ("log", &e.log)] {
-            if let Some(text) = text {
-                check_len(p, &field(name), text, MAX_NAME_CHARS);
-                check_chars(p, &field(name), text, TextKind::Name);
-            }
-        }
-        if !e.value.is_finite() {
-            p.add(field("value"), "must be a finite number");
-        }
-        check_window(p, s, e.from, e.to, &field);
-        check_len(p, &field("name"), &e.name, MAX_TEXT_CHARS);
-        check_chars(p, &field("name"), &e.name, TextKind::Name);
+        check_expectation_fields(p, s, e, &field);
         // `shrink --property NAME` and the reports pick an expectation by its name.
         if !e.name.is_empty() {
             if let Some(j) = s.expect[..i].iter().position(|o| o.name == e.name) {
@@ -224,6 +205,36 @@ pub(crate) fn check_expectations(p: &mut Problems, s: &Scenario) {
             }
         }
     }
+}
+
+/// One expectation's own rules (what it reads, its value, window and name), shared by
+/// `[[expect]]` and the claims of `[[guide]]` steps; `field` names a field of it.
+pub(crate) fn check_expectation_fields(
+    p: &mut Problems,
+    s: &Scenario,
+    e: &Expectation,
+    field: &dyn Fn(&str) -> String,
+) {
+    match (&e.metric, &e.log) {
+        (None, None) => p.add(
+            field("metric"),
+            "say what to check: `metric = \"...\"` or `log = \"...\"`",
+        ),
+        (Some(_), Some(_)) => p.add(field("log"), "give either metric or log, not both"),
+        _ => {}
+    }
+    for (name, text) in [("metric", &e.metric), ("log", &e.log)] {
+        if let Some(text) = text {
+            check_len(p, &field(name), text, MAX_NAME_CHARS);
+            check_chars(p, &field(name), text, TextKind::Name);
+        }
+    }
+    if !e.value.is_finite() {
+        p.add(field("value"), "must be a finite number");
+    }
+    check_window(p, s, e.from, e.to, &field);
+    check_len(p, &field("name"), &e.name, MAX_TEXT_CHARS);
+    check_chars(p, &field("name"), &e.name, TextKind::Name);
 }
 
 fn check_window(

@@ -22,6 +22,7 @@
 pub mod action;
 pub mod cluster;
 pub mod config;
+mod describe;
 pub mod hibernate;
 pub mod host;
 pub mod ids;

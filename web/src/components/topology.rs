@@ -79,6 +79,7 @@ pub fn Topology(props: &PanelProps) -> Html {
         let state = info.map_or_else(|| "up".to_string(), |l| l.state.clone());
         let leaders = info.and_then(|l| l.leaders);
         let selected = pg.selected_node.as_deref() == Some(n.name.as_str());
+        let guided = pg.guide_nav().and_then(|g| g.view.node) == Some(n.name.as_str());
         let name = n.name.clone();
         let down = {
             let (dragging, cb, name) = (dragging.clone(), props.on_action.clone(), name.clone());
@@ -97,7 +98,7 @@ pub fn Topology(props: &PanelProps) -> Html {
             })
         };
         html! {
-            <g class={ classes!("node", n.kind.label().to_lowercase(), state.clone(), selected.then_some("selected")) }
+            <g class={ classes!("node", n.kind.label().to_lowercase(), state.clone(), selected.then_some("selected"), guided.then_some("guided")) }
                transform={ format!("translate({x:.0},{y:.0})") }
                data-node={ name.clone() } data-state={ state.clone() }
                onpointerdown={ down } oncontextmenu={ menu }>

@@ -4,6 +4,7 @@
 //! tick), and the live expectations with violations. The engine computes only the open
 //! tab's data (the panel tells it which tab and parameters), so playing stays cheap.
 
+use faultline_scenario::GuideTab;
 use faultline_sim::SimTime;
 use yew::prelude::*;
 
@@ -52,10 +53,71 @@ fn id(tab: ViewTab) -> &'static str {
     }
 }
 
+/// The engine's tab for the tab a guide step names.
+fn guided_tab(t: GuideTab) -> ViewTab {
+    match t {
+        GuideTab::Charts => ViewTab::Charts,
+        GuideTab::Cdc => ViewTab::Cdc,
+        GuideTab::Regions => ViewTab::Regions,
+        GuideTab::Log => ViewTab::Log,
+        GuideTab::SpaceTime => ViewTab::SpaceTime,
+        GuideTab::Blame => ViewTab::Blame,
+        GuideTab::Consistency => ViewTab::Consistency,
+    }
+}
+
+/// Scrolls the highlighted chart (or, without one, the views panel) into sight: the view the
+/// guide step talks about.
+fn bring_into_sight() {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let target = doc
+        .query_selector("#views .highlight")
+        .ok()
+        .flatten()
+        .or_else(|| doc.get_element_by_id("views"));
+    if let Some(el) = target {
+        el.scroll_into_view_with_bool(true);
+    }
+}
+
+/// The guide step at the cursor and what it names.
+struct Guided {
+    step: Option<usize>,
+    metric: Option<String>,
+    key_metrics: Vec<String>,
+}
+
+/// Reads the guide step at the cursor and opens the tab it names when the step changes.
+#[hook]
+fn use_guided_tab(props: &PanelProps, tab: &UseStateHandle<ViewTab>) -> Guided {
+    let (step, step_tab, guided) = {
+        let pg = props.state.pg.borrow();
+        let nav = pg.guide_nav();
+        let step = nav.as_ref().and_then(|n| n.step);
+        let view = nav.map(|n| n.view).unwrap_or_default();
+        let guided = Guided {
+            step,
+            metric: view.metric.map(str::to_string),
+            key_metrics: pg.scenario().view.key_metrics.clone(),
+        };
+        (step, view.tab, guided)
+    };
+    let tab = tab.clone();
+    use_effect_with((step, step_tab), move |(_, t)| {
+        if let Some(t) = t {
+            tab.set(guided_tab(*t));
+        }
+    });
+    guided
+}
+
 /// The views panel.
 #[function_component]
 pub fn ViewsPanel(props: &PanelProps) -> Html {
     let tab = use_state(|| ViewTab::Charts);
+    let guided = use_guided_tab(props, &tab);
     let region = use_state(|| None::<u32>);
     let chosen = use_state(|| {
         vec![
@@ -87,14 +149,25 @@ pub fn ViewsPanel(props: &PanelProps) -> Html {
     // The engine answers a tab change within a frame; until then the previous data may be
     // for another tab, and is not shown.
     let none = ViewData::None;
+    // Whether the open tab's own data is shown (not "Computing…"): only then is there a view
+    // to bring into sight.
+    let mut shown = true;
     let body = match (*tab, pg.frame.views.as_ref().unwrap_or(&none)) {
-        (ViewTab::Charts, ViewData::Charts(charts)) => html! {
-            <div class="charts">
-                { for charts.iter().map(|c| html! {
-                    <Chart data={ c.clone() } on_jump={ on_jump.clone() } />
-                }) }
-            </div>
-        },
+        (ViewTab::Charts, ViewData::Charts(charts)) => {
+            let placed = crate::view_model::chart_order::place_charts(
+                charts,
+                &guided.key_metrics,
+                guided.metric.as_deref(),
+            );
+            html! {
+                <div class="charts">
+                    { for placed.into_iter().map(|p| html! {
+                        <Chart data={ p.data } wide={ p.key } highlighted={ p.highlighted }
+                               on_jump={ on_jump.clone() } />
+                    }) }
+                </div>
+            }
+        }
         (ViewTab::Regions, ViewData::Regions { map, detail }) => html! {
             <div class="regions">
                 <RegionMap map={ map.clone() } selected={ *region } on_select_region={ on_region.clone() } />
@@ -153,8 +226,18 @@ pub fn ViewsPanel(props: &PanelProps) -> Html {
                 }
             </div>
         },
-        _ => waiting,
+        _ => {
+            shown = false;
+            waiting
+        }
     };
+    drop(pg);
+    // Once the step's tab shows its data, bring the view it names into sight (once per step).
+    use_effect_with((guided.step, shown && guided.step.is_some()), |(_, go)| {
+        if *go {
+            bring_into_sight();
+        }
+    });
     html! {
         <section class="panel views" id="views">
             <div class="tabs row" role="tablist">

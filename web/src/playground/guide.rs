@@ -3,6 +3,7 @@
 //! at 0) the bar offers the way to step 1, so a one-step tour at 2m is reachable and Prev
 //! from it goes back to the start.
 
+use faultline_scenario::GuideTab;
 use faultline_sim::SimTime;
 
 use super::Playground;
@@ -29,6 +30,19 @@ pub struct GuideNav<'a> {
     pub prev: Option<GuideStop>,
     /// Where Next goes; None at the last step.
     pub next: Option<GuideStop>,
+    /// The view `step` talks about, to bring into sight.
+    pub view: StepView<'a>,
+}
+
+/// What a step names to bring into sight: a tab, a chart (by a metric it draws), a node.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StepView<'a> {
+    /// The tab to open.
+    pub tab: Option<GuideTab>,
+    /// A metric whose chart is scrolled into sight and highlighted.
+    pub metric: Option<&'a str>,
+    /// A node to highlight in the topology.
+    pub node: Option<&'a str>,
 }
 
 impl Playground {
@@ -52,12 +66,20 @@ impl Playground {
             Some(i) if i + 1 < steps.len() => Some(GuideStop::Step(i + 1)),
             Some(_) => None,
         };
+        let view = step
+            .map(|i| StepView {
+                tab: steps[i].tab,
+                metric: steps[i].metric.as_deref(),
+                node: steps[i].node.as_deref(),
+            })
+            .unwrap_or_default();
         Some(GuideNav {
             step,
             count: steps.len(),
             caption: shown.map(|(_, c)| c),
             prev,
             next,
+            view,
         })
     }
 
@@ -74,3 +96,7 @@ impl Playground {
         self.seek(at);
     }
 }
+
+#[cfg(test)]
+#[path = "guide_tests.rs"]
+mod tests;

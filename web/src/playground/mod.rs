@@ -35,7 +35,7 @@ use faultline_sim::SimTime;
 
 pub use action::{Action, Speed};
 pub use branches::Branch;
-pub use guide::{GuideNav, GuideStop};
+pub use guide::{GuideNav, GuideStop, StepView};
 use history::History;
 
 use crate::engine::{ExploreView, Frame, ToEngine, ViewRequest};

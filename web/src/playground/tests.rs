@@ -8,7 +8,7 @@ use faultline_scenario::{FaultAction, Run};
 
 use crate::gallery::small_scenario as small;
 
-fn local(s: &Scenario) -> Local {
+pub(super) fn local(s: &Scenario) -> Local {
     Local::new(Playground::from_hash(
         &format!("#{}", encode_link(s)),
         None,
@@ -205,10 +205,10 @@ fn a_scenario_opens_paused_at_zero_and_only_the_embed_plays() {
 /// `small()` with a one-step tour at 20 s (like tiflow#9595-fixed's at 2m).
 fn one_step_tour() -> Scenario {
     let mut s = small();
-    s.guide = vec![faultline_scenario::GuideStep {
-        at: Dur(20_000_000),
-        caption: "tikv-2 is down".into(),
-    }];
+    s.guide = vec![faultline_scenario::GuideStep::new(
+        Dur(20_000_000),
+        "tikv-2 is down",
+    )];
     s
 }
 

@@ -34,6 +34,28 @@ pub struct ExpectationsVm {
     pub rows: Vec<ExpectRow>,
     /// The first invariant violation, if one happened.
     pub violation: Option<ViolationRow>,
+    /// The guide captions' claims, each at its step's time (pending until the cursor reaches it).
+    #[serde(default)]
+    pub claims: Vec<GuideClaimRow>,
+}
+
+/// One claim of a guide step's caption.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GuideClaimRow {
+    /// The step's index in the scenario's `guide` list.
+    pub step: usize,
+    /// The claim, as an expectation row (its `index` is its place in the step's list).
+    pub row: ExpectRow,
+}
+
+fn row(r: faultline_scenario::ExpectResult) -> ExpectRow {
+    ExpectRow {
+        index: r.index,
+        name: r.name,
+        check: r.check,
+        verdict: verdict_name(r.verdict).to_string(),
+        observed: r.observed,
+    }
 }
 
 /// The verdict as the page and the tests spell it.
@@ -48,15 +70,13 @@ pub fn verdict_name(v: Verdict) -> &'static str {
 /// Evaluates every expectation at the run's current time (the cursor).
 pub fn expectations(run: &Run) -> ExpectationsVm {
     ExpectationsVm {
-        rows: run
-            .evaluate()
+        rows: run.evaluate().into_iter().map(row).collect(),
+        claims: run
+            .evaluate_guide()
             .into_iter()
-            .map(|r| ExpectRow {
-                index: r.index,
-                name: r.name,
-                check: r.check,
-                verdict: verdict_name(r.verdict).to_string(),
-                observed: r.observed,
+            .map(|c| GuideClaimRow {
+                step: c.step,
+                row: row(c.result),
             })
             .collect(),
         violation: run.world.violation.as_ref().map(|(at, m)| ViolationRow {

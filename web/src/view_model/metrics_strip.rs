@@ -72,3 +72,48 @@ pub fn metrics_strip(run: &Run) -> MetricsStripVm {
         .collect();
     MetricsStripVm { items }
 }
+
+/// The state a state-coded metric's value stands for (`sink_state.cf-1` = 2 is "closing"),
+/// so the page says `sink: closing` rather than a number; None for other metrics or codes.
+pub fn state_name(metric: &str, value: f64) -> Option<&'static str> {
+    use faultline_cdc::lifecycle::{FeedStatus, ProcessorState, SinkState};
+    let prefix = metric.split('.').next()?;
+    let code = u8::try_from(value as i64)
+        .ok()
+        .filter(|c| f64::from(*c) == value)?;
+    match prefix {
+        "changefeed_state" => FeedStatus::ALL
+            .into_iter()
+            .find(|s| s.code() == code)
+            .map(FeedStatus::name),
+        "sink_state" => SinkState::ALL
+            .into_iter()
+            .find(|s| s.code() == code)
+            .map(SinkState::name),
+        "processor_state" => ProcessorState::ALL
+            .into_iter()
+            .find(|s| s.code() == code)
+            .map(ProcessorState::name),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod state_tests {
+    use super::state_name;
+
+    #[test]
+    fn state_codes_read_as_names() {
+        assert_eq!(state_name("sink_state.kafka-cf-1", 2.0), Some("closing"));
+        assert_eq!(
+            state_name("changefeed_state.kafka-cf-1", 2.0),
+            Some("error")
+        );
+        assert_eq!(
+            state_name("processor_state.cf-1.cdc-1", 2.0),
+            Some("running")
+        );
+        assert_eq!(state_name("leaderless_regions", 2.0), None);
+        assert_eq!(state_name("sink_state.cf", 1.5), None);
+    }
+}

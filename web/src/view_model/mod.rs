@@ -6,6 +6,7 @@
 
 pub mod blame;
 pub mod chart_data;
+pub mod chart_order;
 pub mod consistency;
 pub mod expectations;
 pub mod lanes;

@@ -24,19 +24,31 @@ pub struct ChartProps {
     /// The chart was clicked at this time.
     #[prop_or_default]
     pub on_jump: Callback<SimTime>,
+    /// It shows one of the scenario's key metrics: first, at full width.
+    #[prop_or_default]
+    pub wide: bool,
+    /// It draws the metric the guide step at the cursor names.
+    #[prop_or_default]
+    pub highlighted: bool,
 }
 
 /// A chart.
 #[function_component]
 pub fn Chart(props: &ChartProps) -> Html {
     let canvas_ref = use_node_ref();
+    // A key chart spans the panel: twice the pixels, so it stays sharp at full width.
+    let width = if props.wide {
+        props.width * 2
+    } else {
+        props.width
+    };
     // Where the last drawing put the plot, for mapping clicks to time; not state, because
     // drawing it must not re-render.
     let layout = use_mut_ref(|| None::<ChartLayout>);
     {
         let (canvas_ref, layout) = (canvas_ref.clone(), layout.clone());
         use_effect_with(
-            (props.data.clone(), props.width, props.height),
+            (props.data.clone(), width, props.height),
             move |(data, _, _)| {
                 *layout.borrow_mut() = canvas::draw_chart(&canvas_ref, data);
             },
@@ -62,10 +74,16 @@ pub fn Chart(props: &ChartProps) -> Html {
         })
     };
     let series: Vec<String> = data.series.iter().map(|s| s.label.clone()).collect();
+    let class = classes!(
+        "view",
+        "chart",
+        props.wide.then_some("wide"),
+        props.highlighted.then_some("highlight")
+    );
     html! {
-        <figure class="view chart" data-chart={ data.kind.id() }
+        <figure {class} data-chart={ data.kind.id() } data-key={ props.wide.to_string() }
                 data-series={ series.join(",") }>
-            <canvas ref={ canvas_ref } width={ props.width.to_string() }
+            <canvas ref={ canvas_ref } width={ width.to_string() }
                     height={ props.height.to_string() } aria-label={ data.title.clone() }
                     {onclick} />
         </figure>

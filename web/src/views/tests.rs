@@ -163,8 +163,13 @@ fn log_consistency_chart_and_space_time_render() {
         width: 640,
         height: 260,
         on_jump: Callback::noop(),
+        wide: true,
+        highlighted: true,
     });
     assert!(out.contains("data-chart=\"cdc-lag\""));
+    // A key chart spans the panel and the guided one is highlighted.
+    assert!(out.contains("class=\"view chart wide highlight\""), "{out}");
+    assert!(out.contains("width=\"1280\""), "{out}");
     assert!(out.contains("checkpoint_lag.redo-cf"));
 
     let m = |sent: u64, from: &str, to: &str, label: &str| vm::log::MessageRow {

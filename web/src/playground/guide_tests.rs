@@ -1,0 +1,54 @@
+//! A guide step brings its view into sight and shows its caption's checked claims.
+
+use faultline_scenario::{gallery, GuideTab, Scenario};
+use faultline_sim::SimTime;
+
+use super::super::tests::local;
+use super::super::Action;
+use super::GuideStop;
+
+fn shipped(file: &str) -> Scenario {
+    gallery()
+        .into_iter()
+        .find(|e| e.file == file)
+        .unwrap_or_else(|| panic!("{file} is not shipped"))
+        .scenario
+}
+
+#[test]
+fn a_step_names_its_tab_chart_and_node_and_its_claims_are_checked_there() {
+    let s = shipped("raft-basics-kill-a-store.toml");
+    let mut l = local(&s);
+    l.apply(Action::GuideTo(GuideStop::Step(1)));
+    l.settle();
+    assert_eq!(l.pg.now(), SimTime(30_000_000));
+    let nav = l.pg.guide_nav().expect("guided");
+    assert_eq!(nav.step, Some(1));
+    assert_eq!(nav.view.tab, Some(GuideTab::Charts));
+    assert_eq!(nav.view.metric, Some("leaderless_regions"));
+    assert_eq!(nav.view.node, Some("tikv-1"));
+    let claims = &l.pg.frame.expectations.claims;
+    let here: Vec<_> = claims.iter().filter(|c| c.step == 1).collect();
+    assert_eq!(here.len(), 1);
+    assert_eq!(here[0].row.verdict, "pass", "{:?}", here[0].row);
+    assert!(here[0].row.observed.unwrap() > 0.0);
+    // The last step (4m) is still ahead of the cursor: its claim is pending, not failed.
+    let last = claims.iter().find(|c| c.step == s.guide.len() - 1).unwrap();
+    assert_eq!(last.row.verdict, "pending");
+}
+
+#[test]
+fn before_the_first_step_nothing_is_named() {
+    let s = shipped("tiflow-9344-scale-captures-during-workload.toml");
+    assert!(
+        s.guide[0].at.to_time() > SimTime(0),
+        "its tour starts at 10s"
+    );
+    let mut l = local(&s);
+    l.apply(Action::GuideTo(GuideStop::Start));
+    l.settle();
+    let nav = l.pg.guide_nav().expect("guided");
+    assert_eq!(nav.step, None);
+    assert_eq!(nav.view, super::StepView::default());
+    assert_eq!(nav.next, Some(GuideStop::Step(0)));
+}
