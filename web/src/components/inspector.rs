@@ -10,7 +10,7 @@ use yew::prelude::*;
 
 use super::PanelProps;
 use crate::playground::Action;
-use crate::toggles::{is_buggy, issue_url, set_buggy, TOGGLES};
+use crate::toggles::{issue_url, set_toggle_buggy, toggle_is_buggy, toggle_value, BUGS, TOGGLES};
 
 type Setter<T> = fn(&mut Scenario, T);
 
@@ -171,26 +171,48 @@ pub fn Inspector(props: &PanelProps) -> Html {
                     { problems_for(p, "changefeeds") }
                 </fieldset>
             }
-            <fieldset class="toggles"><legend>{ "Modelled behaviour (bug toggles)" }</legend>
-                { for TOGGLES.iter().enumerate().map(|(i, t)| {
-                    let buggy = is_buggy(s, i);
-                    let cb = a.clone();
-                    let onchange = Callback::from(move |_: Event| {
-                        cb.emit(Action::Edit(Rc::new(move |s| set_buggy(s, i, !buggy))))
-                    });
-                    html! {
-                        <div class={ classes!("toggle", buggy.then_some("buggy")) } data-toggle={ t.key }>
-                            <label class="field check">
-                                <input type="checkbox" checked={ buggy } {onchange} />
-                                <span><code>{ t.key }</code>{ if buggy { " = buggy" } else { " = fixed" } }</span>
-                            </label>
-                            <a href={ issue_url(t.issue).unwrap_or_default() } target="_blank" rel="noopener">{ t.issue }</a>
-                            <p class={ classes!(buggy.then_some("active")) }><strong>{ "Buggy: " }</strong>{ t.buggy }</p>
-                            <p class={ classes!((!buggy).then_some("active")) }><strong>{ "Fixed: " }</strong>{ t.fixed }</p>
-                        </div>
-                    }
-                }) }
-            </fieldset>
+            { toggles_fieldset(s, a, p) }
         </section>
+    }
+}
+
+/// Every `[toggles]` key, grouped under the bug it belongs to, each with both behaviours.
+fn toggles_fieldset(s: &Scenario, a: &Callback<Action>, p: &[Problem]) -> Html {
+    html! {
+        <fieldset class="toggles"><legend>{ "Modelled behaviour (bug toggles)" }</legend>
+            { for BUGS.iter().enumerate().map(|(b, bug)| html! {
+                <div class="bug" data-bug={ bug.issue }>
+                    <h4><a href={ issue_url(bug.issue).unwrap_or_default() } target="_blank" rel="noopener">{ bug.issue }</a>
+                        { format!(": {}", bug.symptom) }</h4>
+                    { for (0..TOGGLES.len()).filter(|&t| TOGGLES[t].bug == b).map(|t| toggle_row(s, t, a, p)) }
+                </div>
+            }) }
+        </fieldset>
+    }
+}
+
+fn toggle_row(s: &Scenario, t: usize, a: &Callback<Action>, p: &[Problem]) -> Html {
+    let info = &TOGGLES[t];
+    let buggy = toggle_is_buggy(s, t);
+    let cb = a.clone();
+    let onchange = Callback::from(move |_: Event| {
+        cb.emit(Action::Edit(Rc::new(move |s| {
+            set_toggle_buggy(s, t, !buggy)
+        })))
+    });
+    let field = format!("toggles.{}", info.key);
+    html! {
+        <div class={ classes!("toggle", buggy.then_some("buggy")) } data-toggle={ info.key }>
+            <label class="field check">
+                <input type="checkbox" checked={ buggy } {onchange} />
+                <span><code>{ info.key }</code>{ format!(" = {} ({})", toggle_value(s, t), if buggy { "buggy" } else { "fixed" }) }</span>
+            </label>
+            if info.key == "cdc.capture_remove_delay" {
+                { dur_field("remove delay", "toggles.cdc.capture_remove_delay", s.toggles.cdc_capture_remove_delay.0, |s, v| s.toggles.cdc_capture_remove_delay = faultline_scenario::CaptureRemoveDelay(v), a, p) }
+            }
+            { problems_for(p, &field) }
+            <p class={ classes!(buggy.then_some("active")) }><strong>{ "Buggy: " }</strong>{ info.buggy }</p>
+            <p class={ classes!((!buggy).then_some("active")) }><strong>{ "Fixed: " }</strong>{ info.fixed }</p>
+        </div>
     }
 }
