@@ -30,7 +30,7 @@ use crate::components::share::Share;
 use crate::components::topology::Topology;
 use crate::components::views_panel::ViewsPanel;
 use crate::dom;
-use crate::playground::{topology as topo, Action, Playground};
+use crate::playground::{saved_session, topology as topo, Action, Playground};
 use crate::state::AppState;
 use crate::views::{ExpectationsPanel, MetricsStrip};
 
@@ -43,6 +43,9 @@ fn initial_state() -> AppState {
     let mut pg = Playground::from_hash(&dom::current_hash(), dom::autosaved(), dom::is_embed());
     if let Some(text) = dom::load(dom::POSITIONS_KEY) {
         pg.positions = topo::positions_from_text(&text);
+    }
+    if let Some(text) = saved_session::load_from_tab() {
+        pg.restore_session(&text);
     }
     AppState {
         pg: Rc::new(RefCell::new(pg)),
@@ -176,6 +179,23 @@ pub fn App() -> Html {
             move || drop(t)
         });
     }
+    // The tab's session (compare, branches, undo, tab) is saved whenever one of them changes.
+    {
+        let pg = state.pg.borrow();
+        let key = (
+            pg.edits,
+            pg.branches.len(),
+            pg.active,
+            pg.compare,
+            pg.views.tab,
+            pg.history.can(),
+            pg.link.clone(),
+        );
+        let state = state.clone();
+        use_effect_with(key, move |_| {
+            saved_session::save_to_tab(&state.pg.borrow().saved_session())
+        });
+    }
     // Autosave after edits and opens (not on page load: the old autosave must survive a
     // broken link so it can be offered).
     use_effect_with(edits, move |edits| {
@@ -221,6 +241,7 @@ pub fn App() -> Html {
     }
     html! {
         <>
+        <a class="skip-link" href="#playground" onclick={ skip_to_playground }>{ "Skip to the playground" }</a>
         <header class="topbar">
             <h1>{ "Faultline" }</h1>
             <Share state={ state.clone() } on_action={ on_action.clone() } />
@@ -229,7 +250,7 @@ pub fn App() -> Html {
             <aside class="side">
                 <Gallery current={ file } on_action={ on_action.clone() } />
             </aside>
-            <div class="center">
+            <div class="center" id="playground" tabindex="-1">
                 <LinkError state={ state.clone() } on_action={ on_action.clone() } />
                 <LinkCheckBanner state={ state.clone() } on_action={ on_action.clone() } />
                 <Header state={ state.clone() } on_action={ on_action.clone() } />
@@ -261,6 +282,17 @@ pub fn App() -> Html {
             <Help on_close={ close_help } />
         }
         </>
+    }
+}
+
+/// The skip link moves focus past the gallery without touching the URL hash (which holds the
+/// scenario: following `#playground` would open it as a link).
+fn skip_to_playground(e: MouseEvent) {
+    use wasm_bindgen::JsCast;
+    e.prevent_default();
+    let target = gloo::utils::document().get_element_by_id("playground");
+    if let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) {
+        let _ = el.focus();
     }
 }
 
