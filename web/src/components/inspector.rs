@@ -8,6 +8,7 @@ use faultline_scenario::{parse_duration_arg, Dur, Problem, Scenario};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
+use super::changefeed_editor::changefeeds_fieldset;
 use super::PanelProps;
 use crate::playground::Action;
 use crate::toggles::{issue_url, set_toggle_buggy, toggle_is_buggy, toggle_value, BUGS, TOGGLES};
@@ -15,7 +16,7 @@ use crate::toggles::{issue_url, set_toggle_buggy, toggle_is_buggy, toggle_value,
 type Setter<T> = fn(&mut Scenario, T);
 
 /// Messages for `field` (and its sub-fields).
-fn problems_for(problems: &[Problem], field: &str) -> Html {
+pub(super) fn problems_for(problems: &[Problem], field: &str) -> Html {
     html! {
         { for problems.iter().filter(|p| p.field == field || p.field.starts_with(&format!("{field}.")) || p.field.starts_with(&format!("{field}["))).map(|p| html! {
             <span class="field-error" data-field={ p.field.clone() }>{ &p.message }</span>
@@ -153,24 +154,7 @@ pub fn Inspector(props: &PanelProps) -> Html {
                 { num_field("transactions/s", "workload.txns_per_sec", s.workload.txns_per_sec.into(), |s, v| s.workload.txns_per_sec = v.min(u32::MAX as u64) as u32, a, p) }
                 { num_field("tables", "workload.tables", s.workload.tables.into(), |s, v| s.workload.tables = v.min(u32::MAX as u64) as u32, a, p) }
             </fieldset>
-            if !s.changefeeds.is_empty() {
-                <fieldset><legend>{ "Changefeeds" }</legend>
-                    { for s.changefeeds.iter().enumerate().map(|(i, cf)| {
-                        let cb = a.clone();
-                        let redo = cf.redo;
-                        let onchange = Callback::from(move |_: Event| {
-                            cb.emit(Action::Edit(Rc::new(move |s| if let Some(c) = s.changefeeds.get_mut(i) { c.redo = !redo; })))
-                        });
-                        html! {
-                            <label class="field check">
-                                <input type="checkbox" data-field={ format!("changefeeds[{i}].redo") } checked={ redo } {onchange} />
-                                <span>{ format!("{}: redo log (consistent.level = eventual)", cf.id) }</span>
-                            </label>
-                        }
-                    }) }
-                    { problems_for(p, "changefeeds") }
-                </fieldset>
-            }
+            { changefeeds_fieldset(s, num_field("Kafka brokers", "topology.kafka_brokers", s.topology.kafka_brokers.into(), |s, v| s.topology.kafka_brokers = v.min(u32::MAX as u64) as u32, a, p), a, p) }
             { toggles_fieldset(s, a, p) }
         </section>
     }
