@@ -158,7 +158,25 @@ pub fn FaultPalette(props: &PanelProps) -> Html {
     let fields = use_fault_fields(None);
     let error = use_state(|| None::<String>);
 
-    let names: Vec<String> = pg.frame.nodes.iter().map(|n| n.name.clone()).collect();
+    // Operator actions on a changefeed take its id; every other verb takes a node.
+    let on_changefeed = matches!(
+        *action,
+        FaultAction::PauseChangefeed | FaultAction::ResumeChangefeed
+    );
+    let names: Vec<String> = if on_changefeed {
+        pg.scenario()
+            .changefeeds
+            .iter()
+            .map(|c| c.id.clone())
+            .collect()
+    } else {
+        pg.frame.nodes.iter().map(|n| n.name.clone()).collect()
+    };
+    if !names.contains(&*target) && !(*target == "tikv-*" && !on_changefeed) {
+        if let Some(first) = names.first() {
+            target.set(first.clone());
+        }
+    }
     let on_action_pick = {
         let action = action.clone();
         Callback::from(move |e: Event| {
@@ -218,7 +236,9 @@ pub fn FaultPalette(props: &PanelProps) -> Html {
                     { for names.iter().map(|n| html! {
                         <option value={ n.clone() } selected={ *n == *target }>{ n }</option>
                     }) }
-                    <option value="tikv-*" selected={ *target == "tikv-*" }>{ "tikv-* (every store)" }</option>
+                    if !on_changefeed {
+                        <option value="tikv-*" selected={ *target == "tikv-*" }>{ "tikv-* (every store)" }</option>
+                    }
                 </select>
                 { fields.view("fault", *action) }
                 <button id="fault-apply-now" class="primary" onclick={ submit(true) }>{ "Apply now" }</button>

@@ -86,6 +86,20 @@ pub fn Topology(props: &PanelProps) -> Html {
                 if e.button() == 0 {
                     dragging.set(Some(name.clone()));
                     cb.emit(Action::SelectNode(Some(name.clone())));
+                    // A touch screen has no right click: a tap opens the node's menu.
+                    if e.pointer_type() == "touch" {
+                        cb.emit(Action::ContextMenu(Some(name.clone())));
+                    }
+                }
+            })
+        };
+        let keys = {
+            let (cb, name) = (props.on_action.clone(), name.clone());
+            Callback::from(move |e: KeyboardEvent| {
+                if matches!(e.key().as_str(), "Enter" | " " | "ContextMenu") {
+                    e.prevent_default();
+                    cb.emit(Action::SelectNode(Some(name.clone())));
+                    cb.emit(Action::ContextMenu(Some(name.clone())));
                 }
             })
         };
@@ -100,7 +114,9 @@ pub fn Topology(props: &PanelProps) -> Html {
             <g class={ classes!("node", n.kind.label().to_lowercase(), state.clone(), selected.then_some("selected")) }
                transform={ format!("translate({x:.0},{y:.0})") }
                data-node={ name.clone() } data-state={ state.clone() }
-               onpointerdown={ down } oncontextmenu={ menu }>
+               tabindex="0" role="button" aria-haspopup="menu"
+               aria-label={ format!("{} ({}, {state}); Enter opens its menu", n.name, n.kind.label()) }
+               onpointerdown={ down } oncontextmenu={ menu } onkeydown={ keys }>
                 <rect x="-38" y="-20" width="76" height="40" rx="8" />
                 <text class="name" y="-4">{ &n.name }</text>
                 <text class="sub" y="12">
