@@ -127,7 +127,7 @@ pub fn App() -> Html {
             pg.status(),
             pg.embed,
             pg.help_open,
-            pg.url_hash(),
+            address(&pg),
             pg.edits,
             pg.link.clone(),
         )
@@ -175,7 +175,7 @@ pub fn App() -> Html {
         let state = state.clone();
         use_effect_with(active, move |active| {
             let t = (!active)
-                .then(|| Timeout::new(0, move || dom::replace_hash(&state.pg.borrow().url_hash())));
+                .then(|| Timeout::new(0, move || dom::replace_hash(&address(&state.pg.borrow()))));
             move || drop(t)
         });
     }
@@ -282,6 +282,17 @@ pub fn App() -> Html {
             <Help on_close={ close_help } />
         }
         </>
+    }
+}
+
+/// What the address bar should hold: the scenario and cursor, except that a link that could
+/// not be opened stays there (so the reader can copy it into a bug report) until they open or
+/// edit something.
+fn address(pg: &Playground) -> String {
+    if pg.error.is_some() && pg.edits == 0 {
+        dom::current_hash()
+    } else {
+        pg.url_hash()
     }
 }
 
