@@ -17,17 +17,17 @@ fn issue_links() {
 #[test]
 fn every_toggle_flips_its_own_key_and_round_trips() {
     let base = default_scenario();
-    for t in 0..TOGGLES.len() {
+    for (t, info) in TOGGLES.iter().enumerate() {
         let mut s = base.clone();
         let was = toggle_is_buggy(&s, t);
         set_toggle_buggy(&mut s, t, !was);
-        assert_eq!(toggle_is_buggy(&s, t), !was, "{}", TOGGLES[t].key);
+        assert_eq!(toggle_is_buggy(&s, t), !was, "{}", info.key);
         for other in (0..TOGGLES.len()).filter(|&o| o != t) {
             assert_eq!(
                 toggle_is_buggy(&s, other),
                 toggle_is_buggy(&base, other),
                 "flipping {} changed {}",
-                TOGGLES[t].key,
+                info.key,
                 TOGGLES[other].key
             );
         }
@@ -52,11 +52,11 @@ fn the_list_names_every_toggle_the_reference_documents() {
         .collect();
     let listed: Vec<&str> = TOGGLES.iter().map(|t| t.key).collect();
     assert_eq!(documented, listed);
-    for bug in 0..BUGS.len() {
+    for (bug, info) in BUGS.iter().enumerate() {
         assert!(
             toggles_of(bug).next().is_some(),
             "{} has no toggle",
-            BUGS[bug].issue
+            info.issue
         );
     }
 }
@@ -83,14 +83,10 @@ fn run_to_end(s: &Scenario) -> (u64, Vec<Verdict>) {
 
 #[test]
 fn compare_twins_differ_for_each_bug_in_hash_and_verdicts() {
-    for bug in 0..BUGS.len() {
+    for (bug, info) in BUGS.iter().enumerate() {
         let s = scenario_about(bug);
         let twin = flipped(&s, bug);
-        assert!(
-            !is_buggy(&twin, bug),
-            "{}: twin still buggy",
-            BUGS[bug].issue
-        );
+        assert!(!is_buggy(&twin, bug), "{}: twin still buggy", info.issue);
         for t in toggles_of(bug) {
             assert_ne!(
                 toggle_value(&s, t),
@@ -101,20 +97,16 @@ fn compare_twins_differ_for_each_bug_in_hash_and_verdicts() {
         }
         let (hash, verdicts) = run_to_end(&s);
         let (twin_hash, twin_verdicts) = run_to_end(&twin);
-        assert_ne!(
-            hash, twin_hash,
-            "{}: same run under two labels",
-            BUGS[bug].issue
-        );
+        assert_ne!(hash, twin_hash, "{}: same run under two labels", info.issue);
         assert!(
             verdicts.iter().all(|v| *v == Verdict::Pass),
             "{}",
-            BUGS[bug].issue
+            info.issue
         );
         assert!(
             twin_verdicts.contains(&Verdict::Fail),
             "{}: the fixed twin shows the same symptom",
-            BUGS[bug].issue
+            info.issue
         );
     }
 }

@@ -172,7 +172,8 @@ pub fn FaultPalette(props: &PanelProps) -> Html {
     } else {
         pg.frame.nodes.iter().map(|n| n.name.clone()).collect()
     };
-    if !names.contains(&*target) && !(*target == "tikv-*" && !on_changefeed) {
+    let every_store = *target == "tikv-*" && !on_changefeed;
+    if !names.contains(&*target) && !every_store {
         if let Some(first) = names.first() {
             target.set(first.clone());
         }

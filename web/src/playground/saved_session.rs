@@ -150,7 +150,7 @@ fn to_text(saved: &SavedSession) -> String {
 /// Hex text (sessionStorage holds strings) back to bytes.
 fn from_hex(text: &str) -> Option<Vec<u8>> {
     let text = text.trim();
-    if text.len() % 2 != 0 || !text.is_ascii() {
+    if !text.len().is_multiple_of(2) || !text.is_ascii() {
         return None;
     }
     (0..text.len())
