@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open } from "./lib/browser.mjs";
 import { useApp } from "./lib/harness.mjs";
-import { waitStatus, text, screenshot } from "./lib/app.mjs";
+import { waitStatus, text, screenshot, exportedToml } from "./lib/app.mjs";
 import { linkFragment } from "./lib/cli.mjs";
 
 const ctx = useApp();
@@ -71,19 +71,6 @@ test("a node's menu offers what applies to it; Remove says why a middle store st
   await page.close();
 });
 
-/** The Export TOML link's text, once the worker has written it. */
-async function exportedToml(page) {
-  const handle = await page.waitForFunction(
-    () => {
-      const a = document.getElementById("export-toml");
-      return a?.tagName === "A" && a.getAttribute("href")?.startsWith("data:") ? a.getAttribute("href") : null;
-    },
-    null,
-    { timeout: 30_000, polling: 100 },
-  );
-  const href = await handle.jsonValue();
-  return decodeURIComponent(href.slice(href.indexOf(",") + 1));
-}
 
 test("a Kafka changefeed, a one-way partition and a 30% loss built in the UI are in the shared link", async () => {
   const CDC = "scenarios/cdc-basic-replication.toml";
