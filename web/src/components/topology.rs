@@ -80,6 +80,11 @@ pub fn Topology(props: &PanelProps) -> Html {
         let leaders = info.and_then(|l| l.leaders);
         let selected = pg.selected_node.as_deref() == Some(n.name.as_str());
         let name = n.name.clone();
+        // What the node shows under its name; its accessible name starts with the same words.
+        let sub = match leaders {
+            Some(l) => format!("{l:.0} leaders"),
+            None => n.kind.label().to_string(),
+        };
         let down = {
             let (dragging, cb, name) = (dragging.clone(), props.on_action.clone(), name.clone());
             Callback::from(move |e: PointerEvent| {
@@ -115,16 +120,11 @@ pub fn Topology(props: &PanelProps) -> Html {
                transform={ format!("translate({x:.0},{y:.0})") }
                data-node={ name.clone() } data-state={ state.clone() }
                tabindex="0" role="button" aria-haspopup="menu"
-               aria-label={ format!("{} ({}, {state}); Enter opens its menu", n.name, n.kind.label()) }
+               aria-label={ format!("{} {}{}. Enter opens its menu", n.name, sub, if state != "up" { format!(" {state}") } else { String::new() }) }
                onpointerdown={ down } oncontextmenu={ menu } onkeydown={ keys }>
                 <rect x="-38" y="-20" width="76" height="40" rx="8" />
                 <text class="name" y="-4">{ &n.name }</text>
-                <text class="sub" y="12">
-                    { match leaders {
-                        Some(l) => format!("{l:.0} leaders"),
-                        None => n.kind.label().to_string(),
-                    } }
-                </text>
+                <text class="sub" y="12">{ sub.clone() }</text>
                 if state != "up" {
                     <text class="badge" y="32">{ state.clone() }</text>
                 }
