@@ -80,7 +80,8 @@ pub fn Topology(props: &PanelProps) -> Html {
         let leaders = info.and_then(|l| l.leaders);
         let selected = pg.selected_node.as_deref() == Some(n.name.as_str());
         let name = n.name.clone();
-        // What the node shows under its name; its accessible name starts with the same words.
+        // What the node shows under its name. Its accessible name is this text itself (no
+        // aria-label that could drift from it); aria-haspopup says Enter opens a menu.
         let sub = match leaders {
             Some(l) => format!("{l:.0} leaders"),
             None => n.kind.label().to_string(),
@@ -120,7 +121,6 @@ pub fn Topology(props: &PanelProps) -> Html {
                transform={ format!("translate({x:.0},{y:.0})") }
                data-node={ name.clone() } data-state={ state.clone() }
                tabindex="0" role="button" aria-haspopup="menu"
-               aria-label={ format!("{} {}{}. Enter opens its menu", n.name, sub, if state != "up" { format!(" {state}") } else { String::new() }) }
                onpointerdown={ down } oncontextmenu={ menu } onkeydown={ keys }>
                 <rect x="-38" y="-20" width="76" height="40" rx="8" />
                 <text class="name" y="-4">{ &n.name }</text>
