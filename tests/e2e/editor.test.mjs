@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open } from "./lib/browser.mjs";
 import { useApp } from "./lib/harness.mjs";
-import { waitStatus, text, screenshot } from "./lib/app.mjs";
+import { waitStatus, text, screenshot, exportedToml } from "./lib/app.mjs";
 import { linkFragment } from "./lib/cli.mjs";
 
 const ctx = useApp();
@@ -68,5 +68,71 @@ test("a node's menu offers what applies to it; Remove says why a middle store st
   await page.click('[data-node="pd-1"]', { button: "right" });
   const pdItems = await page.$$eval("#node-menu button", (bs) => bs.map((b) => b.textContent));
   assert.ok(!pdItems.includes("Remove"), pdItems.join(", "));
+  await page.close();
+});
+
+
+test("a Kafka changefeed, a one-way partition and a 30% loss built in the UI are in the shared link", async () => {
+  const CDC = "scenarios/cdc-basic-replication.toml";
+  const { page, problems } = await open(ctx.browser.context, `${ctx.server.url}${linkFragment(CDC)}&t=10`);
+  await waitStatus(page, problems, ["paused"]);
+  const rowsBefore = await page.$$eval(".changefeed", (rs) => rs.length);
+  await page.click("#add-changefeed-kafka");
+  await page.waitForFunction((n) => document.querySelectorAll(".changefeed").length === n + 1, rowsBefore);
+  await waitStatus(page, problems, ["paused"]);
+  await page.locator(".changefeed").last().locator('select[data-field$=".protocol"]').selectOption("canal_json");
+  await waitStatus(page, problems, ["paused"]);
+
+  await page.selectOption("#fault-action", "partition");
+  await page.selectOption("#fault-target", "cdc-1");
+  await page.fill("#fault-peers", "tikv-1");
+  await page.check("#fault-one-way");
+  await page.fill("#fault-at", "40s");
+  await page.fill("#fault-duration", "5s");
+  await page.click("#fault-schedule");
+  await waitStatus(page, problems, ["paused"]);
+
+  await page.selectOption("#fault-action", "loss");
+  await page.selectOption("#fault-target", "tikv-2");
+  await page.fill("#fault-peers", "");
+  assert.equal(await page.inputValue("#fault-loss"), "30", "the loss shown is the loss applied");
+  await page.fill("#fault-loss", "30");
+  await page.fill("#fault-at", "50s");
+  await page.fill("#fault-duration", "10s");
+  await page.click("#fault-schedule");
+  await waitStatus(page, problems, ["paused"]);
+  await page.waitForSelector('.fault.loss');
+  await screenshot(page, "editor-kafka-oneway-loss");
+
+  // Open the shared link in a fresh page: the scenario it carries has all three.
+  const link = await page.evaluate(() => location.href);
+  const shared = await open(ctx.browser.context, link);
+  await waitStatus(shared.page, shared.problems, ["paused"]);
+  const toml = await exportedToml(shared.page);
+  for (const line of ['sink = "kafka"', 'protocol = "canal_json"', "kafka_brokers = 1", 'peers = "tikv-1"', "one_way = true", "loss_percent = 30"]) {
+    assert.ok(toml.includes(line), `${line} missing from the shared scenario:\n${toml}`);
+  }
+  await shared.page.close();
+  await page.close();
+});
+
+test("faults at the same time stack instead of overlapping, and the editor opens by the chip", async () => {
+  const { page, problems } = await openPaused();
+  await page.selectOption("#fault-action", "pause");
+  await page.selectOption("#fault-target", "tikv-2");
+  await page.fill("#fault-at", "30s");
+  await page.click("#fault-schedule");
+  await waitStatus(page, problems, ["paused"]);
+  await page.waitForSelector('[data-fault="1"]');
+  const boxes = await page.$$eval("[data-fault]", (cs) => cs.map((c) => c.getBoundingClientRect().toJSON()));
+  const [a, b] = boxes;
+  const overlap = a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  assert.ok(!overlap, `chips overlap: ${JSON.stringify(boxes)}`);
+  await page.click('[data-fault="1"]');
+  await page.waitForSelector("#selected-fault");
+  const chip = await (await page.$('[data-fault="1"]')).boundingBox();
+  const editor = await (await page.$("#selected-fault")).boundingBox();
+  assert.ok(editor.y - (chip.y + chip.height) < 120, `the editor opens ${editor.y - chip.y}px below the chip`);
+  await screenshot(page, "editor-stacked-chips");
   await page.close();
 });

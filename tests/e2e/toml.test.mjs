@@ -6,26 +6,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { open } from "./lib/browser.mjs";
 import { useApp } from "./lib/harness.mjs";
-import { waitStatus, text, screenshot } from "./lib/app.mjs";
+import { waitStatus, text, screenshot, exportedToml } from "./lib/app.mjs";
 import { ROOT, linkFragment } from "./lib/cli.mjs";
 
 const ctx = useApp();
 
 const SMALL = "scenarios/raft-basics-kill-a-store.toml";
 
-/** The Export TOML link's text, once the worker has written it. */
-async function exportedToml(page) {
-  const handle = await page.waitForFunction(
-    () => {
-      const a = document.getElementById("export-toml");
-      return a?.tagName === "A" && a.getAttribute("href")?.startsWith("data:") ? a.getAttribute("href") : null;
-    },
-    null,
-    { timeout: 30_000, polling: 100 },
-  );
-  const href = await handle.jsonValue();
-  return decodeURIComponent(href.slice(href.indexOf(",") + 1));
-}
 
 /** Imports `text` as file `name` through the Import TOML… input. */
 async function importToml(page, name, text) {

@@ -30,7 +30,7 @@ use crate::components::share::Share;
 use crate::components::topology::Topology;
 use crate::components::views_panel::ViewsPanel;
 use crate::dom;
-use crate::playground::{topology as topo, Action, Playground};
+use crate::playground::{saved_session, topology as topo, Action, Playground};
 use crate::state::AppState;
 use crate::views::{ExpectationsPanel, MetricsStrip};
 
@@ -43,6 +43,9 @@ fn initial_state() -> AppState {
     let mut pg = Playground::from_hash(&dom::current_hash(), dom::autosaved(), dom::is_embed());
     if let Some(text) = dom::load(dom::POSITIONS_KEY) {
         pg.positions = topo::positions_from_text(&text);
+    }
+    if let Some(text) = saved_session::load_from_tab() {
+        pg.restore_session(&text);
     }
     AppState {
         pg: Rc::new(RefCell::new(pg)),
@@ -124,7 +127,7 @@ pub fn App() -> Html {
             pg.status(),
             pg.embed,
             pg.help_open,
-            pg.url_hash(),
+            address(&pg),
             pg.edits,
             pg.link.clone(),
         )
@@ -172,8 +175,25 @@ pub fn App() -> Html {
         let state = state.clone();
         use_effect_with(active, move |active| {
             let t = (!active)
-                .then(|| Timeout::new(0, move || dom::replace_hash(&state.pg.borrow().url_hash())));
+                .then(|| Timeout::new(0, move || dom::replace_hash(&address(&state.pg.borrow()))));
             move || drop(t)
+        });
+    }
+    // The tab's session (compare, branches, undo, tab) is saved whenever one of them changes.
+    {
+        let pg = state.pg.borrow();
+        let key = (
+            pg.edits,
+            pg.branches.len(),
+            pg.active,
+            pg.compare,
+            pg.views.tab,
+            pg.history.can(),
+            pg.link.clone(),
+        );
+        let state = state.clone();
+        use_effect_with(key, move |_| {
+            saved_session::save_to_tab(&state.pg.borrow().saved_session())
         });
     }
     // Autosave after edits and opens (not on page load: the old autosave must survive a
@@ -221,6 +241,7 @@ pub fn App() -> Html {
     }
     html! {
         <>
+        <a class="skip-link" href="#playground" onclick={ skip_to_playground }>{ "Skip to the playground" }</a>
         <header class="topbar">
             <h1>{ "Faultline" }</h1>
             <Share state={ state.clone() } on_action={ on_action.clone() } />
@@ -229,7 +250,7 @@ pub fn App() -> Html {
             <aside class="side">
                 <Gallery current={ file } on_action={ on_action.clone() } />
             </aside>
-            <div class="center">
+            <div class="center" id="playground" tabindex="-1">
                 <LinkError state={ state.clone() } on_action={ on_action.clone() } />
                 <LinkCheckBanner state={ state.clone() } on_action={ on_action.clone() } />
                 <Header state={ state.clone() } on_action={ on_action.clone() } />
@@ -261,6 +282,28 @@ pub fn App() -> Html {
             <Help on_close={ close_help } />
         }
         </>
+    }
+}
+
+/// What the address bar should hold: the scenario and cursor, except that a link that could
+/// not be opened stays there (so the reader can copy it into a bug report) until they open or
+/// edit something.
+fn address(pg: &Playground) -> String {
+    if pg.error.is_some() && pg.edits == 0 {
+        dom::current_hash()
+    } else {
+        pg.url_hash()
+    }
+}
+
+/// The skip link moves focus past the gallery without touching the URL hash (which holds the
+/// scenario: following `#playground` would open it as a link).
+fn skip_to_playground(e: MouseEvent) {
+    use wasm_bindgen::JsCast;
+    e.prevent_default();
+    let target = gloo::utils::document().get_element_by_id("playground");
+    if let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) {
+        let _ = el.focus();
     }
 }
 

@@ -1,15 +1,29 @@
-//! What each behaviour toggle models: the upstream issue, the buggy and the fixed behaviour
-//! in one sentence each. Shown in the inspector, the compare mode and the issue report.
+//! What each behaviour toggle models: the upstream bug it belongs to, the buggy and the fixed
+//! behaviour in one sentence each. Shown in the inspector, the compare mode and the issue
+//! report. A bug may need several toggles (tiflow#9344 has two); compare mode flips a bug's
+//! toggles together, so its two sides always differ in what they claim to compare.
 
-use faultline_scenario::{KvClientEvict, Scenario, UnreachableBroadcast};
+use faultline_scenario::{
+    CaptureRemoveDelay, Dur, KvClientEvict, ProcessorCloseOnSessionLoss, Scenario, SinkClose,
+    UnreachableBroadcast,
+};
 
-/// One modelled bug.
+/// One modelled upstream bug.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BugInfo {
+    /// Upstream issue, `owner/repo#n`.
+    pub issue: &'static str,
+    /// The symptom, a few words (compare list, report).
+    pub symptom: &'static str,
+}
+
+/// One key of `[toggles]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ToggleInfo {
     /// Key in `[toggles]`.
     pub key: &'static str,
-    /// Upstream issue, `owner/repo#n`.
-    pub issue: &'static str,
+    /// Index into [`BUGS`] of the bug this toggle is part of.
+    pub bug: usize,
     /// Buggy behaviour, one sentence.
     pub buggy: &'static str,
     /// Fixed behaviour, one sentence.
@@ -18,64 +32,167 @@ pub struct ToggleInfo {
     pub values: (&'static str, &'static str),
 }
 
+/// Every modelled bug; compare mode's choices are indices into this list.
+pub const BUGS: [BugInfo; 4] = [
+    BugInfo {
+        issue: "tikv/tikv#14547",
+        symptom: "regions stay leaderless after a store fails",
+    },
+    BugInfo {
+        issue: "pingcap/tiflow#9595",
+        symptom: "a changefeed is stuck after a TiKV failure",
+    },
+    BugInfo {
+        issue: "pingcap/tiflow#9344",
+        symptom: "double write after a capture's network loss",
+    },
+    BugInfo {
+        issue: "pingcap/tiflow#4241",
+        symptom: "a dying Kafka sink blocks the owner",
+    },
+];
+
 /// Every toggle, in `[toggles]` order.
-pub const TOGGLES: [ToggleInfo; 2] = [
+pub const TOGGLES: [ToggleInfo; 5] = [
     ToggleInfo {
         key: "tikv.unreachable_broadcast",
-        issue: "tikv/tikv#14547",
+        bug: 0,
         buggy: "StoreUnreachable is broadcast once per disconnect, so a late MsgAppend from the dead leader puts hibernated followers back to sleep and the region stays leaderless for minutes.",
         fixed: "The broadcast repeats after the backoff while the dead store's messages keep arriving (tikv#14574), so the followers wake and elect a leader within an election timeout.",
         values: ("once_per_disconnect", "repeat_if_new_messages"),
     },
     ToggleInfo {
         key: "cdc.kv_client_evict",
-        issue: "pingcap/tiflow#9595",
+        bug: 1,
         buggy: "The KV client evicts a closing stream's regions when its region worker exits, so a region handed over late is orphaned and the changefeed's checkpoint stops (lag climbs 1 s/s).",
         fixed: "Regions are evicted only after both stream loops joined, pending ones included (tiflow#9597), so every region is re-requested and the checkpoint moves on.",
         values: ("on_worker_exit", "after_join"),
     },
+    ToggleInfo {
+        key: "cdc.sink_close",
+        bug: 3,
+        buggy: "The owner closes a failed changefeed's Kafka producer inside its tick, waiting 10 s per client while no broker answers, so every other changefeed's checkpoint stalls.",
+        fixed: "The producer is closed in the background (tiflow#5186); the sink shows closing until done and the owner keeps ticking.",
+        values: ("sync", "async"),
+    },
+    ToggleInfo {
+        key: "cdc.processor_close_on_session_loss",
+        bug: 2,
+        buggy: "A capture whose etcd session ended closes its processors only after every capture goroutine exits (the owner resign times out after 5 s), so its old sinks still write.",
+        fixed: "The processors close as soon as the session is done (tiflow#9396).",
+        values: ("deferred", "immediate"),
+    },
+    ToggleInfo {
+        key: "cdc.capture_remove_delay",
+        bug: 2,
+        buggy: "The owner removes a capture whose key vanished at once (0s) and re-adds its tables elsewhere while the old processors may still write.",
+        fixed: "The owner waits max(TTL/2, 5 s) before removing the capture, so its processors have closed first.",
+        values: ("0s", "5s"),
+    },
 ];
 
-/// Whether toggle `i` is set to its buggy side in `s`.
-pub fn is_buggy(s: &Scenario, i: usize) -> bool {
-    match i {
-        0 => s.toggles.tikv_unreachable_broadcast == UnreachableBroadcast::OncePerDisconnect,
-        _ => s.toggles.cdc_kv_client_evict == KvClientEvict::OnWorkerExit,
+/// Whether toggle `t` (index into [`TOGGLES`]) is on its buggy side in `s`. The remove delay
+/// is a duration: any delay shorter than the fixed side's 5 s counts as buggy.
+pub fn toggle_is_buggy(s: &Scenario, t: usize) -> bool {
+    let g = &s.toggles;
+    match t {
+        0 => g.tikv_unreachable_broadcast == UnreachableBroadcast::OncePerDisconnect,
+        1 => g.cdc_kv_client_evict == KvClientEvict::OnWorkerExit,
+        2 => g.cdc_sink_close == SinkClose::Sync,
+        3 => g.cdc_processor_close_on_session_loss == ProcessorCloseOnSessionLoss::Deferred,
+        _ => g.cdc_capture_remove_delay.0 < CaptureRemoveDelay::default().0,
     }
 }
 
-/// Sets toggle `i` to buggy or fixed.
-pub fn set_buggy(s: &mut Scenario, i: usize, buggy: bool) {
-    match i {
+/// Sets toggle `t` to its buggy or its fixed value.
+pub fn set_toggle_buggy(s: &mut Scenario, t: usize, buggy: bool) {
+    let g = &mut s.toggles;
+    match t {
         0 => {
-            s.toggles.tikv_unreachable_broadcast = if buggy {
+            g.tikv_unreachable_broadcast = if buggy {
                 UnreachableBroadcast::OncePerDisconnect
             } else {
                 UnreachableBroadcast::RepeatIfNewMessages
             }
         }
-        _ => {
-            s.toggles.cdc_kv_client_evict = if buggy {
+        1 => {
+            g.cdc_kv_client_evict = if buggy {
                 KvClientEvict::OnWorkerExit
             } else {
                 KvClientEvict::AfterJoin
             }
         }
+        2 => {
+            g.cdc_sink_close = if buggy {
+                SinkClose::Sync
+            } else {
+                SinkClose::Async
+            }
+        }
+        3 => {
+            g.cdc_processor_close_on_session_loss = if buggy {
+                ProcessorCloseOnSessionLoss::Deferred
+            } else {
+                ProcessorCloseOnSessionLoss::Immediate
+            }
+        }
+        _ => {
+            g.cdc_capture_remove_delay = if buggy {
+                CaptureRemoveDelay(Dur(0))
+            } else {
+                CaptureRemoveDelay::default()
+            }
+        }
     }
 }
 
-/// The toggle a scenario is "about": the first one set to buggy, else the one whose issue the
-/// scenario names, else the first. Compare mode flips this one by default.
-pub fn primary_toggle(s: &Scenario) -> usize {
-    if let Some(i) = (0..TOGGLES.len()).find(|&i| is_buggy(s, i)) {
-        return i;
+/// The value toggle `t` has in `s`, as the scenario file writes it.
+pub fn toggle_value(s: &Scenario, t: usize) -> String {
+    match t {
+        4 => s.toggles.cdc_capture_remove_delay.0.to_string(),
+        _ if toggle_is_buggy(s, t) => TOGGLES[t].values.0.to_string(),
+        _ => TOGGLES[t].values.1.to_string(),
     }
+}
+
+/// The toggles of bug `bug`, as indices into [`TOGGLES`].
+pub fn toggles_of(bug: usize) -> impl Iterator<Item = usize> {
+    (0..TOGGLES.len()).filter(move |&t| TOGGLES[t].bug == bug)
+}
+
+/// Whether bug `bug` is present in `s`: any of its toggles is on the buggy side.
+pub fn is_buggy(s: &Scenario, bug: usize) -> bool {
+    toggles_of(bug).any(|t| toggle_is_buggy(s, t))
+}
+
+/// Sets every toggle of bug `bug` to buggy or fixed.
+pub fn set_buggy(s: &mut Scenario, bug: usize, buggy: bool) {
+    for t in toggles_of(bug) {
+        set_toggle_buggy(s, t, buggy);
+    }
+}
+
+/// The compare twin of `s` for bug `bug`: a buggy side becomes wholly fixed, a fixed one wholly
+/// buggy, so the twin always differs from `s` in that bug's toggles.
+pub fn flipped(s: &Scenario, bug: usize) -> Scenario {
+    let mut twin = s.clone();
+    set_buggy(&mut twin, bug, !is_buggy(s, bug));
+    twin
+}
+
+/// The bug a scenario is "about": the one its `issue` names, else the first one set to buggy,
+/// else the first. Compare mode flips this one by default.
+pub fn primary_toggle(s: &Scenario) -> usize {
     let issue = s.issue.as_deref().unwrap_or("");
-    TOGGLES
-        .iter()
-        .position(|t| {
-            !issue.is_empty() && t.issue.ends_with(issue.rsplit('/').next().unwrap_or(issue))
+    let number = issue.rsplit('#').next().unwrap_or("");
+    let named = (!number.is_empty())
+        .then(|| {
+            BUGS.iter()
+                .position(|b| b.issue.ends_with(&format!("#{number}")))
         })
+        .flatten();
+    named
+        .or_else(|| (0..BUGS.len()).find(|&b| is_buggy(s, b)))
         .unwrap_or(0)
 }
 
@@ -95,30 +212,5 @@ pub fn issue_url(issue: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use faultline_scenario::default_scenario;
-
-    #[test]
-    fn issue_links() {
-        assert_eq!(
-            issue_url("tikv/tikv#14547").as_deref(),
-            Some("https://github.com/tikv/tikv/issues/14547")
-        );
-        assert_eq!(
-            issue_url("tiflow#9595").as_deref(),
-            Some("https://github.com/pingcap/tiflow/issues/9595")
-        );
-        assert_eq!(issue_url("nonsense"), None);
-    }
-
-    #[test]
-    fn flip_round_trips() {
-        let mut s = default_scenario();
-        for i in 0..TOGGLES.len() {
-            let b = is_buggy(&s, i);
-            set_buggy(&mut s, i, !b);
-            assert_eq!(is_buggy(&s, i), !b);
-        }
-    }
-}
+#[path = "toggles_tests.rs"]
+mod tests;

@@ -67,3 +67,17 @@ export async function playToEnd(page, problems) {
   if ((await text(page, "status")) === "paused") await page.click('[data-speed="max"]');
   await waitFinished(page, problems);
 }
+
+/** The Export TOML link's text, once the worker has written it. */
+export async function exportedToml(page) {
+  const handle = await page.waitForFunction(
+    () => {
+      const a = document.getElementById("export-toml");
+      return a?.tagName === "A" && a.getAttribute("href")?.startsWith("data:") ? a.getAttribute("href") : null;
+    },
+    null,
+    { timeout: 30_000, polling: 100 },
+  );
+  const href = await handle.jsonValue();
+  return decodeURIComponent(href.slice(href.indexOf(",") + 1));
+}

@@ -1,4 +1,4 @@
-//! Compare mode: the same scenario with one toggle flipped, run on the same cursor; both
+//! Compare mode: the same scenario with one bug's toggles flipped, run on the same cursor; both
 //! runs' headline numbers and expectations side by side (the design-review view).
 
 use faultline_sim::format_hash;
@@ -8,10 +8,11 @@ use yew::prelude::*;
 use std::rc::Rc;
 
 use super::PanelProps;
+use crate::engine::ViewData;
 use crate::playground::Action;
-use crate::toggles::{is_buggy, primary_toggle, TOGGLES};
+use crate::toggles::{is_buggy, primary_toggle, toggle_value, toggles_of, BUGS, TOGGLES};
 use crate::view_model as vm;
-use crate::views::{ExpectationsPanel, MetricsStrip};
+use crate::views::{ExpectationsPanel, MetricsStrip, RegionMap};
 
 /// The compare panel: a switch when off, both runs when on.
 #[function_component]
@@ -37,10 +38,10 @@ pub fn Compare(props: &PanelProps) -> Html {
             <section class="panel compare off">
                 <h3>{ "Compare" }</h3>
                 <div class="row">
-                    <span>{ "Run this scenario twice, with" }</span>
+                    <label for="compare-toggle">{ "Run this scenario twice, with" }</label>
                     <select id="compare-toggle" onchange={ on_pick }>
-                        { for TOGGLES.iter().enumerate().map(|(i, t)| html! {
-                            <option value={ i.to_string() } selected={ i == toggle }>{ format!("{} ({})", t.key, t.issue) }</option>
+                        { for BUGS.iter().enumerate().map(|(i, b)| html! {
+                            <option value={ i.to_string() } selected={ i == toggle }>{ option_label(i, b.issue) }</option>
                         }) }
                     </select>
                     <span>{ "flipped" }</span>
@@ -49,7 +50,7 @@ pub fn Compare(props: &PanelProps) -> Html {
             </section>
         };
     };
-    let t = &TOGGLES[toggle_on];
+    let bug = &BUGS[toggle_on];
     let cb = props.on_action.clone();
     let stop = Callback::from(move |_: MouseEvent| cb.emit(Action::CompareOff));
     let on_jump = {
@@ -57,31 +58,82 @@ pub fn Compare(props: &PanelProps) -> Html {
         Callback::from(move |t| cb.emit(Action::Seek(t)))
     };
     let primary_buggy = is_buggy(pg.scenario(), toggle_on);
+    let on_region = {
+        let cb = props.on_action.clone();
+        let views = pg.views.clone();
+        Callback::from(move |r: u32| {
+            let mut v = views.clone();
+            v.region = Some(r);
+            cb.emit(Action::Views(v))
+        })
+    };
+    let values = |buggy: bool| {
+        toggles_of(toggle_on)
+            .map(|t| {
+                let side = if buggy {
+                    TOGGLES[t].values.0
+                } else {
+                    TOGGLES[t].values.1
+                };
+                let value = if buggy == primary_buggy {
+                    toggle_value(pg.scenario(), t)
+                } else {
+                    side.to_string()
+                };
+                format!("{} = {value}", TOGGLES[t].key)
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     let col = |which: &'static str,
                buggy: bool,
                hash: u64,
                strip: Rc<vm::MetricsStripVm>,
-               expect: Rc<vm::ExpectationsVm>| {
+               expect: Rc<vm::ExpectationsVm>,
+               map: Option<Rc<vm::RegionMapVm>>| {
         let label = if buggy { "buggy" } else { "fixed" };
         html! {
             <div class={ classes!("compare-col", label) } data-run={ which } data-side={ label }>
-                <h4>{ format!("{label}: {} = {}", t.key, if label == "buggy" { t.values.0 } else { t.values.1 }) }</h4>
+                <h4>{ format!("{label}: {}", values(buggy)) }</h4>
                 <p class="hash">{ "trace hash " }<code data-hash={ which }>{ format_hash(hash) }</code></p>
                 <MetricsStrip data={ strip } run={ which } />
+                if let Some(map) = map {
+                    <div class="compare-map" data-map={ which }>
+                        <RegionMap { map } on_select_region={ on_region.clone() } min_css_px={ 240 } />
+                    </div>
+                }
                 <ExpectationsPanel data={ expect } on_jump={ on_jump.clone() }
                                    title={ format!("Expectations ({label})") } />
             </div>
         }
     };
     let f = &pg.frame;
+    // Both region maps, side by side, while the Regions tab is open.
+    let primary_map = match (&twin.region_map, &f.views) {
+        (Some(_), Some(ViewData::Regions { map, .. })) => Some(map.clone()),
+        _ => None,
+    };
     html! {
         <section id="compare" class="panel compare on">
-            <h3>{ format!("Compare: {} ({})", t.key, t.issue) }
+            <h3>{ format!("Compare: {} ({})", bug.issue, bug.symptom) }
                 <button id="compare-off" onclick={ stop }>{ "Leave compare" }</button></h3>
+            if f.trace_hash == twin.trace_hash && f.now_us > 0 {
+                <p class="notice" id="compare-same" role="status">{ format!(
+                    "Both runs are identical so far: this scenario does not exercise {} yet.", bug.issue) }</p>
+            }
             <div class="compare-grid">
-                { col("primary", primary_buggy, f.trace_hash, f.strip.clone(), f.expectations.clone()) }
-                { col("twin", !primary_buggy, twin.trace_hash, twin.strip.clone(), twin.expectations.clone()) }
+                { col("primary", primary_buggy, f.trace_hash, f.strip.clone(), f.expectations.clone(), primary_map.clone()) }
+                { col("twin", !primary_buggy, twin.trace_hash, twin.strip.clone(), twin.expectations.clone(), twin.region_map.clone()) }
             </div>
+            if primary_map.is_none() {
+                <p class="hint">{ "Open the Regions tab below to see both runs' region maps here, side by side." }</p>
+            }
         </section>
     }
+}
+
+/// `tiflow#9344 (cdc.processor_close_on_session_loss + cdc.capture_remove_delay)`.
+fn option_label(bug: usize, issue: &str) -> String {
+    let keys: Vec<&str> = toggles_of(bug).map(|t| TOGGLES[t].key).collect();
+    format!("{issue} ({})", keys.join(" + "))
 }

@@ -1,5 +1,7 @@
 //! The fault palette: pick a fault and a target, apply it now (at the cursor) or schedule it
-//! at a time with a duration; edit or delete the fault selected on the timeline.
+//! at a time; every field of a fault is here (peers, one way, loss percent, delay, duration),
+//! shown for the verbs that take it. The selected fault's editor (opened beside its chip on
+//! the timeline) has the same fields.
 
 use faultline_scenario::{parse_duration_arg, FaultAction, FaultSpec};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -18,7 +20,7 @@ fn input_value(e: &InputEvent) -> Option<String> {
 
 /// A text field bound to a `UseStateHandle<String>`.
 fn text_field(
-    id: &'static str,
+    id: String,
     label: &'static str,
     value: &UseStateHandle<String>,
     hint: &'static str,
@@ -31,8 +33,118 @@ fn text_field(
     });
     html! {
         <label>{ label }
-            <input id={ id } type="text" size="7" placeholder={ hint } value={ (**value).clone() } oninput={ on_input } />
+            <input { id } type="text" size="7" placeholder={ hint } value={ (**value).clone() } oninput={ on_input } />
         </label>
+    }
+}
+
+/// Whether `action` takes peers and a direction (the link faults).
+fn is_link_fault(action: FaultAction) -> bool {
+    matches!(
+        action,
+        FaultAction::Partition | FaultAction::Heal | FaultAction::Loss | FaultAction::Delay
+    )
+}
+
+/// The fields of a fault besides its verb, target and time, as the user typed them.
+#[derive(Clone, PartialEq)]
+struct FaultFields {
+    peers: UseStateHandle<String>,
+    one_way: UseStateHandle<bool>,
+    loss: UseStateHandle<String>,
+    delay: UseStateHandle<String>,
+    duration: UseStateHandle<String>,
+}
+
+fn optional_dur(text: &str, field: &str) -> Result<Option<faultline_scenario::Dur>, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    parse_duration_arg(text)
+        .map(Some)
+        .map_err(|e| format!("{field}: {e}"))
+}
+
+impl FaultFields {
+    /// Writes the fields into `f` (for the verbs that take them), or says which is wrong.
+    fn fill(&self, f: &mut FaultSpec) -> Result<(), String> {
+        let link = is_link_fault(f.action);
+        let peers = self.peers.trim();
+        f.peers = (link && !peers.is_empty()).then(|| peers.to_string());
+        f.one_way = link && *self.one_way;
+        f.loss_percent = None;
+        if f.action == FaultAction::Loss {
+            let text = self.loss.trim();
+            match text.parse::<u32>() {
+                Ok(p) if (1..=100).contains(&p) => f.loss_percent = Some(p),
+                _ => {
+                    return Err(format!(
+                        "loss percent: `{text}` is not a whole number from 1 to 100"
+                    ))
+                }
+            }
+        }
+        f.delay = None;
+        if f.action == FaultAction::Delay {
+            f.delay = optional_dur(&self.delay, "delay")?;
+            if f.delay.is_none() {
+                return Err("delay: give the added latency, e.g. 200ms".into());
+            }
+        }
+        f.duration = optional_dur(&self.duration, "duration")?;
+        Ok(())
+    }
+
+    /// The inputs for `action`, ids prefixed by `prefix`.
+    fn view(&self, prefix: &str, action: FaultAction) -> Html {
+        let one_way = self.one_way.clone();
+        let on_one_way = Callback::from(move |e: Event| {
+            if let Some(i) = e.target_dyn_into::<HtmlInputElement>() {
+                one_way.set(i.checked());
+            }
+        });
+        html! {
+            <>
+            if is_link_fault(action) {
+                { text_field(format!("{prefix}-peers"), "peers", &self.peers, "all others") }
+                <label class="check">
+                    <input id={ format!("{prefix}-one-way") } type="checkbox" checked={ *self.one_way } onchange={ on_one_way } />
+                    { "one way (target to peers only)" }
+                </label>
+            }
+            if action == FaultAction::Loss {
+                { text_field(format!("{prefix}-loss"), "loss %", &self.loss, "1-100") }
+            }
+            if action == FaultAction::Delay {
+                { text_field(format!("{prefix}-delay"), "delay", &self.delay, "e.g. 200ms") }
+            }
+            { text_field(format!("{prefix}-duration"), "for", &self.duration, "e.g. 30s") }
+            </>
+        }
+    }
+}
+
+/// The fields' state, starting from `f`'s values (loss and delay show a starting value, so
+/// what will be applied is on screen).
+#[hook]
+fn use_fault_fields(f: Option<&FaultSpec>) -> FaultFields {
+    let peers = f.and_then(|f| f.peers.clone()).unwrap_or_default();
+    let one_way = f.is_some_and(|f| f.one_way);
+    let loss = f.and_then(|f| f.loss_percent).unwrap_or(30).to_string();
+    let delay = f
+        .and_then(|f| f.delay)
+        .map_or("200ms".to_string(), |d| d.to_string());
+    let duration = f
+        .and_then(|f| f.duration)
+        .map(|d| d.to_string())
+        .unwrap_or_default();
+    FaultFields {
+        peers: use_state(move || peers),
+        one_way: use_state(move || one_way),
+        loss: use_state(move || loss),
+        delay: use_state(move || delay),
+        duration: use_state(move || duration),
     }
 }
 
@@ -43,11 +155,29 @@ pub fn FaultPalette(props: &PanelProps) -> Html {
     let action = use_state(|| FaultAction::Kill);
     let target = use_state(|| "tikv-1".to_string());
     let at = use_state(String::new);
-    let duration = use_state(String::new);
-    let peers = use_state(String::new);
+    let fields = use_fault_fields(None);
     let error = use_state(|| None::<String>);
 
-    let names: Vec<String> = pg.frame.nodes.iter().map(|n| n.name.clone()).collect();
+    // Operator actions on a changefeed take its id; every other verb takes a node.
+    let on_changefeed = matches!(
+        *action,
+        FaultAction::PauseChangefeed | FaultAction::ResumeChangefeed
+    );
+    let names: Vec<String> = if on_changefeed {
+        pg.scenario()
+            .changefeeds
+            .iter()
+            .map(|c| c.id.clone())
+            .collect()
+    } else {
+        pg.frame.nodes.iter().map(|n| n.name.clone()).collect()
+    };
+    let every_store = *target == "tikv-*" && !on_changefeed;
+    if !names.contains(&*target) && !every_store {
+        if let Some(first) = names.first() {
+            target.set(first.clone());
+        }
+    }
     let on_action_pick = {
         let action = action.clone();
         Callback::from(move |e: Event| {
@@ -68,32 +198,17 @@ pub fn FaultPalette(props: &PanelProps) -> Html {
     };
     // Builds the fault from the fields; `now` overrides `at` with the cursor.
     let build = {
-        let (action, target, at, duration, peers) = (
-            action.clone(),
-            target.clone(),
-            at.clone(),
-            duration.clone(),
-            peers.clone(),
-        );
+        let (action, target, at, fields) =
+            (action.clone(), target.clone(), at.clone(), fields.clone());
         let base = pg.fault_now(*action, &target);
         move |now: bool| -> Result<FaultSpec, String> {
             let mut f = base.clone();
             f.action = *action;
             f.target = (*target).clone();
-            f.loss_percent = (*action == FaultAction::Loss).then_some(30);
-            f.delay =
-                (*action == FaultAction::Delay).then_some(faultline_scenario::Dur::millis(200));
             if !now {
                 f.at = parse_duration_arg(at.trim()).map_err(|e| format!("at: {e}"))?;
             }
-            if !duration.trim().is_empty() {
-                f.duration = Some(
-                    parse_duration_arg(duration.trim()).map_err(|e| format!("duration: {e}"))?,
-                );
-            }
-            if !peers.trim().is_empty() {
-                f.peers = Some(peers.trim().to_string());
-            }
+            fields.fill(&mut f)?;
             Ok(f)
         }
     };
@@ -109,14 +224,6 @@ pub fn FaultPalette(props: &PanelProps) -> Html {
             Err(e) => error.set(Some(e)),
         })
     };
-    // Keyed by the fault's fields so its editor resets when the fault changes.
-    let selected = pg.selected_fault.and_then(|i| {
-        pg.scenario()
-            .faults
-            .get(i)
-            .cloned()
-            .map(|f| (i, format!("{i}-{}-{:?}-{}", f.at, f.duration, f.target), f))
-    });
     html! {
         <section class="panel fault-palette" aria-label="fault palette">
             <h3>{ "Faults" }</h3>
@@ -130,19 +237,17 @@ pub fn FaultPalette(props: &PanelProps) -> Html {
                     { for names.iter().map(|n| html! {
                         <option value={ n.clone() } selected={ *n == *target }>{ n }</option>
                     }) }
-                    <option value="tikv-*" selected={ *target == "tikv-*" }>{ "tikv-* (every store)" }</option>
+                    if !on_changefeed {
+                        <option value="tikv-*" selected={ *target == "tikv-*" }>{ "tikv-* (every store)" }</option>
+                    }
                 </select>
-                { text_field("fault-peers", "peers", &peers, "all others") }
-                { text_field("fault-duration", "for", &duration, "e.g. 30s") }
+                { fields.view("fault", *action) }
                 <button id="fault-apply-now" class="primary" onclick={ submit(true) }>{ "Apply now" }</button>
-                { text_field("fault-at", "at", &at, "e.g. 2m") }
+                { text_field("fault-at".into(), "at", &at, "e.g. 2m") }
                 <button id="fault-schedule" onclick={ submit(false) }>{ "Schedule" }</button>
             </div>
             if let Some(e) = &*error {
                 <p class="field-error" role="alert">{ e }</p>
-            }
-            if let Some((i, key, f)) = selected {
-                <SelectedFault { key } index={ i } fault={ f } on_action={ props.on_action.clone() } />
             }
         </section>
     }
@@ -159,23 +264,17 @@ pub struct SelectedFaultProps {
     pub on_action: Callback<Action>,
 }
 
-/// Editor of the selected fault: move it in time, change its duration, delete it.
+/// Editor of the selected fault: every field but its verb and target; delete it.
 #[function_component]
 pub fn SelectedFault(props: &SelectedFaultProps) -> Html {
     let at = use_state(|| props.fault.at.to_string());
-    let duration = use_state(|| {
-        props
-            .fault
-            .duration
-            .map(|d| d.to_string())
-            .unwrap_or_default()
-    });
+    let fields = use_fault_fields(Some(&props.fault));
     let error = use_state(|| None::<String>);
     let i = props.index;
     let save = {
-        let (at, duration, error, cb, f) = (
+        let (at, fields, error, cb, f) = (
             at.clone(),
-            duration.clone(),
+            fields.clone(),
             error.clone(),
             props.on_action.clone(),
             props.fault.clone(),
@@ -186,15 +285,7 @@ pub fn SelectedFault(props: &SelectedFaultProps) -> Html {
                 .map_err(|e| format!("at: {e}"))
                 .and_then(|a| {
                     f.at = a;
-                    f.duration = if duration.trim().is_empty() {
-                        None
-                    } else {
-                        Some(
-                            parse_duration_arg(duration.trim())
-                                .map_err(|e| format!("duration: {e}"))?,
-                        )
-                    };
-                    Ok(())
+                    fields.fill(&mut f)
                 });
             match parsed {
                 Ok(()) => cb.emit(Action::UpdateFault(i, f)),
@@ -211,10 +302,11 @@ pub fn SelectedFault(props: &SelectedFaultProps) -> Html {
         Callback::from(move |_: MouseEvent| cb.emit(Action::SelectFault(None)))
     };
     html! {
-        <div class="selected-fault row" id="selected-fault">
+        <div class="selected-fault row" id="selected-fault" role="group"
+             aria-label={ format!("edit fault {}", i + 1) }>
             <strong>{ format!("#{} {} {}", i + 1, props.fault.action.name(), props.fault.target) }</strong>
-            { text_field("selected-fault-at", "at", &at, "") }
-            { text_field("selected-fault-duration", "for", &duration, "none") }
+            { text_field("selected-fault-at".into(), "at", &at, "") }
+            { fields.view("selected-fault", props.fault.action) }
             <button id="selected-fault-save" onclick={ save }>{ "Save" }</button>
             <button id="selected-fault-delete" class="danger" onclick={ delete }>{ "Delete" }</button>
             <button onclick={ close }>{ "Close" }</button>

@@ -1,14 +1,38 @@
 //! Faults as markers (instant) or bars (with a duration) on a strip under the scrubber.
-//! Click selects (the palette then edits it); dragging a marker moves it in time, by the
-//! distance dragged (`playground::timeline`): a click never moves a fault.
+//! Click selects and opens its editor right under the strip; dragging a marker moves it in
+//! time, by the distance dragged (`playground::timeline`): a click never moves a fault. Chips
+//! that would overlap stack on lanes (`playground::fault_lanes`). Keyboard: Tab reaches each
+//! chip; Enter or Space selects it, the arrows move it by a second, Delete removes it.
 
 use faultline_scenario::Dur;
 use web_sys::HtmlElement;
 use yew::prelude::*;
 
+use super::fault_palette::SelectedFault;
 use super::PanelProps;
+use crate::playground::fault_lanes::{chip_extent, lanes};
 use crate::playground::timeline::dragged_start;
 use crate::playground::Action;
+
+/// Strip width assumed before the strip is laid out (the first render).
+const STRIP_PX_BEFORE_LAYOUT: f64 = 900.0;
+
+/// What a key does to the focused chip `i` (at `at_us`) on a run of `end_us`.
+fn chip_key(key: &str, i: usize, f: &faultline_scenario::FaultSpec, end_us: u64) -> Option<Action> {
+    let step = |delta: i64| {
+        let mut moved = f.clone();
+        moved.at = Dur((f.at.0 as i64 + delta).clamp(0, end_us as i64) as u64);
+        (moved.at != f.at).then(|| Action::UpdateFault(i, moved))
+    };
+    match key {
+        "Enter" | " " => Some(Action::SelectFault(Some(i))),
+        "ArrowLeft" => step(-1_000_000),
+        "ArrowRight" => step(1_000_000),
+        "Delete" | "Backspace" => Some(Action::RemoveFault(i)),
+        "Escape" => Some(Action::SelectFault(None)),
+        _ => None,
+    }
+}
 
 /// The fault strip.
 #[function_component]
@@ -29,6 +53,9 @@ pub fn FaultTimeline(props: &PanelProps) -> Html {
                 .map_or(0.0, |el| el.get_bounding_client_rect().width())
         }
     };
+    let px = Some(strip_px())
+        .filter(|w| *w > 0.0)
+        .unwrap_or(STRIP_PX_BEFORE_LAYOUT);
     let on_up = {
         let cb = props.on_action.clone();
         let dragging = dragging.clone();
@@ -51,9 +78,28 @@ pub fn FaultTimeline(props: &PanelProps) -> Html {
         })
     };
     let cursor = pct(pg.now().as_micros());
+    let lane = lanes(
+        &faults
+            .iter()
+            .map(|f| {
+                let label = f.action.name().len() + 1 + f.target.len();
+                chip_extent(
+                    pct(f.at.0) / 100.0,
+                    f.duration.map_or(0.0, |d| pct(d.0) / 100.0),
+                    label,
+                    px,
+                )
+            })
+            .collect::<Vec<_>>(),
+    );
+    let lane_count = lane.iter().max().map_or(1, |m| m + 1);
+    let selected = pg
+        .selected_fault
+        .and_then(|i| faults.get(i).cloned().map(|f| (i, format!("{i}-{f:?}"), f)));
     html! {
+        <>
         <div id="fault-timeline" class="fault-timeline" ref={ strip } onpointerup={ on_up }
-             aria-label="fault timeline">
+             role="group" aria-label="fault timeline" style={ format!("height:{}rem", 0.4 + 1.4 * lane_count as f64) }>
             <div class="cursor-line" style={ format!("left:{cursor}%") } />
             { for faults.iter().enumerate().map(|(i, f)| {
                 let left = pct(f.at.0);
@@ -70,20 +116,42 @@ pub fn FaultTimeline(props: &PanelProps) -> Html {
                         dragging.set(Some((i, e.client_x() as f64)));
                     })
                 };
+                let keys = {
+                    let cb = props.on_action.clone();
+                    let f = f.clone();
+                    let end_us = end as u64;
+                    Callback::from(move |e: KeyboardEvent| {
+                        if let Some(a) = chip_key(&e.key(), i, &f, end_us) {
+                            e.prevent_default();
+                            e.stop_propagation();
+                            cb.emit(a);
+                        }
+                    })
+                };
+                let top = format!("top:{}rem", 0.2 + 1.4 * lane[i] as f64);
                 let style = if width > 0.0 {
-                    format!("left:{left}%;width:{width}%")
+                    format!("left:{left}%;width:{width}%;{top}")
                 } else {
-                    format!("left:{left}%")
+                    format!("left:{left}%;{top}")
                 };
                 html! {
                     <div class={ classes!("fault", f.action.name(), (width > 0.0).then_some("bar"), selected.then_some("selected")) }
                          style={ style } data-fault={ i.to_string() }
                          title={ format!("{} {} at {}", f.action.name(), f.target, f.at) }
-                         onclick={ select } onpointerdown={ down }>
+                         tabindex="0" role="button" aria-pressed={ selected.to_string() }
+                         aria-label={ format!("fault {}: {} {} at {}; Enter edits, arrows move it by a second, Delete removes it", i + 1, f.action.name(), f.target, f.at) }
+                         onclick={ select } onpointerdown={ down } onkeydown={ keys }>
                         <span>{ f.action.name() }{ " " }{ &f.target }</span>
                     </div>
                 }
             }) }
         </div>
+        if let Some((i, key, f)) = selected {
+            // Beside the chip: right under the strip, starting at the chip's position.
+            <div class="selected-fault-anchor" style={ format!("margin-left:min({}%, calc(100% - 34rem))", pct(f.at.0)) }>
+                <SelectedFault { key } index={ i } fault={ f } on_action={ props.on_action.clone() } />
+            </div>
+        }
+        </>
     }
 }

@@ -27,7 +27,7 @@ const SIMPLIFICATIONS: [&str; 7] = [
     "TiKV's CDC endpoint: a subscription becomes active when its incremental scan ends; leadership is read from the Raft model; scans on a store run one at a time at a fixed cost per row.",
     "TiCDC: captures, owner, processors, KV client, puller and a MySQL sink; the workload is sysbench-like (update, write-only or insert) on a few tables, applied to MySQL in batches with a fixed latency.",
     "Faults act on whole processes and directional links, as Chaos Mesh does: kill loses volatile state; pause holds messages and timers until resume.",
-    "Node names are fixed by the model (pd-1, tikv-N, cdc-N, mysql-1), so nodes cannot be renamed; removing a store removes the highest-numbered one.",
+    "Node names are fixed by the model (pd-1, tikv-N, cdc-N, mysql-1), so nodes cannot be renamed; a node's Remove removes that node when the model can (the last store, capture or broker) and says why not otherwise.",
 ];
 
 /// The overlay.
@@ -38,10 +38,29 @@ pub fn Help(props: &HelpProps) -> Html {
         Callback::from(move |_: MouseEvent| cb.emit(()))
     };
     let stop = Callback::from(|e: MouseEvent| e.stop_propagation());
+    let on_key = {
+        let cb = props.on_close.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" {
+                e.prevent_default();
+                cb.emit(());
+            }
+        })
+    };
+    // Focus moves into the dialog when it opens, so Esc and Tab act on it first.
+    let close_button = use_node_ref();
+    {
+        let close_button = close_button.clone();
+        use_effect_with((), move |_| {
+            if let Some(b) = close_button.cast::<web_sys::HtmlElement>() {
+                let _ = b.focus();
+            }
+        });
+    }
     html! {
-        <div class="overlay" onclick={ close.clone() }>
-            <div id="help" class="dialog" role="dialog" aria-label="help" onclick={ stop }>
-                <h2>{ "Keyboard shortcuts" }</h2>
+        <div class="overlay" onclick={ close.clone() } onkeydown={ on_key }>
+            <div id="help" class="dialog" role="dialog" aria-modal="true" aria-labelledby="help-title" onclick={ stop }>
+                <h2 id="help-title">{ "Keyboard shortcuts" }</h2>
                 <table>
                     { for SHORTCUTS.iter().map(|(k, what)| html! {
                         <tr><td><kbd>{ *k }</kbd></td><td>{ *what }</td></tr>
@@ -55,7 +74,7 @@ pub fn Help(props: &HelpProps) -> Html {
                    { ". Any moment is a link; without " }<code>{ "&t=" }</code>
                    { " the run starts at 0 and plays. Add " }<code>{ "?embed" }</code>
                    { " before the # for a read-only, autoplaying view." }</p>
-                <button id="help-close" class="primary" onclick={ close }>{ "Close" }</button>
+                <button id="help-close" class="primary" ref={ close_button } onclick={ close }>{ "Close" }</button>
             </div>
         </div>
     }

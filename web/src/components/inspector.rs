@@ -8,14 +8,15 @@ use faultline_scenario::{parse_duration_arg, Dur, Problem, Scenario};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
+use super::changefeed_editor::changefeeds_fieldset;
 use super::PanelProps;
 use crate::playground::Action;
-use crate::toggles::{is_buggy, issue_url, set_buggy, TOGGLES};
+use crate::toggles::{issue_url, set_toggle_buggy, toggle_is_buggy, toggle_value, BUGS, TOGGLES};
 
 type Setter<T> = fn(&mut Scenario, T);
 
 /// Messages for `field` (and its sub-fields).
-fn problems_for(problems: &[Problem], field: &str) -> Html {
+pub(super) fn problems_for(problems: &[Problem], field: &str) -> Html {
     html! {
         { for problems.iter().filter(|p| p.field == field || p.field.starts_with(&format!("{field}.")) || p.field.starts_with(&format!("{field}["))).map(|p| html! {
             <span class="field-error" data-field={ p.field.clone() }>{ &p.message }</span>
@@ -153,44 +154,49 @@ pub fn Inspector(props: &PanelProps) -> Html {
                 { num_field("transactions/s", "workload.txns_per_sec", s.workload.txns_per_sec.into(), |s, v| s.workload.txns_per_sec = v.min(u32::MAX as u64) as u32, a, p) }
                 { num_field("tables", "workload.tables", s.workload.tables.into(), |s, v| s.workload.tables = v.min(u32::MAX as u64) as u32, a, p) }
             </fieldset>
-            if !s.changefeeds.is_empty() {
-                <fieldset><legend>{ "Changefeeds" }</legend>
-                    { for s.changefeeds.iter().enumerate().map(|(i, cf)| {
-                        let cb = a.clone();
-                        let redo = cf.redo;
-                        let onchange = Callback::from(move |_: Event| {
-                            cb.emit(Action::Edit(Rc::new(move |s| if let Some(c) = s.changefeeds.get_mut(i) { c.redo = !redo; })))
-                        });
-                        html! {
-                            <label class="field check">
-                                <input type="checkbox" data-field={ format!("changefeeds[{i}].redo") } checked={ redo } {onchange} />
-                                <span>{ format!("{}: redo log (consistent.level = eventual)", cf.id) }</span>
-                            </label>
-                        }
-                    }) }
-                    { problems_for(p, "changefeeds") }
-                </fieldset>
-            }
-            <fieldset class="toggles"><legend>{ "Modelled behaviour (bug toggles)" }</legend>
-                { for TOGGLES.iter().enumerate().map(|(i, t)| {
-                    let buggy = is_buggy(s, i);
-                    let cb = a.clone();
-                    let onchange = Callback::from(move |_: Event| {
-                        cb.emit(Action::Edit(Rc::new(move |s| set_buggy(s, i, !buggy))))
-                    });
-                    html! {
-                        <div class={ classes!("toggle", buggy.then_some("buggy")) } data-toggle={ t.key }>
-                            <label class="field check">
-                                <input type="checkbox" checked={ buggy } {onchange} />
-                                <span><code>{ t.key }</code>{ if buggy { " = buggy" } else { " = fixed" } }</span>
-                            </label>
-                            <a href={ issue_url(t.issue).unwrap_or_default() } target="_blank" rel="noopener">{ t.issue }</a>
-                            <p class={ classes!(buggy.then_some("active")) }><strong>{ "Buggy: " }</strong>{ t.buggy }</p>
-                            <p class={ classes!((!buggy).then_some("active")) }><strong>{ "Fixed: " }</strong>{ t.fixed }</p>
-                        </div>
-                    }
-                }) }
-            </fieldset>
+            { changefeeds_fieldset(s, num_field("Kafka brokers", "topology.kafka_brokers", s.topology.kafka_brokers.into(), |s, v| s.topology.kafka_brokers = v.min(u32::MAX as u64) as u32, a, p), a, p) }
+            { toggles_fieldset(s, a, p) }
         </section>
+    }
+}
+
+/// Every `[toggles]` key, grouped under the bug it belongs to, each with both behaviours.
+fn toggles_fieldset(s: &Scenario, a: &Callback<Action>, p: &[Problem]) -> Html {
+    html! {
+        <fieldset class="toggles"><legend>{ "Modelled behaviour (bug toggles)" }</legend>
+            { for BUGS.iter().enumerate().map(|(b, bug)| html! {
+                <div class="bug" data-bug={ bug.issue }>
+                    <h4><a href={ issue_url(bug.issue).unwrap_or_default() } target="_blank" rel="noopener">{ bug.issue }</a>
+                        { format!(": {}", bug.symptom) }</h4>
+                    { for (0..TOGGLES.len()).filter(|&t| TOGGLES[t].bug == b).map(|t| toggle_row(s, t, a, p)) }
+                </div>
+            }) }
+        </fieldset>
+    }
+}
+
+fn toggle_row(s: &Scenario, t: usize, a: &Callback<Action>, p: &[Problem]) -> Html {
+    let info = &TOGGLES[t];
+    let buggy = toggle_is_buggy(s, t);
+    let cb = a.clone();
+    let onchange = Callback::from(move |_: Event| {
+        cb.emit(Action::Edit(Rc::new(move |s| {
+            set_toggle_buggy(s, t, !buggy)
+        })))
+    });
+    let field = format!("toggles.{}", info.key);
+    html! {
+        <div class={ classes!("toggle", buggy.then_some("buggy")) } data-toggle={ info.key }>
+            <label class="field check">
+                <input type="checkbox" checked={ buggy } {onchange} />
+                <span><code>{ info.key }</code>{ format!(" = {} ({})", toggle_value(s, t), if buggy { "buggy" } else { "fixed" }) }</span>
+            </label>
+            if info.key == "cdc.capture_remove_delay" {
+                { dur_field("remove delay", "toggles.cdc.capture_remove_delay", s.toggles.cdc_capture_remove_delay.0, |s, v| s.toggles.cdc_capture_remove_delay = faultline_scenario::CaptureRemoveDelay(v), a, p) }
+            }
+            { problems_for(p, &field) }
+            <p class={ classes!(buggy.then_some("active")) }><strong>{ "Buggy: " }</strong>{ info.buggy }</p>
+            <p class={ classes!((!buggy).then_some("active")) }><strong>{ "Fixed: " }</strong>{ info.fixed }</p>
+        </div>
     }
 }

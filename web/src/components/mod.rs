@@ -2,6 +2,7 @@
 //! `on_action` callback; none mutates state directly.
 
 pub mod branches;
+pub mod changefeed_editor;
 pub mod compare;
 pub mod controls;
 pub mod explore_panel;

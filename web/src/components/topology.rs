@@ -81,12 +81,32 @@ pub fn Topology(props: &PanelProps) -> Html {
         let selected = pg.selected_node.as_deref() == Some(n.name.as_str());
         let guided = pg.guide_nav().and_then(|g| g.view.node) == Some(n.name.as_str());
         let name = n.name.clone();
+        // What the node shows under its name. Its accessible name is this text itself (no
+        // aria-label that could drift from it); aria-haspopup says Enter opens a menu.
+        let sub = match leaders {
+            Some(l) => format!("{l:.0} leaders"),
+            None => n.kind.label().to_string(),
+        };
         let down = {
             let (dragging, cb, name) = (dragging.clone(), props.on_action.clone(), name.clone());
             Callback::from(move |e: PointerEvent| {
                 if e.button() == 0 {
                     dragging.set(Some(name.clone()));
                     cb.emit(Action::SelectNode(Some(name.clone())));
+                    // A touch screen has no right click: a tap opens the node's menu.
+                    if e.pointer_type() == "touch" {
+                        cb.emit(Action::ContextMenu(Some(name.clone())));
+                    }
+                }
+            })
+        };
+        let keys = {
+            let (cb, name) = (props.on_action.clone(), name.clone());
+            Callback::from(move |e: KeyboardEvent| {
+                if matches!(e.key().as_str(), "Enter" | " " | "ContextMenu") {
+                    e.prevent_default();
+                    cb.emit(Action::SelectNode(Some(name.clone())));
+                    cb.emit(Action::ContextMenu(Some(name.clone())));
                 }
             })
         };
@@ -101,15 +121,11 @@ pub fn Topology(props: &PanelProps) -> Html {
             <g class={ classes!("node", n.kind.label().to_lowercase(), state.clone(), selected.then_some("selected"), guided.then_some("guided")) }
                transform={ format!("translate({x:.0},{y:.0})") }
                data-node={ name.clone() } data-state={ state.clone() }
-               onpointerdown={ down } oncontextmenu={ menu }>
+               tabindex="0" role="button" aria-haspopup="menu"
+               onpointerdown={ down } oncontextmenu={ menu } onkeydown={ keys }>
                 <rect x="-38" y="-20" width="76" height="40" rx="8" />
                 <text class="name" y="-4">{ &n.name }</text>
-                <text class="sub" y="12">
-                    { match leaders {
-                        Some(l) => format!("{l:.0} leaders"),
-                        None => n.kind.label().to_string(),
-                    } }
-                </text>
+                <text class="sub" y="12">{ sub.clone() }</text>
                 if state != "up" {
                     <text class="badge" y="32">{ state.clone() }</text>
                 }

@@ -116,7 +116,13 @@ fn use_guided_tab(props: &PanelProps, tab: &UseStateHandle<ViewTab>) -> Guided {
 /// The views panel.
 #[function_component]
 pub fn ViewsPanel(props: &PanelProps) -> Html {
-    let tab = use_state(|| ViewTab::Charts);
+    // A reloaded tab reopens the view it showed (playground::saved_session).
+    let saved = props.state.pg.borrow().views.tab;
+    let tab = use_state(|| {
+        Some(saved)
+            .filter(|t| *t != ViewTab::None)
+            .unwrap_or(ViewTab::Charts)
+    });
     let guided = use_guided_tab(props, &tab);
     let region = use_state(|| None::<u32>);
     let chosen = use_state(|| {

@@ -58,6 +58,8 @@ impl Engine {
             trace_hash: t.session.run.trace_hash(),
             strip: Rc::new(vm::metrics_strip(&t.session.run)),
             expectations: Rc::new(vm::expectations(&t.session.run)),
+            region_map: (self.views.tab == super::protocol::ViewTab::Regions)
+                .then(|| Rc::new(vm::region_map(&t.session.run))),
         });
         Frame {
             ack: self.ack,

@@ -281,6 +281,8 @@ pub struct TwinFrame {
     pub strip: Rc<vm::MetricsStripVm>,
     /// Expectations.
     pub expectations: Rc<vm::ExpectationsVm>,
+    /// Its region map, while the Regions tab is open (compare mode shows both maps).
+    pub region_map: Option<Rc<vm::RegionMapVm>>,
 }
 
 /// The TiCDC tab's data.

@@ -14,7 +14,12 @@ impl Playground {
     pub fn apply(&mut self, action: Action) -> bool {
         if !matches!(
             action,
-            Action::Frame(_) | Action::Views(_) | Action::Toml(TomlAnswer::Exported { .. })
+            Action::Frame(_)
+                | Action::Views(_)
+                | Action::Toml(TomlAnswer::Exported { .. })
+                // The worker reporting in is no reason to hide what the page said on load.
+                | Action::EngineReady
+                | Action::EngineSilent
         ) {
             self.notice = None;
         }

@@ -49,7 +49,8 @@ impl Playground {
         });
         self.fix_branches(vec![self.active, n]);
         self.active = n;
-        self.history = History::default();
+        // The undo history stays: the branch starts from the scenario those edits made, so
+        // undoing in it walks back through them as it did before branching.
         self.notice = Some(
             "Branched. Add a fault now (palette or a node's menu); the previous run stays in the branch list."
                 .into(),

@@ -36,6 +36,16 @@ impl History {
         Some(next)
     }
 
+    /// From saved stacks, oldest first (a restored session).
+    pub fn from_stacks(undo: Vec<Scenario>, redo: Vec<Scenario>) -> History {
+        History { undo, redo }
+    }
+
+    /// The undo and redo stacks, oldest first (to save the session).
+    pub fn stacks(&self) -> (&[Scenario], &[Scenario]) {
+        (&self.undo, &self.redo)
+    }
+
     /// Whether undo / redo have anything.
     pub fn can(&self) -> (bool, bool) {
         (!self.undo.is_empty(), !self.redo.is_empty())

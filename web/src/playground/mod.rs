@@ -15,6 +15,7 @@ mod apply;
 mod branches;
 mod document;
 mod engine_link;
+pub mod fault_lanes;
 mod guide;
 pub mod hash;
 pub mod history;
@@ -23,6 +24,7 @@ pub mod link_check;
 pub mod local;
 pub mod node_edit;
 pub mod report;
+pub mod saved_session;
 pub mod timeline;
 pub mod topology;
 

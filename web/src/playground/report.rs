@@ -3,7 +3,9 @@
 use faultline_scenario::{Scenario, FAULTLINE_COMMIT, FAULTLINE_VERSION, MODEL_VERSION};
 use faultline_sim::{format_hash, SimTime};
 
-use super::toggles::{is_buggy, issue_url, TOGGLES};
+use super::toggles::{
+    is_buggy, issue_url, toggle_is_buggy, toggle_value, toggles_of, BUGS, TOGGLES,
+};
 use crate::format;
 
 /// What the report says about the run.
@@ -50,20 +52,7 @@ pub fn issue_report(r: &ReportInput<'_>) -> String {
             None => out += &format!("Models upstream issue {issue}.\n\n"),
         }
     }
-    out += "### Modelled behaviour\n\n";
-    for (i, t) in TOGGLES.iter().enumerate() {
-        let buggy = is_buggy(s, i);
-        let (value, side, text) = if buggy {
-            (t.values.0, "buggy", t.buggy)
-        } else {
-            (t.values.1, "fixed", t.fixed)
-        };
-        let link = issue_url(t.issue).unwrap_or_default();
-        out += &format!(
-            "- `{}` = `{value}` ({side}, [{}]({link})): {text}\n",
-            t.key, t.issue
-        );
-    }
+    out += &modelled_behaviour(s);
     out += &format!(
         "\n### Cluster\n\n{} stores, {} regions x {} replicas, {} TiCDC captures, {} changefeeds; {} writes/s, {} txns/s; run length {}.\n",
         s.topology.stores,
@@ -118,6 +107,31 @@ pub fn issue_report(r: &ReportInput<'_>) -> String {
     out
 }
 
+/// Every toggle with its value, grouped under the bug it belongs to, so a reader sees which
+/// side of each bug the run was on (a bug is present when any of its toggles is buggy).
+fn modelled_behaviour(s: &Scenario) -> String {
+    let mut out = String::from("### Modelled behaviour\n\n");
+    for (b, bug) in BUGS.iter().enumerate() {
+        let state = if is_buggy(s, b) { "present" } else { "fixed" };
+        let link = issue_url(bug.issue).unwrap_or_default();
+        out += &format!("- [{}]({link}) ({}): **{state}**\n", bug.issue, bug.symptom);
+        for t in toggles_of(b) {
+            let info = &TOGGLES[t];
+            let (side, text) = if toggle_is_buggy(s, t) {
+                ("buggy", info.buggy)
+            } else {
+                ("fixed", info.fixed)
+            };
+            out += &format!(
+                "  - `{}` = `{}` ({side}): {text}\n",
+                info.key,
+                toggle_value(s, t)
+            );
+        }
+    }
+    out
+}
+
 /// `**Verdicts:** 2 pass, 1 FAIL, 0 pending`, so the outcome reads before the details.
 fn verdict_summary(results: &[crate::view_model::expectations::ExpectRow]) -> String {
     let count = |v: &str| results.iter().filter(|e| e.verdict == v).count();
@@ -156,6 +170,49 @@ mod tests {
         )));
         assert!(
             text.contains("**Verdicts:** 0 pass, 0 FAIL, 3 pending"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn report_lists_every_toggle_with_its_value_and_bug() {
+        let s = faultline_scenario::gallery()
+            .into_iter()
+            .find(|g| g.file == "tiflow-9344-double-write-after-cdc-network-loss.toml")
+            .expect("shipped")
+            .scenario;
+        let text = issue_report(&ReportInput {
+            scenario: &s,
+            url: "u",
+            cursor: SimTime(0),
+            trace_hash: 1,
+            results: &[],
+        });
+        for t in TOGGLES {
+            assert!(
+                text.contains(&format!("`{}`", t.key)),
+                "{} missing:\n{text}",
+                t.key
+            );
+        }
+        assert!(
+            text.contains("`cdc.processor_close_on_session_loss` = `deferred` (buggy)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("`cdc.capture_remove_delay` = `0s` (buggy)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("`cdc.sink_close` = `async` (fixed)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("(double write after a capture's network loss): **present**"),
+            "{text}"
+        );
+        assert!(
+            text.contains("(a dying Kafka sink blocks the owner): **fixed**"),
             "{text}"
         );
     }
