@@ -124,6 +124,13 @@ impl HeatmapVm {
         Some((i / self.buckets.max(1), i % self.buckets.max(1)))
     }
 
+    /// A leaderless row of the last recorded column (the stripe at the cursor), if any.
+    pub fn stripe_row_now(&self) -> Option<u32> {
+        let last = self.recorded.checked_sub(1)?;
+        (0..self.buckets)
+            .find(|&b| matches!(self.cell(last, b), LEADERLESS | LEADERLESS_HIBERNATED))
+    }
+
     /// The RGBA bytes of the image (`columns` wide, `buckets` high) for `ImageData`.
     pub fn rgba_bytes(&self) -> Vec<u8> {
         let lut: Vec<[u8; 4]> = (0..=255u8).map(rgba).collect();
@@ -217,6 +224,7 @@ mod tests {
         );
         assert_eq!(vm.region_at(2, 0), None, "not recorded yet");
         assert_eq!(vm.first_leaderless(), Some((1, 1)));
+        assert_eq!(vm.stripe_row_now(), Some(1));
         assert_eq!(vm.time_of(1), SimTime(1_000_000));
         let px = vm.rgba_bytes();
         assert_eq!(px.len(), 5 * 2 * 4);

@@ -70,7 +70,8 @@ pub fn Heatmap(props: &HeatmapProps) -> Html {
         <figure class="view heatmap" data-run={ props.run.clone() } data-columns={ d.columns.to_string() }
                 data-recorded={ d.recorded.to_string() } data-buckets={ d.buckets.to_string() }
                 data-leaderless-cells={ d.leaderless_cells().to_string() }
-                data-first-leaderless={ first }>
+                data-first-leaderless={ first }
+                data-stripe-row={ d.stripe_row_now().map_or(-1, |b| b as i64).to_string() }>
             <figcaption>
                 { format!("Regions over time ({}): ", props.run) }
                 { if per_row > 1 {
