@@ -174,12 +174,32 @@ pub fn ViewsPanel(props: &PanelProps) -> Html {
                 </div>
             }
         }
-        (ViewTab::Regions, ViewData::Regions { map, detail }) => html! {
-            <div class="regions">
-                <RegionMap map={ map.clone() } selected={ *region } on_select_region={ on_region.clone() } />
-                <RegionDetailPanel detail={ detail.clone() } />
-            </div>
-        },
+        (
+            ViewTab::Regions,
+            ViewData::Regions {
+                map,
+                detail,
+                heatmaps,
+            },
+        ) => {
+            // A heatmap cell selects its region and moves the cursor to its time.
+            let on_cell = {
+                let (region, cb) = (region.clone(), props.on_action.clone());
+                Callback::from(move |(r, t): (u32, SimTime)| {
+                    region.set(Some(r));
+                    cb.emit(Action::Seek(t));
+                })
+            };
+            html! {
+                <div class="regions">
+                    <RegionMap map={ map.clone() } selected={ *region } on_select_region={ on_region.clone() } />
+                    <RegionDetailPanel detail={ detail.clone() } />
+                    { for heatmaps.iter().map(|(run, data)| html! {
+                        <Heatmap data={ data.clone() } run={ AttrValue::from(run.clone()) } on_select={ on_cell.clone() } />
+                    }) }
+                </div>
+            }
+        }
         (ViewTab::Log, ViewData::Log { log, messages }) => html! {
             <LogPanel log={ log.clone() } messages={ messages.clone() } on_jump={ on_jump.clone() } />
         },

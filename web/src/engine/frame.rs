@@ -11,7 +11,10 @@ impl Engine {
     /// The frame for the current state (also clears the one-off notice and error). While
     /// busy, `now_ms` decides whether the open tab's data is due; None always sends it.
     pub fn frame(&mut self, now_ms: Option<f64>) -> Frame {
+        // While a seek replays, the views wait for it to land: the page shows its progress,
+        // and building the region map (256,000 regions) would slow the replay down.
         let views_due = match (now_ms, self.last_views_ms) {
+            (Some(_), _) if self.seek_target.is_some() => false,
             (Some(now), Some(last)) if self.busy() => now - last >= VIEWS_MS || now < last,
             _ => true,
         };
@@ -67,6 +70,7 @@ impl Engine {
             playing: self.playing,
             now_us: s.now().as_micros(),
             seek_target_us: self.seek_target.map(|t| t.as_micros()),
+            seek_from_us: self.seek_target.and(self.seek_from).map(|t| t.as_micros()),
             end_us: s.end().as_micros(),
             trace_hash: run.trace_hash(),
             events: run.world.kernel.processed(),

@@ -11,6 +11,7 @@ pub mod explore;
 mod exploring;
 pub mod first_difference;
 mod frame;
+pub mod heatmap;
 mod playback;
 pub mod protocol;
 pub mod session;
@@ -37,6 +38,14 @@ pub const SLICE_MS: f64 = 12.0;
 /// the page repaints at 60 fps regardless, since it never waits for the simulation).
 pub const FRAME_MS: f64 = 33.0;
 
+/// Least wall-clock milliseconds between two frames while seeking: they only move the
+/// progress bar.
+pub const SEEK_FRAME_MS: f64 = 100.0;
+
+/// Simulated time before a seek's target from which deliveries are recorded again (the
+/// message log and the space-time diagram show the deliveries just before the cursor).
+pub const MESSAGE_LEAD_IN_US: u64 = 10_000_000;
+
 /// Least wall-clock milliseconds between two refreshes of the open tab's data while running.
 /// Charts and the region map redraw on the page's main thread; the status line and the
 /// metrics strip still follow every frame.
@@ -50,6 +59,8 @@ pub struct Engine {
     playing: bool,
     speed: Option<Speed>,
     seek_target: Option<SimTime>,
+    /// Where the current seek's replay started.
+    seek_from: Option<SimTime>,
     last_wall_ms: Option<f64>,
     ack: u64,
     views: ViewRequest,

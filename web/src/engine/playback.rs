@@ -6,7 +6,7 @@ use faultline_sim::SimTime;
 
 use super::protocol::{Frame, Speed};
 use super::session::Session;
-use super::{Engine, FRAME_MS, SLICE_MS};
+use super::{Engine, FRAME_MS, MESSAGE_LEAD_IN_US, SEEK_FRAME_MS, SLICE_MS};
 use crate::toggles::{is_buggy, set_buggy};
 
 /// The compare twin.
@@ -44,9 +44,18 @@ impl Engine {
             SLICE_MS
         };
         let before = session.now();
-        let mut done = session.advance(target, budget, clock);
+        // A seek runs without the message record until its lead-in (exactly from there, so
+        // the record at the target does not depend on slice boundaries).
+        let quiet_until = self
+            .seek_target
+            .map(|t| SimTime(t.as_micros().saturating_sub(MESSAGE_LEAD_IN_US)));
+        let recording = quiet_until.is_none_or(|q| before >= q);
+        session.record_messages(recording);
+        let until = quiet_until.filter(|_| !recording).unwrap_or(target);
+        let mut done = session.advance(until, budget, clock) && recording;
         let now = session.now();
         if let Some(t) = self.twin.as_mut() {
+            t.session.record_messages(recording);
             done &= t.session.advance(now, budget, clock);
         }
         if done && self.seek_target.is_some() {
@@ -75,10 +84,16 @@ impl Engine {
             return None;
         }
         let now = clock();
+        // A seek's frames only move its progress bar: fewer of them leave more time to run.
+        let every = if self.seek_target.is_some() {
+            SEEK_FRAME_MS
+        } else {
+            FRAME_MS
+        };
         let due = !self.working()
             || self
                 .last_frame_ms
-                .is_none_or(|l| now - l >= FRAME_MS || now < l);
+                .is_none_or(|l| now - l >= every || now < l);
         if !due {
             return None;
         }
@@ -167,6 +182,7 @@ impl Engine {
         if let Some(tw) = self.twin.as_mut() {
             tw.session.restore_for(t);
         }
+        self.seek_from = Some(self.now());
         self.seek_target = Some(t);
     }
 }

@@ -325,6 +325,9 @@ pub enum ViewData {
         map: Rc<vm::RegionMapVm>,
         /// The selected region.
         detail: Option<vm::RegionDetailVm>,
+        /// The region heatmap of each run with its label (`run`, or `buggy`/`fixed` in
+        /// compare mode, the primary run first).
+        heatmaps: Vec<(String, Rc<vm::HeatmapVm>)>,
     },
     /// Event and message log.
     Log {
@@ -364,6 +367,9 @@ pub struct Frame {
     pub now_us: u64,
     /// Where a seek is heading (µs).
     pub seek_target_us: Option<u64>,
+    /// Where the seek's replay started (µs: the snapshot restored, or the cursor), while
+    /// seeking; the page shows progress from here to the target.
+    pub seek_from_us: Option<u64>,
     /// The run's end (µs).
     pub end_us: u64,
     /// Trace hash at the cursor.

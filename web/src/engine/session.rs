@@ -4,8 +4,10 @@
 use faultline_scenario::{Run, Scenario, ScenarioError};
 use faultline_sim::{NodeId, SimTime, StepKind};
 
+use super::heatmap::HeatmapRecorder;
 use super::snapshots::Snapshots;
 use crate::slicer::{self, Steppable};
+use crate::view_model::HeatmapVm;
 
 /// Most events "step to the next event of a node" runs before giving up (the node may be
 /// crashed and never act again).
@@ -14,12 +16,13 @@ const MAX_NODE_STEP_EVENTS: u64 = 2_000_000;
 /// Deliveries kept for the message views.
 const MESSAGE_RECORDS: usize = 5_000;
 
-/// A run and its snapshots.
+/// A run, its snapshots and its heatmap.
 #[derive(Clone)]
 pub struct Session {
     /// The live run; its clock is the time cursor.
     pub run: Run,
     snapshots: Snapshots,
+    heatmap: HeatmapRecorder,
 }
 
 /// A run advancing towards a time, for the slicer.
@@ -30,9 +33,13 @@ struct Towards<'a> {
 
 impl Steppable for Towards<'_> {
     fn step_events(&mut self, max_events: u64) -> bool {
-        let done = self.session.run.run_slice(self.until, max_events);
-        self.session.snapshots.maybe_take(&self.session.run);
-        done
+        let s = &mut *self.session;
+        // Stop at the heatmap's next column, so the column is the state at its own time.
+        let until = self.until.min(s.heatmap.next_column_time().max(s.now()));
+        s.run.run_slice(until, max_events);
+        s.heatmap.record_due(&s.run);
+        s.snapshots.maybe_take(&s.run);
+        s.now() >= self.until
     }
 }
 
@@ -44,7 +51,12 @@ impl Session {
         // trace hash does not change), and the cap bounds each snapshot's copy.
         run.world.kernel.messages.set_capacity(MESSAGE_RECORDS);
         let snapshots = Snapshots::new(&run, Snapshots::budget_for(scenario.topology.regions));
-        Ok(Session { run, snapshots })
+        let heatmap = HeatmapRecorder::new(&run, run.end());
+        Ok(Session {
+            run,
+            snapshots,
+            heatmap,
+        })
     }
 
     /// The cursor.
@@ -75,6 +87,7 @@ impl Session {
         if let Some(snap) = self.snapshots.at_or_before(t) {
             if t < self.now() || snap.now() > self.now() {
                 self.run = snap.clone();
+                self.heatmap.resync(&self.run);
             }
         }
     }
@@ -99,6 +112,31 @@ impl Session {
         self.advance(t, f64::INFINITY, &|| 0.0);
     }
 
+    /// Turns the message record on or off. A long seek turns it off until shortly before
+    /// its target: labelling every delivery costs more than a third of the model's time at
+    /// full scale, and the message views only show the deliveries just before the cursor.
+    pub fn record_messages(&mut self, on: bool) {
+        let messages = &mut self.run.world.kernel.messages;
+        if on != messages.enabled() {
+            messages.set_capacity(if on { MESSAGE_RECORDS } else { 0 });
+        }
+    }
+
+    /// The heatmap up to the cursor, with the store names for its legend.
+    pub fn heatmap(&self) -> HeatmapVm {
+        let nodes = self.run.world.kernel.net.nodes();
+        let stores = self
+            .run
+            .world
+            .model
+            .tikv
+            .store_nodes()
+            .iter()
+            .filter_map(|id| nodes.get(id.0 as usize).map(|n| n.name.clone()))
+            .collect();
+        self.heatmap.vm(self.now(), stores)
+    }
+
     /// Processes exactly one event, if one is due before the end.
     pub fn step_event(&mut self) -> Option<StepKind> {
         let next = self.run.world.kernel.next_event_time()?;
@@ -106,6 +144,7 @@ impl Session {
             return None;
         }
         let (_, kind) = self.run.world.step()?;
+        self.heatmap.record_due(&self.run);
         self.snapshots.maybe_take(&self.run);
         Some(kind)
     }

@@ -159,8 +159,18 @@ fn each_tab_gets_its_views_and_consistency_waits_for_a_pause() {
         let ok = match (&tab, f.views.as_ref().expect("views sent when settled")) {
             (ViewTab::None, ViewData::None) => true,
             (ViewTab::Charts, ViewData::Charts(c)) => !c.is_empty(),
-            (ViewTab::Regions, ViewData::Regions { map, detail }) => {
-                map.regions == s.topology.regions && detail.is_some()
+            (
+                ViewTab::Regions,
+                ViewData::Regions {
+                    map,
+                    detail,
+                    heatmaps,
+                },
+            ) => {
+                map.regions == s.topology.regions
+                    && detail.is_some()
+                    && heatmaps.len() == 1
+                    && heatmaps[0].1.recorded > 0
             }
             (ViewTab::Log, ViewData::Log { log, .. }) => !log.rows.is_empty(),
             (

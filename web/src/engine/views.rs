@@ -43,6 +43,10 @@ impl Engine {
             ViewTab::Regions => ViewData::Regions {
                 map: Rc::new(vm::region_map(run)),
                 detail: self.views.region.and_then(|r| vm::region_detail(run, r)),
+                heatmaps: std::iter::once(s)
+                    .chain(self.twin.as_ref().map(|t| &t.session))
+                    .map(|s| (label(&s.run).to_string(), Rc::new(s.heatmap())))
+                    .collect(),
             },
             ViewTab::Log => ViewData::Log {
                 log: Rc::new(vm::log_vm(run)),

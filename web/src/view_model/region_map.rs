@@ -2,6 +2,7 @@
 //! the browser can paint 256,000 regions as one `ImageData` without a DOM node per region.
 
 use faultline_scenario::Run;
+use faultline_tikv::Cluster;
 use serde::{Deserialize, Serialize};
 
 /// Colour index of a pixel past the last region (the square's padding).
@@ -32,6 +33,8 @@ pub struct RegionMapVm {
     pub stores: Vec<String>,
     /// Regions per colour index (the legend's counts), `256` entries.
     pub counts: Vec<u32>,
+    /// The leaderless regions (either kind), ascending: "next leaderless region".
+    pub leaderless: Vec<u32>,
 }
 
 impl RegionMapVm {
@@ -59,6 +62,17 @@ pub fn colour_index(leader_store: Option<u32>, hibernated: bool) -> u8 {
     }
 }
 
+/// Colour index of `region` in `tikv` now. "Leaderless" follows the model's own definition
+/// (no leader on an Up store), the same one the `leaderless_regions` metric counts.
+pub fn region_colour(tikv: &Cluster, region: u32) -> u8 {
+    let leader = if tikv.region_leaderless(region) {
+        None
+    } else {
+        tikv.region_leader_store(region)
+    };
+    colour_index(leader, tikv.region_hibernated(region))
+}
+
 /// Width of a square-ish image holding `n` pixels.
 fn side(n: u32) -> u32 {
     let mut w = (n as f64).sqrt().ceil() as u32;
@@ -69,8 +83,7 @@ fn side(n: u32) -> u32 {
     w.max(1)
 }
 
-/// Builds the map in one pass over the regions. "Leaderless" follows the model's own
-/// definition (no leader on an Up store), the same one the `leaderless_regions` metric counts.
+/// Builds the map in one pass over the regions (see [`region_colour`]).
 pub fn region_map(run: &Run) -> RegionMapVm {
     let tikv = &run.world.model.tikv;
     let n = tikv.region_count();
@@ -78,14 +91,13 @@ pub fn region_map(run: &Run) -> RegionMapVm {
     let height = n.div_ceil(width).max(1);
     let mut pixels = vec![PAD; (width * height) as usize];
     let mut counts = vec![0u32; 256];
+    let mut leaderless = Vec::new();
     for (r, px) in pixels.iter_mut().take(n as usize).enumerate() {
         let r = r as u32;
-        let leader = if tikv.region_leaderless(r) {
-            None
-        } else {
-            tikv.region_leader_store(r)
-        };
-        let c = colour_index(leader, tikv.region_hibernated(r));
+        let c = region_colour(tikv, r);
+        if c == LEADERLESS || c == LEADERLESS_HIBERNATED {
+            leaderless.push(r);
+        }
         *px = c;
         counts[c as usize] += 1;
     }
@@ -107,7 +119,15 @@ pub fn region_map(run: &Run) -> RegionMapVm {
         pixels,
         stores,
         counts,
+        leaderless,
     }
+}
+
+/// The leaderless region after `selected` in key order, wrapping round to the first; None
+/// when no region is leaderless. `leaderless` is ascending.
+pub fn next_leaderless(leaderless: &[u32], selected: Option<u32>) -> Option<u32> {
+    let after = selected.map_or(0, |s| leaderless.partition_point(|&r| r <= s));
+    leaderless.get(after).or(leaderless.first()).copied()
 }
 
 /// Store hues, chosen to stay distinguishable from the leaderless reds.
@@ -182,6 +202,17 @@ mod tests {
         assert_eq!(map.region_at(6, 6), None, "padding pixel");
         assert_eq!(map.region_at(5, 6), Some(47));
         assert_eq!(map.region_at(7, 0), None);
+    }
+
+    #[test]
+    fn next_leaderless_cycles_in_key_order() {
+        let ll = [4, 9, 17];
+        assert_eq!(next_leaderless(&ll, None), Some(4));
+        assert_eq!(next_leaderless(&ll, Some(4)), Some(9));
+        assert_eq!(next_leaderless(&ll, Some(5)), Some(9), "from a led region");
+        assert_eq!(next_leaderless(&ll, Some(17)), Some(4), "wraps round");
+        assert_eq!(next_leaderless(&ll, Some(100)), Some(4));
+        assert_eq!(next_leaderless(&[], Some(3)), None);
     }
 
     #[test]

@@ -7,8 +7,8 @@ use yew::prelude::*;
 
 use super::canvas;
 use crate::view_model::region_map::{
-    css_colour, rgba_bytes, RegionMapVm, LEADERLESS, LEADERLESS_HIBERNATED, MAX_COLOURED_STORES,
-    STORE_BASE,
+    css_colour, next_leaderless, rgba_bytes, RegionMapVm, LEADERLESS, LEADERLESS_HIBERNATED,
+    MAX_COLOURED_STORES, STORE_BASE,
 };
 
 /// Props of [`RegionMap`].
@@ -111,25 +111,53 @@ pub fn RegionMap(props: &RegionMapProps) -> Html {
                     None => format!("{} regions, one pixel each", map.regions),
                 } }
             </p>
-            { legend(map) }
+            { next_leaderless_control(map, props.selected, &props.on_select_region) }
+            { legend(&map.stores, Some(map)) }
         </section>
     }
 }
 
-fn legend(map: &RegionMapVm) -> Html {
+/// "Next leaderless region": selects the leaderless region after the selected one in key
+/// order (wrapping round), or says there is none.
+fn next_leaderless_control(
+    map: &RegionMapVm,
+    selected: Option<u32>,
+    on_select: &Callback<u32>,
+) -> Html {
+    let Some(next) = next_leaderless(&map.leaderless, selected) else {
+        return html! {
+            <p class="region-map-next" data-next-leaderless="none">
+                <button type="button" disabled=true>{ "Next leaderless region" }</button>
+                { " no leaderless region" }
+            </p>
+        };
+    };
+    let onclick = {
+        let cb = on_select.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(next))
+    };
+    html! {
+        <p class="region-map-next" data-next-leaderless={ next.to_string() }>
+            <button type="button" data-action="next-leaderless" {onclick}>{ "Next leaderless region" }</button>
+            { format!(" {} leaderless", map.leaderless.len()) }
+        </p>
+    }
+}
+
+/// The colour legend shared with the heatmap: the two leaderless kinds, then each store's
+/// awake and hibernated hue, with the region map's counts when given.
+pub fn legend(stores: &[String], map: Option<&RegionMapVm>) -> Html {
     let item = |index: u8, label: String| {
+        let count =
+            map.map(|m| html! { <>{ " " }<span class="count">{ m.count(index) }</span></> });
         html! {
             <li data-colour={ index.to_string() }>
                 <span class="swatch" style={ format!("background:{}", css_colour(index)) } />
-                { label }{ " " }<span class="count">{ map.count(index) }</span>
+                { label }{ for count }
             </li>
         }
     };
-    let stores = map
-        .stores
-        .iter()
-        .take(MAX_COLOURED_STORES as usize)
-        .enumerate();
+    let stores = stores.iter().take(MAX_COLOURED_STORES as usize).enumerate();
     html! {
         <ul class="legend">
             { item(LEADERLESS, "leaderless".into()) }

@@ -1,0 +1,152 @@
+// The region heatmap (issue 18 item 4) and seek progress (item 9): tikv#14547's stuck regions
+// are a leaderless stripe in the buggy run and not in the fixed one; clicking the stripe
+// selects a leaderless region; "next leaderless region" cycles through them; a long seek at
+// full scale shows a progress bar. The seek speeds are recorded (lib/measure.mjs), never
+// asserted: they depend on the machine's load.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { open } from "./lib/browser.mjs";
+import { useApp } from "./lib/harness.mjs";
+import { waitStatus, text, screenshot } from "./lib/app.mjs";
+import { linkFragment } from "./lib/cli.mjs";
+import { record } from "./lib/measure.mjs";
+
+const ctx = useApp();
+
+const T14547 = "scenarios/tikv-14547-leaders-lost-after-store-failure.toml";
+const T14547_FIXED = "scenarios/tikv-14547-leaders-lost-after-store-failure-fixed.toml";
+const FULL_SCALE = "scenarios/tikv-14547-full-scale.toml";
+
+/** Opens a scenario at a cursor (seconds) on the region map tab, paused there. */
+async function openRegions(file, secs) {
+  const { page, problems } = await open(ctx.browser.context, `${ctx.server.url}${linkFragment(file)}&t=${secs}`);
+  await waitStatus(page, problems);
+  await page.click('button[data-view="regions"]');
+  await page.waitForSelector(".heatmap[data-recorded]", { timeout: 60_000 });
+  return { page, problems };
+}
+
+/** The heatmap's data attributes. */
+async function heatmap(page) {
+  return page.evaluate(() => ({ ...document.querySelector(".heatmap").dataset }));
+}
+
+/** The selected region the detail panel shows, and whether it is leaderless. */
+async function selected(page) {
+  await page.waitForSelector(".region-detail[data-region]", { timeout: 30_000 });
+  return page.evaluate(() => {
+    const el = document.querySelector(".region-detail[data-region]");
+    return { region: Number(el.dataset.region), leaderless: el.dataset.leaderless };
+  });
+}
+
+test("tikv#14547: the heatmap shows a leaderless stripe in the buggy run only", async () => {
+  const buggy = await openRegions(T14547, 360);
+  const b = await heatmap(buggy.page);
+  const fixed = await openRegions(T14547_FIXED, 360);
+  const f = await heatmap(fixed.page);
+  await screenshot(buggy.page, "heatmap-tikv-14547-buggy");
+  await screenshot(fixed.page, "heatmap-tikv-14547-fixed");
+  assert.equal(b.buckets, "256", "1,000 regions in 256 rows");
+  assert.ok(Number(b.recorded) > 200, `columns up to 6 min: ${b.recorded}`);
+  // Both runs lose tikv-1's leaders at the kill (60 s): a band across every row for the few
+  // seconds of elections. Buggy: some regions stay leaderless to 6 min, a stripe to the
+  // cursor. Fixed: every row is led again at the cursor.
+  assert.ok(Number(b.stripeRow) >= 0, "buggy: a leaderless row at the cursor");
+  assert.equal(f.stripeRow, "-1", "fixed: no leaderless row at the cursor");
+  assert.ok(Number(f.leaderlessCells) > 0, "fixed: the kill's band");
+  assert.ok(Number(b.leaderlessCells) > Number(f.leaderlessCells), `buggy ${b.leaderlessCells} cells, fixed ${f.leaderlessCells}`);
+  await fixed.page.close();
+  // The buggy page was left in the background when the fixed one opened.
+  await buggy.page.bringToFront();
+
+  // Click the buggy stripe just before the cursor: that selects a leaderless region there.
+  const [col, row] = await buggy.page.evaluate(() => {
+    const el = document.querySelector(".heatmap");
+    // The column before the cursor's (the stripe runs through both; see the report: a click
+    // on the cursor's own column does not select yet).
+    return [Number(el.dataset.recorded) - 2, Number(el.dataset.stripeRow)];
+  });
+  assert.ok(row >= 0, "a leaderless row in the last column");
+  // locator.click scrolls the canvas into view; the position is in CSS pixels of the box.
+  const canvas = buggy.page.locator(".heatmap canvas");
+  const box = await canvas.boundingBox();
+  await canvas.click({
+    position: {
+      x: ((col + 0.5) * box.width) / Number(b.columns),
+      y: ((row + 0.5) * box.height) / Number(b.buckets),
+    },
+  });
+  await waitStatus(buggy.page, buggy.problems);
+  const pick = await selected(buggy.page);
+  assert.equal(pick.leaderless, "true", `clicked region ${pick.region} is leaderless`);
+  await screenshot(buggy.page, "heatmap-tikv-14547-clicked");
+
+  // "Next leaderless region" moves to another leaderless region, in key order, and cycles.
+  const seen = [pick.region];
+  for (let i = 0; i < 8; i++) {
+    const before = seen[seen.length - 1];
+    await buggy.page.click('[data-action="next-leaderless"]');
+    await buggy.page.waitForFunction(
+      (before) => Number(document.querySelector(".region-detail[data-region]")?.dataset.region) !== before,
+      before,
+      { timeout: 10_000 },
+    );
+    const next = await selected(buggy.page);
+    assert.equal(next.leaderless, "true", `next leaderless region ${next.region}`);
+    seen.push(next.region);
+  }
+  const distinct = new Set(seen);
+  assert.ok(distinct.size >= 2, `several leaderless regions: ${seen}`);
+  assert.ok(distinct.size < seen.length, `it cycles back: ${seen}`);
+  assert.deepEqual(buggy.problems, []);
+  await buggy.page.close();
+});
+
+test("with every region led, the region map says there is no leaderless region", async () => {
+  const { page, problems } = await openRegions(T14547_FIXED, 360);
+  await page.waitForSelector('[data-next-leaderless="none"]');
+  assert.match(await page.textContent(".region-map-next"), /no leaderless region/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("a seek at full scale shows its progress; a seek back into played time uses snapshots", async () => {
+  const { page, problems } = await open(ctx.browser.context, `${ctx.server.url}${linkFragment(FULL_SCALE)}&t=30`);
+  await page.waitForFunction(() => document.getElementById("status")?.textContent === "paused", null, {
+    timeout: 300_000,
+    polling: 200,
+  });
+  // Forward into unplayed time: 30 s to 6 min, watching the progress bar move.
+  const seekTo = async (secs) => {
+    const t0 = Date.now();
+    await page.evaluate((ms) => {
+      const s = document.getElementById("scrubber");
+      s.value = String(ms);
+      s.dispatchEvent(new Event("change", { bubbles: true }));
+    }, secs * 1000);
+    const reached = [];
+    while (Date.now() - t0 < 600_000) {
+      const p = await page.evaluate(() => document.getElementById("seek-progress")?.dataset.reached ?? null);
+      if (p !== null) reached.push(Number(p));
+      if ((await text(page, "status")) === "paused" && (await text(page, "sim-time")) === `${secs}.000 s`) break;
+      await page.waitForTimeout(100);
+    }
+    return { wallMs: Date.now() - t0, reached };
+  };
+  const forward = await seekTo(360);
+  assert.equal(await text(page, "sim-time"), "360.000 s");
+  const steps = new Set(forward.reached);
+  assert.ok(steps.size >= 3, `the progress bar moved during the seek: ${[...steps]}`);
+  record("full scale seek 30 s -> 6 min (unplayed)", {
+    wall_ms: forward.wallMs,
+    sim_s_per_s: 330 / (forward.wallMs / 1000),
+    progress_updates: steps.size,
+  });
+  await screenshot(page, "seek-full-scale-landed");
+  // Back into played time: from the nearest snapshot.
+  const back = await seekTo(200);
+  record("full scale seek 6 min -> 200 s (played)", { wall_ms: back.wallMs });
+  assert.deepEqual(problems, []);
+  await page.close();
+});

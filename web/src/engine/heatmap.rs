@@ -1,0 +1,265 @@
+//! Recording the region heatmap while a run plays, at a cost that follows what changes.
+//!
+//! The recorder keeps every region's last colour and, per bucket, how many regions have each
+//! colour. At each column time it re-reads only the regions that can be changing: the
+//! leaderless ones, the ones with an awake peer (a hibernated, led region cannot change
+//! until an event wakes it, which puts it on its store's awake list), and the ones it re-read
+//! last time (so a region falling asleep is seen). Only buckets whose counts moved get a new
+//! colour; the rest copy the previous column. A node changing state (a store killed or
+//! restarted) can change any region at once, so that costs one full pass.
+
+use faultline_scenario::Run;
+use faultline_sim::SimTime;
+
+use crate::view_model::heatmap::{
+    bucket_colour, bucket_count, bucket_of, column_us, HeatmapVm, COLOURS,
+};
+use crate::view_model::region_map::{region_colour, LEADERLESS, LEADERLESS_HIBERNATED};
+
+/// What the recorder reads from a run (a trait so tests can count the reads).
+pub trait RegionStates {
+    /// Regions in the cluster.
+    fn region_count(&self) -> u32;
+    /// The region map's colour index of `region` now.
+    fn colour(&self, region: u32) -> u8;
+    /// Appends every region that may be changing: all leaderless regions and every region
+    /// with an awake peer (repeats allowed).
+    fn touched(&self, out: &mut Vec<u32>);
+    /// Changes whenever something that can change any region at once changes (node states).
+    fn epoch(&self) -> u64;
+    /// The simulated clock.
+    fn now(&self) -> SimTime;
+}
+
+impl RegionStates for Run {
+    fn region_count(&self) -> u32 {
+        self.world.model.tikv.region_count()
+    }
+
+    fn colour(&self, region: u32) -> u8 {
+        region_colour(&self.world.model.tikv, region)
+    }
+
+    fn touched(&self, out: &mut Vec<u32>) {
+        let tikv = &self.world.model.tikv;
+        out.extend(tikv.leaderless_regions().map(|(r, _)| r));
+        out.extend(tikv.awake_regions());
+    }
+
+    fn epoch(&self) -> u64 {
+        // Node states are few; fold them into one number (FNV-1a over their names).
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for n in self.world.kernel.net.nodes() {
+            for b in n.state.name().bytes().chain([0]) {
+                h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        h
+    }
+
+    fn now(&self) -> SimTime {
+        Run::now(self)
+    }
+}
+
+/// The heatmap recorded so far, and what it needs to record the next column cheaply.
+#[derive(Clone, Debug)]
+pub struct HeatmapRecorder {
+    regions: u32,
+    buckets: u32,
+    column_us: u64,
+    columns: u32,
+    /// Each region's colour at the last column.
+    last: Vec<u8>,
+    /// Regions per colour, `COLOURS` entries per bucket.
+    counts: Vec<u32>,
+    /// Buckets whose counts changed since their colour was last computed.
+    dirty: Vec<u32>,
+    /// The regions re-read at the last column.
+    watch: Vec<u32>,
+    /// Per region: the column number + 1 it was last re-read at (dedupes `touched`).
+    seen: Vec<u32>,
+    epoch: u64,
+    /// Recorded columns, `buckets` cells each.
+    cells: Vec<u8>,
+    /// Per recorded column: (bucket, lowest leaderless region) for its leaderless cells.
+    leaderless: Vec<Vec<(u32, u32)>>,
+    /// Region colours read in all (what the tests check the cost by).
+    reads: u64,
+}
+
+impl HeatmapRecorder {
+    /// Reads every region of `run` once and records the column at its clock.
+    pub fn new(run: &impl RegionStates, end: SimTime) -> HeatmapRecorder {
+        let regions = run.region_count();
+        let buckets = bucket_count(regions);
+        let column_us = column_us(end.as_micros());
+        let mut r = HeatmapRecorder {
+            regions,
+            buckets,
+            column_us,
+            columns: (end.as_micros() / column_us) as u32 + 1,
+            last: vec![0; regions as usize],
+            counts: vec![0; buckets as usize * COLOURS],
+            dirty: Vec::new(),
+            watch: Vec::new(),
+            seen: vec![0; regions as usize],
+            epoch: 0,
+            cells: Vec::new(),
+            leaderless: Vec::new(),
+            reads: 0,
+        };
+        r.resync(run);
+        r
+    }
+
+    /// Simulated time of the next column to record.
+    pub fn next_column_time(&self) -> SimTime {
+        SimTime(self.recorded() as u64 * self.column_us)
+    }
+
+    /// Columns recorded.
+    fn recorded(&self) -> u32 {
+        (self.cells.len() / self.buckets as usize) as u32
+    }
+
+    /// Region colours read so far.
+    pub fn reads(&self) -> u64 {
+        self.reads
+    }
+
+    /// Forgets the columns after `run`'s clock and re-reads every region: for a run restored
+    /// from a snapshot (its regions are not the ones the recorder last saw). Columns up to
+    /// the clock stay: the run is deterministic, replaying would record them again the same.
+    pub fn resync(&mut self, run: &impl RegionStates) {
+        let keep = run.now().as_micros().div_ceil(self.column_us) as usize;
+        self.cells
+            .truncate(keep.min(self.recorded() as usize) * self.buckets as usize);
+        self.leaderless.truncate(keep);
+        self.counts.fill(0);
+        self.watch.clear();
+        // Column numbers after the clock will be used again.
+        self.seen.fill(0);
+        self.epoch = run.epoch();
+        for r in 0..self.regions {
+            let c = run.colour(r);
+            self.last[r as usize] = c;
+            let b = self.bucket(r);
+            self.counts[b * COLOURS + c as usize] += 1;
+        }
+        self.reads += self.regions as u64;
+        self.dirty = (0..self.buckets).collect();
+        self.record_due(run);
+    }
+
+    /// Records every column whose time `run`'s clock has reached. The engine stops its
+    /// slices at [`HeatmapRecorder::next_column_time`], so each column is the state at its
+    /// own time; a single step past several columns records them all with the current state.
+    pub fn record_due(&mut self, run: &impl RegionStates) {
+        while run.now() >= self.next_column_time() && self.recorded() < self.columns {
+            self.record_column(run);
+        }
+    }
+
+    fn bucket(&self, region: u32) -> usize {
+        bucket_of(region, self.regions, self.buckets) as usize
+    }
+
+    /// Sets a region's colour, moving its bucket's counts when it changed.
+    fn update(&mut self, region: u32, colour: u8) {
+        let old = std::mem::replace(&mut self.last[region as usize], colour);
+        if old != colour {
+            let b = self.bucket(region);
+            self.counts[b * COLOURS + old as usize] -= 1;
+            self.counts[b * COLOURS + colour as usize] += 1;
+            self.dirty.push(b as u32);
+        }
+    }
+
+    fn record_column(&mut self, run: &impl RegionStates) {
+        let column = self.recorded();
+        let epoch = run.epoch();
+        if epoch != self.epoch {
+            self.epoch = epoch;
+            for r in 0..self.regions {
+                self.update(r, run.colour(r));
+            }
+            self.reads += self.regions as u64;
+        }
+        // The touched regions first: only they are watched next time; the previous watch
+        // is read once more to see a region fall asleep.
+        let mut candidates = Vec::new();
+        run.touched(&mut candidates);
+        let touched = candidates.len();
+        candidates.append(&mut self.watch);
+        let mut watch = Vec::with_capacity(touched);
+        let mut lowest: Vec<(u32, u32)> = Vec::new();
+        for (i, r) in candidates.into_iter().enumerate() {
+            if r >= self.regions || self.seen[r as usize] == column + 1 {
+                continue;
+            }
+            self.seen[r as usize] = column + 1;
+            let c = run.colour(r);
+            self.reads += 1;
+            self.update(r, c);
+            if i < touched {
+                watch.push(r);
+            }
+            if c == LEADERLESS || c == LEADERLESS_HIBERNATED {
+                lowest.push((self.bucket(r) as u32, r));
+            }
+        }
+        self.watch = watch;
+        self.push_cells(column);
+        lowest.sort_unstable();
+        lowest.dedup_by_key(|(b, _)| *b);
+        self.leaderless.push(lowest);
+    }
+
+    /// Appends the column's cells: the previous column's, recomputed for dirty buckets.
+    fn push_cells(&mut self, column: u32) {
+        let b = self.buckets as usize;
+        let start = self.cells.len();
+        if column == 0 {
+            self.cells.resize(start + b, 0);
+        } else {
+            self.cells.extend_from_within(start - b..start);
+        }
+        let mut dirty = std::mem::take(&mut self.dirty);
+        dirty.sort_unstable();
+        dirty.dedup();
+        for &k in &dirty {
+            let k = k as usize;
+            self.cells[start + k] = bucket_colour(&self.counts[k * COLOURS..(k + 1) * COLOURS]);
+        }
+        dirty.clear();
+        self.dirty = dirty;
+    }
+
+    /// The heatmap up to `now` for the page, with the legend's `stores`.
+    pub fn vm(&self, now: SimTime, stores: Vec<String>) -> HeatmapVm {
+        let shown = (now.as_micros() / self.column_us + 1).min(self.recorded() as u64) as u32;
+        let b = self.buckets;
+        let leaderless = self
+            .leaderless
+            .iter()
+            .take(shown as usize)
+            .enumerate()
+            .flat_map(|(c, cells)| cells.iter().map(move |&(k, r)| (c as u32 * b + k, r)))
+            .collect();
+        HeatmapVm {
+            regions: self.regions,
+            buckets: b,
+            column_us: self.column_us,
+            columns: self.columns,
+            recorded: shown,
+            cells: self.cells[..(shown * b) as usize].to_vec(),
+            leaderless,
+            stores,
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "heatmap_tests.rs"]
+mod tests;

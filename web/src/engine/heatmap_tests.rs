@@ -1,0 +1,210 @@
+//! The recorder against a hand-driven cluster: changes land in the right bucket and column,
+//! and a region that changes nothing is never read again.
+
+use std::cell::Cell;
+
+use faultline_sim::SimTime;
+
+use super::*;
+use crate::view_model::region_map::STORE_BASE;
+
+/// Store 0 leads, hibernated.
+const CALM: u8 = STORE_BASE + 1;
+/// Store 1 leads, awake.
+const AWAKE_1: u8 = STORE_BASE + 2;
+
+/// A cluster whose regions the test sets by hand, counting every colour read.
+struct Fake {
+    colours: Vec<u8>,
+    awake: Vec<u32>,
+    epoch: u64,
+    now: SimTime,
+    reads: Cell<u64>,
+}
+
+impl Fake {
+    fn new(regions: u32) -> Fake {
+        Fake {
+            colours: vec![CALM; regions as usize],
+            awake: Vec::new(),
+            epoch: 0,
+            now: SimTime(0),
+            reads: Cell::new(0),
+        }
+    }
+
+    /// Moves the clock to column `c` (one second per column in a 60 s run).
+    fn at_column(&mut self, c: u64) {
+        self.now = SimTime(c * 1_000_000);
+    }
+}
+
+impl RegionStates for Fake {
+    fn region_count(&self) -> u32 {
+        self.colours.len() as u32
+    }
+    fn colour(&self, region: u32) -> u8 {
+        self.reads.set(self.reads.get() + 1);
+        self.colours[region as usize]
+    }
+    fn touched(&self, out: &mut Vec<u32>) {
+        let leaderless = (0..self.region_count())
+            .filter(|&r| matches!(self.colours[r as usize], LEADERLESS | LEADERLESS_HIBERNATED));
+        out.extend(leaderless);
+        out.extend(&self.awake);
+    }
+    fn epoch(&self) -> u64 {
+        self.epoch
+    }
+    fn now(&self) -> SimTime {
+        self.now
+    }
+}
+
+const END: SimTime = SimTime(60_000_000);
+
+#[test]
+fn a_change_lands_in_its_bucket_at_its_column() {
+    // 1,000 regions in 256 buckets: regions 0..=3 are bucket 0, 996..=999 bucket 255.
+    let mut f = Fake::new(1_000);
+    let mut rec = HeatmapRecorder::new(&f, END);
+    f.colours[998] = LEADERLESS;
+    f.at_column(1);
+    rec.record_due(&f);
+    f.colours[998] = AWAKE_1;
+    f.awake.push(998);
+    f.at_column(2);
+    rec.record_due(&f);
+    let vm = rec.vm(f.now, vec![]);
+    assert_eq!((vm.buckets, vm.recorded, vm.columns), (256, 3, 61));
+    assert_eq!(vm.cell(0, 255), CALM);
+    assert_eq!(
+        vm.cell(1, 255),
+        LEADERLESS,
+        "the leaderless region's bucket"
+    );
+    assert_eq!(vm.cell(1, 254), CALM, "its neighbour is untouched");
+    assert_eq!(vm.cell(2, 255), CALM, "3 of its 4 regions are still calm");
+    assert_eq!(vm.leaderless, vec![(256 + 255, 998)]);
+    assert_eq!(vm.region_at(1, 255), Some(998));
+    assert_eq!(
+        rec.vm(SimTime(1_500_000), vec![]).recorded,
+        2,
+        "nothing after the cursor"
+    );
+}
+
+#[test]
+fn a_region_that_changes_nothing_costs_nothing() {
+    let mut f = Fake::new(10_000);
+    let mut rec = HeatmapRecorder::new(&f, END);
+    assert_eq!(
+        f.reads.get(),
+        10_000,
+        "the first column reads every region once"
+    );
+    // Ten quiet columns: nothing awake, nothing leaderless, nothing read.
+    for c in 1..=10 {
+        f.at_column(c);
+        rec.record_due(&f);
+    }
+    assert_eq!(f.reads.get(), 10_000);
+    // One region wakes for two columns then sleeps: read while awake and once after.
+    f.awake.push(42);
+    for c in 11..=12 {
+        f.at_column(c);
+        rec.record_due(&f);
+    }
+    f.awake.clear();
+    for c in 13..=20 {
+        f.at_column(c);
+        rec.record_due(&f);
+    }
+    assert_eq!(f.reads.get(), 10_000 + 3);
+    assert_eq!(rec.reads(), f.reads.get());
+    // A node changing state (a store killed) rereads every region, once.
+    f.epoch = 1;
+    f.at_column(21);
+    rec.record_due(&f);
+    assert_eq!(f.reads.get(), 20_003);
+}
+
+#[test]
+fn a_rewind_keeps_the_columns_before_it_and_records_the_same_again() {
+    let mut f = Fake::new(100);
+    let mut rec = HeatmapRecorder::new(&f, END);
+    f.colours[7] = LEADERLESS_HIBERNATED;
+    for c in 1..=5 {
+        f.at_column(c);
+        rec.record_due(&f);
+    }
+    let played = rec.vm(f.now, vec![]);
+    assert_eq!(played.cell(5, 7), LEADERLESS_HIBERNATED);
+    // Back to column 2 with the region already leaderless there, then forward again.
+    f.at_column(2);
+    rec.resync(&f);
+    assert_eq!(rec.next_column_time(), SimTime(3_000_000));
+    for c in 3..=5 {
+        f.at_column(c);
+        rec.record_due(&f);
+    }
+    assert_eq!(rec.vm(f.now, vec![]), played);
+}
+
+#[test]
+fn a_slice_that_skips_columns_records_each_of_them() {
+    let mut f = Fake::new(10);
+    let mut rec = HeatmapRecorder::new(&f, END);
+    f.at_column(4);
+    rec.record_due(&f);
+    assert_eq!(rec.next_column_time(), SimTime(5_000_000));
+    f.now = END;
+    rec.record_due(&f);
+    assert_eq!(rec.vm(END, vec![]).recorded, 61);
+}
+
+/// The gallery's tikv#14547 (1,000 regions), buggy or fixed.
+fn tikv_14547(fixed: bool) -> super::super::session::Session {
+    let file = if fixed {
+        "tikv-14547-leaders-lost-after-store-failure-fixed"
+    } else {
+        "tikv-14547-leaders-lost-after-store-failure"
+    };
+    let entry = faultline_scenario::gallery()
+        .into_iter()
+        .find(|e| e.file.starts_with(file) && (fixed || !e.file.contains("fixed")))
+        .expect("shipped in the gallery");
+    super::super::session::Session::new(&entry.scenario).expect("builds")
+}
+
+#[test]
+fn tikv_14547_buggy_leaves_a_leaderless_stripe_and_fixed_does_not() {
+    let at = SimTime(240_000_000);
+    let last_leaderless = |fixed: bool| {
+        let mut s = tikv_14547(fixed);
+        s.seek(at);
+        let vm = s.heatmap();
+        let last = vm.recorded - 1;
+        let stripe = (0..vm.buckets)
+            .filter(|&b| matches!(vm.cell(last, b), LEADERLESS | LEADERLESS_HIBERNATED))
+            .count();
+        // Every cell the recorder coloured leaderless names a region the map calls leaderless
+        // at that time; at the cursor, compare with the model directly.
+        let map = crate::view_model::region_map(&s.run);
+        for b in 0..vm.buckets {
+            let leaderless = matches!(vm.cell(last, b), LEADERLESS | LEADERLESS_HIBERNATED);
+            let region = vm.region_at(last, b).expect("recorded");
+            assert_eq!(leaderless, map.leaderless.contains(&region), "bucket {b}");
+        }
+        (stripe, vm.leaderless_cells())
+    };
+    let (buggy_now, buggy_cells) = last_leaderless(false);
+    let (fixed_now, fixed_cells) = last_leaderless(true);
+    assert!(buggy_now > 0, "buggy: regions still leaderless at 4 min");
+    assert_eq!(fixed_now, 0, "fixed: every region led again at 4 min");
+    assert!(
+        fixed_cells > 0,
+        "fixed: the kill still shows as a short leaderless band"
+    );
+    assert!(buggy_cells > fixed_cells, "buggy's stripe is longer");
+}
