@@ -48,7 +48,10 @@ impl Msg {
                 list.len(),
                 if list.len() == 1 { "region" } else { "regions" }
             ),
-            Msg::Propose { region } => format!("a write proposed to region {region}"),
+            Msg::Propose { region, op: 0 } => format!("a write proposed to region {region}"),
+            Msg::Propose { region, op } => {
+                format!("a transaction request (operation {op}) proposed to region {region}")
+            }
             Msg::TransferLeader { region, to_store } => {
                 format!("transfer region {region}'s leader to store {to_store}")
             }
