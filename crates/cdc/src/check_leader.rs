@@ -16,19 +16,11 @@ use faultline_tikv::Cluster;
 
 use crate::cdc::Cdc;
 use crate::change::{RegionError, RegionEvent, RegionEventKind};
+use crate::check_round::CheckRound;
 use crate::msg::CdcMsg;
 use crate::stack::Stack;
 use crate::ts::Ts;
 use crate::txn_wire::TxnMsg;
-
-/// One store's CheckLeader round in flight.
-#[derive(Clone, Debug, Default)]
-pub struct CheckRound {
-    /// Round number (answers to older rounds are ignored).
-    pub round: u64,
-    /// Per region waiting for confirmations: the ts to publish, confirmations still needed.
-    pub waiting: BTreeMap<u32, (Ts, u8)>,
-}
 
 impl Cdc {
     /// The endpoint's `min-ts-interval` tick on store `s`.

@@ -43,7 +43,7 @@ pub struct Endpoint {
     /// Events to send at the end of the current step, per subscriber stream.
     pub outbox: BTreeMap<Subscriber, Vec<RegionEvent>>,
     /// The current CheckLeader round.
-    pub check: crate::check_leader::CheckRound,
+    pub check: crate::check_round::CheckRound,
 }
 
 /// Fixed cost of one incremental scan.

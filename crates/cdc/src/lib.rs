@@ -14,6 +14,7 @@ pub mod capture_session;
 pub mod cdc;
 pub mod change;
 pub mod check_leader;
+pub mod check_round;
 pub mod client_backoff;
 pub mod config;
 pub mod consistency;
