@@ -30,7 +30,9 @@ fn entries(format: &str) -> Vec<(String, String, String)> {
     out
 }
 
-fn assert_corpus_decodes(format: &str) {
+/// `every_gallery_file`: whether each gallery scenario must be in this corpus. v1 was replaced
+/// before later gallery scenarios existed, so only v2 (the current format) must hold them all.
+fn assert_corpus_decodes(format: &str, every_gallery_file: bool) {
     let all = entries(format);
     for (stem, link, toml) in &all {
         let expected = parse_scenario(&format!("{stem}.toml"), toml).expect("corpus TOML parses");
@@ -42,7 +44,7 @@ fn assert_corpus_decodes(format: &str) {
         );
     }
     // Each gallery scenario is in the corpus, so a format change that breaks one is caught.
-    for entry in gallery() {
+    for entry in gallery().into_iter().filter(|_| every_gallery_file) {
         let stem = entry.file.trim_end_matches(".toml");
         assert!(
             all.iter().any(|(s, _, _)| s == stem),
@@ -53,7 +55,7 @@ fn assert_corpus_decodes(format: &str) {
 
 #[test]
 fn every_v1_link_decodes_to_its_scenario() {
-    assert_corpus_decodes("v1");
+    assert_corpus_decodes("v1", false);
     let goldens = entries("v1")
         .into_iter()
         .filter(|(s, _, _)| s.starts_with("golden-"))
@@ -63,7 +65,7 @@ fn every_v1_link_decodes_to_its_scenario() {
 
 #[test]
 fn every_v2_link_decodes_to_its_scenario() {
-    assert_corpus_decodes("v2");
+    assert_corpus_decodes("v2", true);
 }
 
 #[test]
@@ -75,12 +77,11 @@ fn v1_links_record_no_model_and_v2_links_do() {
             "{stem}"
         );
     }
+    // A v2 link records the model version of the build that wrote it: 1 for the scenarios
+    // of the first v2 build, later for gallery scenarios added since.
     for (stem, link, _) in entries("v2") {
-        assert_eq!(
-            decode_shared(link.trim()).unwrap().model_version,
-            Some(1),
-            "{stem}"
-        );
+        let version = decode_shared(link.trim()).unwrap().model_version;
+        assert!(version.is_some_and(|v| v >= 1), "{stem}: {version:?}");
     }
 }
 
