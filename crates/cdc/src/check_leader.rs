@@ -16,7 +16,6 @@ use faultline_tikv::Cluster;
 
 use crate::cdc::Cdc;
 use crate::change::{RegionError, RegionEvent, RegionEventKind};
-use crate::check_round::CheckRound;
 use crate::msg::CdcMsg;
 use crate::stack::Stack;
 use crate::ts::Ts;
