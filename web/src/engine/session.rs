@@ -50,6 +50,12 @@ impl Session {
         // The log and space-time views show recent deliveries; recording only observes (the
         // trace hash does not change), and the cap bounds each snapshot's copy.
         run.world.kernel.messages.set_capacity(MESSAGE_RECORDS);
+        // Everywhere else the cursor at t shows the world after every event at t (a seek runs
+        // them, a snapshot is taken after them). At 0 that means running the events scheduled
+        // at 0 (the first metric sample, faults at 0s) now; otherwise a tour step at 0s would
+        // judge its claims against a world with no sample yet and fail them, while
+        // `faultline check`, which runs the whole scenario, passes them.
+        run.run_until(SimTime::ZERO);
         let snapshots = Snapshots::new(&run, Snapshots::budget_for(scenario.topology.regions));
         let heatmap = HeatmapRecorder::new(&run, run.end());
         Ok(Session {
@@ -191,6 +197,20 @@ mod tests {
         sess.seek(SimTime(150_000_000));
         assert_eq!(sess.run.trace_hash(), whole.trace_hash());
         assert!(sess.snapshot_count() > 1);
+    }
+
+    #[test]
+    fn a_new_session_has_run_the_events_at_zero() {
+        let s = small();
+        let sess = Session::new(&s).unwrap();
+        assert_eq!(sess.now(), SimTime::ZERO);
+        assert!(sess.run.world.kernel.processed() > 0);
+        assert!(sess
+            .run
+            .world
+            .kernel
+            .next_event_time()
+            .is_some_and(|t| t > SimTime::ZERO));
     }
 
     #[test]
