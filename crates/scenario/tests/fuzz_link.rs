@@ -8,11 +8,11 @@ use std::sync::OnceLock;
 
 use faultline_scenario::decode_link;
 use fuzz_common::harness::{link_of, zlib_link_of};
-use fuzz_common::{check_link, mutate, quick, seed_links, seed_scenarios, Edit};
+use fuzz_common::{check_link, mutate, report_slow, seed_links, seed_scenarios, Edit};
 use proptest::prelude::*;
 
 fn decode(link: &str) {
-    quick("decode_link", || check_link(link));
+    report_slow("decode_link", || check_link(link));
 }
 
 /// The postcard bytes inside each seed scenario's link, encoded once.
@@ -121,6 +121,6 @@ fn huge_and_degenerate_links_fail_fast() {
         // A zlib bomb: 64 MiB of zeros packs into a few KiB, far above the unpack limit.
         zlib_link_of(&vec![0u8; 64 * 1024 * 1024]),
     ] {
-        assert!(quick("decode_link", || decode_link(&link)).is_err());
+        assert!(report_slow("decode_link", || decode_link(&link)).is_err());
     }
 }

@@ -6,13 +6,13 @@ mod fuzz_common;
 
 use faultline_scenario::parse_scenario;
 use fuzz_common::{
-    assert_round_trips, check_scenario_text, mutate, mutate_lines, quick, seed_texts, Edit,
+    assert_round_trips, check_scenario_text, mutate, mutate_lines, report_slow, seed_texts, Edit,
     LineEdit,
 };
 use proptest::prelude::*;
 
 fn parse(text: &str) {
-    quick("parse_scenario", || check_scenario_text(text));
+    report_slow("parse_scenario", || check_scenario_text(text));
 }
 
 fn edits() -> impl Strategy<Value = Vec<Edit>> {
@@ -66,6 +66,6 @@ fn oversized_and_deeply_nested_inputs_fail_fast() {
     let many_faults = "name = \"n\"\nduration = \"1m\"\n".to_string()
         + &"[[faults]]\nat = \"1s\"\naction = \"kill\"\ntarget = \"tikv-1\"\n".repeat(20_000);
     for text in [big, deep_arrays, deep_tables, many_faults] {
-        assert!(quick("parse_scenario", || parse_scenario("big.toml", &text)).is_err());
+        assert!(report_slow("parse_scenario", || parse_scenario("big.toml", &text)).is_err());
     }
 }
