@@ -5,6 +5,7 @@
 //! ([`Network`]), faults scheduled as events ([`Fault`]), and a 64-bit trace hash over every
 //! processed event. It knows nothing about TiKV or TiCDC: those are [`Model`]s.
 
+pub mod cow_vec;
 pub mod fault;
 pub mod kernel;
 pub mod knob;
@@ -20,6 +21,7 @@ pub mod time;
 pub mod trace;
 pub mod world;
 
+pub use cow_vec::CowVec;
 pub use fault::{Fault, LinkChange};
 pub use kernel::{describe_fault, Event, Kernel, StepKind};
 pub use knob::{Knob, KnobUnit};

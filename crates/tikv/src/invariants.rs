@@ -1,17 +1,20 @@
 //! Raft safety invariants, checked incrementally where state changes (never by scanning all
 //! peers): at most one leader per region per term, and a committed entry is never lost.
 
+use faultline_sim::CowVec;
+
 use crate::ids::RegionId;
 use crate::raft::log::RaftLog;
 
-/// Per-region records and the first violation seen.
+/// Per-region records and the first violation seen. The records are copy-on-write: a
+/// snapshot of the world shares those of regions that did not change since the last one.
 #[derive(Clone, Debug)]
 pub struct Invariants {
     /// Highest committed `(index, entry term, term it was committed in)` seen in each region.
-    committed: Vec<(u64, u64, u64)>,
+    committed: CowVec<(u64, u64, u64)>,
     /// The two most recent `(term, slot)` elections per region. Two leaders of one term would
     /// be elected close together (each voter votes once per term), so two entries suffice.
-    leaders: Vec<[(u64, u8); 2]>,
+    leaders: CowVec<[(u64, u8); 2]>,
     /// First violation.
     pub violation: Option<String>,
 }
@@ -26,7 +29,7 @@ impl Invariants {
         slot_of: impl Fn(usize) -> u8,
     ) -> Self {
         Invariants {
-            committed: vec![(index, term, term); regions],
+            committed: vec![(index, term, term); regions].into(),
             leaders: (0..regions)
                 .map(|r| [(leader_term, slot_of(r)), (0, 0)])
                 .collect(),

@@ -10,12 +10,18 @@ use faultline_sim::SimTime;
 
 const FULL_SCALE: &str = include_str!("../../../scenarios/tikv-14547-full-scale.toml");
 
-/// Runs the full-scale scenario for `minutes` simulated minutes; returns events processed.
-pub fn run_full_scale(minutes: u32) -> u64 {
+/// The full-scale scenario's world at t = 0, invariant checks off (as the playground runs it).
+pub fn full_scale_run() -> Run {
     let scenario = parse_scenario("tikv-14547-full-scale.toml", FULL_SCALE)
         .expect("the shipped full-scale scenario is valid");
     let mut run = Run::new(&scenario).expect("and runnable");
     run.world.set_check_invariants(false);
+    run
+}
+
+/// Runs the full-scale scenario for `minutes` simulated minutes; returns events processed.
+pub fn run_full_scale(minutes: u32) -> u64 {
+    let mut run = full_scale_run();
     run.run_until(SimTime(minutes as u64 * 60_000_000));
     run.world.kernel.processed()
 }

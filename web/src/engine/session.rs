@@ -213,6 +213,40 @@ mod tests {
             .is_some_and(|t| t > SimTime::ZERO));
     }
 
+    /// What the playground adds to the bare model while seeking into unplayed time (heatmap
+    /// recording, snapshots, slicing), at full scale: `cargo test --release -p faultline-web
+    /// seek_speed -- --ignored --nocapture` (`SEEK_SPEED_S` simulated seconds, default 120).
+    /// Prints the speeds; asserts only that both runs end in the same state.
+    #[test]
+    #[ignore = "a full-scale measurement of a minute or more; run by hand"]
+    fn seek_speed_at_full_scale_against_the_bare_model() {
+        let text = include_str!("../../../scenarios/tikv-14547-full-scale.toml");
+        let s = faultline_scenario::parse_scenario("tikv-14547-full-scale.toml", text).unwrap();
+        let secs: u64 = std::env::var("SEEK_SPEED_S").map_or(120, |v| v.parse().unwrap());
+        let target = SimTime(secs * 1_000_000);
+        let start = std::time::Instant::now();
+        let clock = || start.elapsed().as_secs_f64() * 1e3;
+        let mut bare = Run::new(&s).unwrap();
+        bare.world.set_check_invariants(false);
+        let t0 = clock();
+        bare.run_until(target);
+        let bare_ms = clock() - t0;
+        let mut sess = Session::new(&s).unwrap();
+        sess.record_messages(false);
+        let t0 = clock();
+        while !sess.advance(target, 12.0, &clock) {}
+        let seek_ms = clock() - t0;
+        assert_eq!(sess.run.trace_hash(), bare.trace_hash());
+        println!(
+            "measured: seek 0 -> {secs} s at full scale: bare model {:.2} s, playground \
+             session {:.2} s ({} snapshots) = {:.0}% of the bare speed",
+            bare_ms / 1e3,
+            seek_ms / 1e3,
+            sess.snapshot_count(),
+            100.0 * bare_ms / seek_ms
+        );
+    }
+
     #[test]
     fn stepping_to_a_node_stops_on_its_event() {
         let s = small();

@@ -1,55 +1,75 @@
-//! Periodic copies of a run, so rewinding costs a replay of at most one interval instead of
+//! Periodic copies of a run, so a seek back costs a replay of at most one interval instead of
 //! a replay from t = 0.
 //!
-//! Memory is capped: when there are more than `max` snapshots, every other one is dropped
-//! (the first, t = 0, always stays) and the interval doubles, so the snapshots stay spread
-//! over the whole run.
+//! A copy is cheap: the big per-region state of the model is copy-on-write
+//! (`faultline_sim::CowVec`), so a snapshot costs what changed since the previous one (about
+//! 60 MB and 70-120 ms per 20 simulated seconds of the 256,000-region scenario, measured with
+//! `seek-bench-native`; a full copy was 170 MB and 0.7 s). Snapshots are therefore taken by
+//! the work a replay would redo: every [`REPLAY_EVENTS`] events (about 150 ms of raw wasm speed),
+//! or every [`MAX_INTERVAL_US`] of simulated time if that comes first.
+//!
+//! Memory is capped by a count: when there are more than `max` snapshots, every other one is
+//! dropped (the first, t = 0, always stays) and both intervals double, so the snapshots stay
+//! spread over the whole run.
 
 use faultline_scenario::Run;
 use faultline_sim::SimTime;
 
-/// Simulated time between snapshots at the start.
-pub const FIRST_INTERVAL_US: u64 = 10_000_000;
+/// Events between snapshots at the start: the wasm build runs about 1.3 M events per second
+/// of the full-scale scenario (`cargo xtask bench-wasm`), so replaying this many takes about
+/// 150 ms, within the 200 ms a seek back may take.
+pub const REPLAY_EVENTS: u64 = 200_000;
+
+/// Simulated time between snapshots at the start, if fewer events than [`REPLAY_EVENTS`] ran:
+/// small scenarios replay fast, but a snapshot every few seconds keeps stepping back cheap.
+pub const MAX_INTERVAL_US: u64 = 10_000_000;
 
 /// The snapshots of one run, ordered by time.
 #[derive(Clone)]
 pub struct Snapshots {
     every_us: u64,
+    every_events: u64,
     max: usize,
     items: Vec<Run>,
 }
 
 impl Snapshots {
-    /// Starts with `first` (normally the freshly built run at t = 0). The interval starts at
-    /// [`FIRST_INTERVAL_US`] or at the run's length over `max`, whichever is longer: a full-scale
-    /// world takes most of a second to copy, and copies later thinned away were wasted (a seek
-    /// from 30 s to 6 min used to take 13 copies and keep 5; now it takes 2).
+    /// Starts with `first` (normally the freshly built run at t = 0), keeping at most `max`.
     pub fn new(first: &Run, max: usize) -> Snapshots {
-        let max = max.max(2);
-        let end_us = first.end().as_micros();
         Snapshots {
-            every_us: FIRST_INTERVAL_US.max(end_us / max as u64),
-            max,
+            every_us: MAX_INTERVAL_US,
+            every_events: REPLAY_EVENTS,
+            max: max.max(2),
             items: vec![first.clone()],
         }
     }
 
-    /// How many snapshots are kept for a world of `regions` regions: a big cluster's world is
-    /// large, so it gets fewer copies.
+    /// How many snapshots are kept for a world of `regions` regions. A snapshot of the
+    /// full-scale world holds what changed in its interval: 50-60 MB while the cluster idles,
+    /// up to the whole 170 MB of peer state right after the kill, when every region is
+    /// touched. 16 keeps the worst case near 1.5 GB and the usual one under 1 GB.
     pub fn budget_for(regions: u32) -> usize {
         match regions {
             0..=20_000 => 40,
-            20_001..=100_000 => 12,
-            _ => 6,
+            20_001..=100_000 => 24,
+            _ => 16,
         }
     }
 
-    /// Takes a copy of `run` if the newest snapshot is at least one interval older. Rewinding
-    /// can leave later snapshots in place (the run is deterministic, they stay valid), so
-    /// this only ever appends past the newest one.
+    /// Takes a copy of `run` if the newest snapshot is at least one interval older, in events
+    /// or in simulated time. Only between instants: a copy taken halfway through the events of
+    /// one instant would show the cursor a half-run instant. Rewinding can leave later
+    /// snapshots in place (the run is deterministic, they stay valid), so this only ever
+    /// appends past the newest one.
     pub fn maybe_take(&mut self, run: &Run) {
-        let newest = self.items.last().map_or(0, |r| r.now().as_micros());
-        if run.now().as_micros() < newest + self.every_us {
+        let Some(newest) = self.items.last() else {
+            return;
+        };
+        let (now, events) = (run.now(), run.world.kernel.processed());
+        let due_by_time = now.as_micros() >= newest.now().as_micros() + self.every_us;
+        let due_by_work = events >= newest.world.kernel.processed() + self.every_events;
+        let between_instants = run.world.kernel.next_event_time().is_none_or(|t| t > now);
+        if now <= newest.now() || !(due_by_time || due_by_work) || !between_instants {
             return;
         }
         self.items.push(run.clone());
@@ -60,6 +80,7 @@ impl Snapshots {
                 i % 2 == 1
             });
             self.every_us *= 2;
+            self.every_events *= 2;
         }
     }
 
@@ -76,5 +97,99 @@ impl Snapshots {
     /// Never true: the t = 0 snapshot is always kept.
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use faultline_scenario::gallery;
+
+    fn tikv_14547() -> Run {
+        let g = gallery();
+        let e = g
+            .iter()
+            .find(|e| e.file.starts_with("tikv-14547-leaders-lost"))
+            .expect("the tikv#14547 scenario is shipped");
+        Run::new(&e.scenario).expect("and runnable")
+    }
+
+    /// Plays `run` to `until` in 1 ms steps, offering every step to `snaps`.
+    fn play(run: &mut Run, snaps: &mut Snapshots, until: SimTime) {
+        while run.now() < until {
+            run.run_until(SimTime(run.now().0 + 1_000));
+            snaps.maybe_take(run);
+        }
+    }
+
+    #[test]
+    fn a_busy_stretch_gets_snapshots_by_work_done_not_only_by_time() {
+        let mut run = tikv_14547();
+        let mut snaps = Snapshots::new(&run, 1_000);
+        snaps.every_events = 2_000;
+        play(&mut run, &mut snaps, SimTime(30_000_000));
+        let times: Vec<u64> = snaps.items.iter().map(|r| r.now().0).collect();
+        // By time alone there would be 4 (0, 10, 20 and 30 s).
+        assert!(times.len() > 4, "snapshots at {times:?}");
+        for w in snaps.items.windows(2) {
+            let events = w[1].world.kernel.processed() - w[0].world.kernel.processed();
+            let gap_us = w[1].now().0 - w[0].now().0;
+            assert!(
+                gap_us <= MAX_INTERVAL_US + 1_000,
+                "gap {gap_us} µs in {times:?}"
+            );
+            // Taken at the first step boundary past the interval: at most one step's events over.
+            assert!(
+                events < 2 * 2_000 || gap_us >= MAX_INTERVAL_US,
+                "{events} events"
+            );
+        }
+    }
+
+    #[test]
+    fn snapshots_are_taken_between_instants_and_replay_to_the_same_hash() {
+        let mut run = tikv_14547();
+        let mut snaps = Snapshots::new(&run, 4);
+        snaps.every_events = 1_000;
+        play(&mut run, &mut snaps, SimTime(60_000_000));
+        assert!(snaps.len() <= 4);
+        assert!(snaps.every_events > 1_000, "thinning doubles the interval");
+        for (i, s) in snaps.items.iter().enumerate() {
+            // The first is the caller's (here built, its events at 0 not yet run).
+            let mid_instant = s
+                .world
+                .kernel
+                .next_event_time()
+                .is_some_and(|t| t <= s.now());
+            assert!(
+                i == 0 || !mid_instant,
+                "taken halfway through {:?}",
+                s.now()
+            );
+            let mut replay = s.clone();
+            replay.run_until(run.now());
+            assert_eq!(replay.trace_hash(), run.trace_hash(), "from {:?}", s.now());
+        }
+    }
+
+    #[test]
+    fn a_snapshot_shares_the_peer_state_of_regions_nobody_touched() {
+        let mut run = tikv_14547();
+        run.run_until(SimTime(5_000_000));
+        let snap = run.clone();
+        let peers = |r: &Run| r.world.model.tikv.peers().clone();
+        assert_eq!(
+            peers(&run).shared_chunks(&peers(&snap)),
+            peers(&run).chunk_count()
+        );
+        run.run_until(SimTime(6_000_000));
+        let (live, old) = (peers(&run), peers(&snap));
+        let shared = live.shared_chunks(&old);
+        // Writes in that second copied some chunks; hibernated regions' chunks stay shared.
+        assert!(
+            shared < live.chunk_count(),
+            "nothing was written in a second of load"
+        );
+        assert!(shared > 0, "every chunk was copied");
     }
 }

@@ -1,0 +1,164 @@
+//! A fixed-length vector whose clones share storage until written: the per-peer state of a
+//! 256,000-region world is about 170 MB, and the playground keeps a snapshot of the world every
+//! few simulated seconds so a seek back replays little. A plain `Vec` clone copies all of it
+//! (most of a second); a [`CowVec`] clone copies one pointer per chunk, and a chunk is copied
+//! only when one of the clones first writes to it. Hibernated regions are never written, so
+//! their chunks stay shared by every snapshot.
+//!
+//! The length is fixed once built (`From<Vec<T>>`, `FromIterator`): the model sizes its
+//! per-peer arrays at construction, and growing a shared chunk would copy it anyway.
+
+use std::fmt;
+use std::ops::{Index, IndexMut};
+use std::sync::Arc;
+
+/// Elements `0..len` in chunks of `1 << SHIFT` (the last may be shorter), each behind an `Arc`
+/// so clones share it. Reads cost one more pointer hop than a `Vec`; the first write to a
+/// shared chunk copies that chunk (`Arc::make_mut`), later writes do not.
+///
+/// `Arc` rather than `Rc`: a world may be built on one thread and explored on another.
+pub struct CowVec<T, const SHIFT: u32 = 4> {
+    chunks: Vec<Arc<[T]>>,
+    len: usize,
+}
+
+impl<T, const SHIFT: u32> CowVec<T, SHIFT> {
+    /// Elements per chunk.
+    pub const CHUNK_LEN: usize = 1 << SHIFT;
+
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True if there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The element at `i`, or `None` past the end.
+    pub fn get(&self, i: usize) -> Option<&T> {
+        if i >= self.len {
+            return None;
+        }
+        self.chunks
+            .get(i >> SHIFT)
+            .map(|c| &c[i & (Self::CHUNK_LEN - 1)])
+    }
+
+    /// All elements in order.
+    pub fn iter(&self) -> impl Iterator<Item = &T> + '_ {
+        self.chunks.iter().flat_map(|c| c.iter())
+    }
+
+    /// Number of chunks.
+    pub fn chunk_count(&self) -> usize {
+        self.chunks.len()
+    }
+
+    /// How many chunks `self` and `other` share (same storage, not merely equal values): what
+    /// a snapshot costs in memory is the chunks it does not share with its neighbours.
+    pub fn shared_chunks(&self, other: &Self) -> usize {
+        self.chunks
+            .iter()
+            .zip(&other.chunks)
+            .filter(|(a, b)| Arc::ptr_eq(a, b))
+            .count()
+    }
+
+    /// Bytes of element storage one chunk holds (for memory reports).
+    pub fn chunk_bytes() -> usize {
+        Self::CHUNK_LEN * std::mem::size_of::<T>()
+    }
+}
+
+impl<T: Clone, const SHIFT: u32> CowVec<T, SHIFT> {
+    /// The element at `i` for writing, or `None` past the end. Copies its chunk first if a
+    /// clone shares it.
+    pub fn get_mut(&mut self, i: usize) -> Option<&mut T> {
+        if i >= self.len {
+            return None;
+        }
+        self.chunks
+            .get_mut(i >> SHIFT)
+            .map(|c| &mut Arc::make_mut(c)[i & (Self::CHUNK_LEN - 1)])
+    }
+}
+
+impl<T, const SHIFT: u32> Index<usize> for CowVec<T, SHIFT> {
+    type Output = T;
+
+    fn index(&self, i: usize) -> &T {
+        match self.get(i) {
+            Some(v) => v,
+            None => panic!("index {i} out of range for a CowVec of length {}", self.len),
+        }
+    }
+}
+
+impl<T: Clone, const SHIFT: u32> IndexMut<usize> for CowVec<T, SHIFT> {
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        let len = self.len;
+        match self.get_mut(i) {
+            Some(v) => v,
+            None => panic!("index {i} out of range for a CowVec of length {len}"),
+        }
+    }
+}
+
+impl<T, const SHIFT: u32> Clone for CowVec<T, SHIFT> {
+    /// O(chunks): every chunk is shared, none copied.
+    fn clone(&self) -> Self {
+        CowVec {
+            chunks: self.chunks.clone(),
+            len: self.len,
+        }
+    }
+}
+
+impl<T, const SHIFT: u32> Default for CowVec<T, SHIFT> {
+    fn default() -> Self {
+        CowVec {
+            chunks: Vec::new(),
+            len: 0,
+        }
+    }
+}
+
+impl<T, const SHIFT: u32> From<Vec<T>> for CowVec<T, SHIFT> {
+    fn from(v: Vec<T>) -> Self {
+        v.into_iter().collect()
+    }
+}
+
+impl<T, const SHIFT: u32> FromIterator<T> for CowVec<T, SHIFT> {
+    fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Self {
+        let mut chunks = Vec::new();
+        let mut len = 0;
+        let mut items = items.into_iter().peekable();
+        while items.peek().is_some() {
+            let chunk: Arc<[T]> = items.by_ref().take(Self::CHUNK_LEN).collect();
+            len += chunk.len();
+            chunks.push(chunk);
+        }
+        CowVec { chunks, len }
+    }
+}
+
+impl<T: fmt::Debug, const SHIFT: u32> fmt::Debug for CowVec<T, SHIFT> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<T: PartialEq, const SHIFT: u32> PartialEq for CowVec<T, SHIFT> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len == other.len && self.iter().eq(other.iter())
+    }
+}
+
+impl<T: Eq, const SHIFT: u32> Eq for CowVec<T, SHIFT> {}
+
+#[cfg(test)]
+#[path = "cow_vec_tests.rs"]
+mod tests;
