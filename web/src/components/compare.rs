@@ -1,5 +1,6 @@
 //! Compare mode: the same scenario with one bug's toggles flipped, run on the same cursor; both
-//! runs' headline numbers and expectations side by side (the design-review view).
+//! runs' headline numbers and expectations side by side (the design-review view); the views
+//! panel shows both runs' charts, region maps and heatmaps (components::view_bodies).
 
 use faultline_sim::format_hash;
 use web_sys::HtmlSelectElement;
@@ -8,11 +9,10 @@ use yew::prelude::*;
 use std::rc::Rc;
 
 use super::PanelProps;
-use crate::engine::ViewData;
 use crate::playground::Action;
 use crate::toggles::{is_buggy, primary_toggle, toggle_value, toggles_of, BUGS, TOGGLES};
 use crate::view_model as vm;
-use crate::views::{ExpectationsPanel, MetricsStrip, RegionMap};
+use crate::views::{ExpectationsPanel, MetricsStrip};
 
 /// The compare panel: a switch when off, both runs when on.
 #[function_component]
@@ -58,15 +58,6 @@ pub fn Compare(props: &PanelProps) -> Html {
         Callback::from(move |t| cb.emit(Action::Seek(t)))
     };
     let primary_buggy = is_buggy(pg.scenario(), toggle_on);
-    let on_region = {
-        let cb = props.on_action.clone();
-        let views = pg.views.clone();
-        Callback::from(move |r: u32| {
-            let mut v = views.clone();
-            v.region = Some(r);
-            cb.emit(Action::Views(v))
-        })
-    };
     let values = |buggy: bool| {
         toggles_of(toggle_on)
             .map(|t| {
@@ -89,30 +80,19 @@ pub fn Compare(props: &PanelProps) -> Html {
                buggy: bool,
                hash: u64,
                strip: Rc<vm::MetricsStripVm>,
-               expect: Rc<vm::ExpectationsVm>,
-               map: Option<Rc<vm::RegionMapVm>>| {
+               expect: Rc<vm::ExpectationsVm>| {
         let label = if buggy { "buggy" } else { "fixed" };
         html! {
             <div class={ classes!("compare-col", label) } data-run={ which } data-side={ label }>
                 <h4>{ format!("{label}: {}", values(buggy)) }</h4>
                 <p class="hash">{ "trace hash " }<code data-hash={ which }>{ format_hash(hash) }</code></p>
                 <MetricsStrip data={ strip } run={ which } />
-                if let Some(map) = map {
-                    <div class="compare-map" data-map={ which }>
-                        <RegionMap { map } on_select_region={ on_region.clone() } min_css_px={ 240 } />
-                    </div>
-                }
                 <ExpectationsPanel data={ expect } on_jump={ on_jump.clone() }
                                    title={ format!("Expectations ({label})") } />
             </div>
         }
     };
     let f = &pg.frame;
-    // Both region maps, side by side, while the Regions tab is open.
-    let primary_map = match (&twin.region_map, &f.views) {
-        (Some(_), Some(ViewData::Regions { map, .. })) => Some(map.clone()),
-        _ => None,
-    };
     html! {
         <section id="compare" class="panel compare on">
             <h3>{ format!("Compare: {} ({})", bug.issue, bug.symptom) }
@@ -122,12 +102,10 @@ pub fn Compare(props: &PanelProps) -> Html {
                     "Both runs are identical so far: this scenario does not exercise {} yet.", bug.issue) }</p>
             }
             <div class="compare-grid">
-                { col("primary", primary_buggy, f.trace_hash, f.strip.clone(), f.expectations.clone(), primary_map.clone()) }
-                { col("twin", !primary_buggy, twin.trace_hash, twin.strip.clone(), twin.expectations.clone(), twin.region_map.clone()) }
+                { col("primary", primary_buggy, f.trace_hash, f.strip.clone(), f.expectations.clone()) }
+                { col("twin", !primary_buggy, twin.trace_hash, twin.strip.clone(), twin.expectations.clone()) }
             </div>
-            if primary_map.is_none() {
-                <p class="hint">{ "Open the Regions tab below to see both runs' region maps here, side by side." }</p>
-            }
+            <p class="hint">{ "Each view below shows both runs side by side, buggy on the left." }</p>
         </section>
     }
 }
