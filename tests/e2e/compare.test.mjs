@@ -56,14 +56,55 @@ for (const bug of BUGS) {
   });
 }
 
-test("compare shows both runs' region maps side by side on the Regions tab", async () => {
-  const { page, problems } = await open(ctx.browser.context, `${ctx.server.url}${linkFragment(BUGS[0].file)}&t=90`);
+/** Each element's box: where it sits and how big it is. */
+const boxes = (page, sel) =>
+  page.$$eval(sel, (els) => els.map((e) => {
+    const r = e.getBoundingClientRect();
+    return { left: r.left, top: r.top, width: r.width, height: r.height, ...e.dataset };
+  }));
+
+test("compare on tikv#14547: charts, region maps and heatmaps of both runs side by side, buggy left", async () => {
+  const { page, problems } = await open(ctx.browser.context, `${ctx.server.url}${linkFragment(BUGS[0].file)}&t=360`);
   await waitStatus(page, problems, ["paused"]);
   await page.click("#compare-on");
   await page.waitForSelector("#compare.on");
+  await waitStatus(page, problems, ["paused"]);
+  // Charts: one plot per run for each chart, same size, buggy on the left.
+  await page.waitForSelector('[data-chart-pair="leaderless"] [data-run="fixed"] canvas');
+  const plots = await boxes(page, '[data-chart-pair="leaderless"] .chart');
+  assert.deepEqual(plots.map((p) => p.run), ["buggy", "fixed"]);
+  assert.ok(plots[0].left < plots[1].left && plots[0].top === plots[1].top, JSON.stringify(plots));
+  assert.equal(plots[0].width, plots[1].width);
+  // Each plot shows one run's series only.
+  assert.ok(plots.every((p) => p.series && !p.series.includes(":")), JSON.stringify(plots.map((p) => p.series)));
+  await screenshot(page, "journey-design-review-compare-charts");
+
   await page.click('[data-view="regions"]');
-  await page.waitForSelector('[data-map="primary"] canvas');
   await page.waitForSelector('[data-map="twin"] canvas');
-  await screenshot(page, "compare-two-region-maps");
+  await page.waitForSelector('.heatmap[data-run="fixed"][data-recorded]');
+  const maps = await boxes(page, "[data-map]");
+  assert.deepEqual(maps.map((m) => m.side), ["buggy", "fixed"]);
+  assert.ok(maps[0].left < maps[1].left && maps[0].top === maps[1].top, JSON.stringify(maps));
+  // The twin catches up with the cursor; then both heatmaps cover the same columns.
+  await page.waitForFunction(() => {
+    const [a, b] = [...document.querySelectorAll(".heatmap")].map((h) => h.dataset.recorded);
+    return a && a === b;
+  }, null, { timeout: 60_000 });
+  const heat = await boxes(page, ".heatmap");
+  assert.deepEqual(heat.map((h) => h.run), ["buggy", "fixed"]);
+  assert.ok(heat[0].left < heat[1].left && heat[0].top === heat[1].top, JSON.stringify(heat));
+  const canvases = await boxes(page, ".heatmap canvas");
+  assert.equal(canvases[0].width, canvases[1].width, "same scale");
+  assert.equal(canvases[0].height, canvases[1].height, "same scale");
+  assert.equal(heat[0].buckets, heat[1].buckets);
+  assert.equal(heat[0].columns, heat[1].columns);
+  // They differ as the bug says: the buggy run keeps a leaderless stripe at 6 min.
+  assert.ok(Number(heat[0].stripeRow) >= 0, "buggy: a leaderless row at the cursor");
+  assert.equal(heat[1].stripeRow, "-1", "fixed: every row led at the cursor");
+  assert.ok(Number(heat[0].leaderlessCells) > Number(heat[1].leaderlessCells), JSON.stringify(heat));
+  const pixels = await page.$$eval('[data-map] canvas', (cs) => cs.map((c) => c.toDataURL()));
+  assert.notEqual(pixels[0], pixels[1], "the two region maps look different");
+  await screenshot(page, "journey-design-review-compare-regions");
+  assert.deepEqual(problems, []);
   await page.close();
 });

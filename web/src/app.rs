@@ -30,6 +30,7 @@ use crate::components::share::Share;
 use crate::components::topology::Topology;
 use crate::components::views_panel::ViewsPanel;
 use crate::dom;
+use crate::engine::RunState;
 use crate::playground::{saved_session, topology as topo, Action, Playground};
 use crate::state::AppState;
 use crate::views::{ExpectationsPanel, MetricsStrip};
@@ -139,7 +140,120 @@ pub fn App() -> Html {
         let state = state.clone();
         use_effect_with((), move |_| spawn_engine(&state));
     }
-    // Keyboard shortcuts and pasted links.
+    use_shortcuts_and_links(&state);
+    use_address_bar(hash, active, &state);
+    use_saved_work(&state, edits, link);
+
+    let close_help = {
+        let cb = on_action.clone();
+        Callback::from(move |_| cb.emit(Action::ToggleHelp))
+    };
+    let on_jump = {
+        let cb = on_action.clone();
+        Callback::from(move |t| cb.emit(Action::Seek(t)))
+    };
+    let pg = state.pg.borrow();
+    let strip = pg.frame.strip.clone();
+    // Until the worker's first frame the page knows the scenario but not its run: list its
+    // expectations pending rather than "no expectations".
+    let expect = if pg.frame.state == RunState::Loading && pg.frame.expectations.rows.is_empty() {
+        Rc::new(crate::view_model::expectations::pending_expectations(
+            pg.scenario(),
+        ))
+    } else {
+        pg.frame.expectations.clone()
+    };
+    let file = pg.file;
+    let compare_on = pg.compare.is_some() && pg.frame.twin.is_some();
+    drop(pg);
+
+    if embed {
+        return html! {
+            <main class="embed">
+                <Header state={ state.clone() } on_action={ on_action.clone() } />
+                <Controls state={ state.clone() } on_action={ on_action.clone() } />
+                <RunStatus state={ state.clone() } on_action={ on_action.clone() } />
+                <Scrubber state={ state.clone() } on_action={ on_action.clone() } />
+                <MetricsStrip data={ strip } />
+                <ExpectationsPanel data={ expect } on_jump={ on_jump } />
+            </main>
+        };
+    }
+    html! {
+        <>
+        <a class="skip-link" href="#playground" onclick={ skip_to_playground }>{ "Skip to the playground" }</a>
+        <header class="topbar">
+            <h1>{ "Faultline" }</h1>
+            <Share state={ state.clone() } on_action={ on_action.clone() } />
+        </header>
+        <main class="layout">
+            <aside class="side">
+                <Gallery current={ file } on_action={ on_action.clone() } />
+            </aside>
+            { center_column(&state, &on_action, Headline { strip, expect, compare_on, on_jump }) }
+        </main>
+        if help_open {
+            <Help on_close={ close_help } />
+        }
+        </>
+    }
+}
+
+/// What the run says at the cursor, above the views: hidden while compare shows both runs'.
+struct Headline {
+    strip: Rc<crate::view_model::MetricsStripVm>,
+    expect: Rc<crate::view_model::ExpectationsVm>,
+    compare_on: bool,
+    on_jump: Callback<faultline_sim::SimTime>,
+}
+
+/// The playground's column: controls and the key view first (on a phone too), the editors
+/// after them.
+fn center_column(
+    state: &crate::state::StateHandle,
+    on_action: &Callback<Action>,
+    h: Headline,
+) -> Html {
+    let Headline {
+        strip,
+        expect,
+        compare_on,
+        on_jump,
+    } = h;
+    html! {
+        <div class="center" id="playground" tabindex="-1">
+            <LinkError state={ state.clone() } on_action={ on_action.clone() } />
+            <LinkCheckBanner state={ state.clone() } on_action={ on_action.clone() } />
+            <Header state={ state.clone() } on_action={ on_action.clone() } />
+            <Guide state={ state.clone() } on_action={ on_action.clone() } />
+            <section class="panel time">
+                <Controls state={ state.clone() } on_action={ on_action.clone() } />
+                <Scrubber state={ state.clone() } on_action={ on_action.clone() } />
+                <FaultTimeline state={ state.clone() } on_action={ on_action.clone() } />
+                <RunStatus state={ state.clone() } on_action={ on_action.clone() } />
+                <Notice state={ state.clone() } on_action={ on_action.clone() } />
+            </section>
+            <Branches state={ state.clone() } on_action={ on_action.clone() } />
+            if !compare_on {
+                <MetricsStrip data={ strip } />
+            }
+            <Compare state={ state.clone() } on_action={ on_action.clone() } />
+            <FirstDifference state={ state.clone() } on_action={ on_action.clone() } />
+            if !compare_on {
+                <ExpectationsPanel data={ expect } on_jump={ on_jump } />
+            }
+            <ViewsPanel state={ state.clone() } on_action={ on_action.clone() } />
+            <Topology state={ state.clone() } on_action={ on_action.clone() } />
+            <FaultPalette state={ state.clone() } on_action={ on_action.clone() } />
+            <Inspector state={ state.clone() } on_action={ on_action.clone() } />
+            <ExplorePanel state={ state.clone() } on_action={ on_action.clone() } />
+        </div>
+    }
+}
+
+/// Keyboard shortcuts, and links pasted into the address bar.
+#[hook]
+fn use_shortcuts_and_links(state: &UseReducerHandle<AppState>) {
     {
         let d = state.dispatcher();
         use_effect_with((), move |_| {
@@ -159,7 +273,11 @@ pub fn App() -> Html {
             move || drop((keys, hash))
         });
     }
-    // The URL always holds the scenario and cursor (throttled while the clock runs).
+}
+
+/// The address bar always holds the scenario and cursor (throttled while the clock runs).
+#[hook]
+fn use_address_bar(hash: String, active: bool, state: &UseReducerHandle<AppState>) {
     {
         let last = use_mut_ref(|| 0.0f64);
         use_effect_with(hash, move |hash| {
@@ -179,6 +297,11 @@ pub fn App() -> Html {
             move || drop(t)
         });
     }
+}
+
+/// What survives a reload: the tab's session, the autosaved scenario and node positions.
+#[hook]
+fn use_saved_work(state: &UseReducerHandle<AppState>, edits: u64, link: String) {
     // The tab's session (compare, branches, undo, tab) is saved whenever one of them changes.
     {
         let pg = state.pg.borrow();
@@ -210,78 +333,6 @@ pub fn App() -> Html {
                 dom::save(dom::POSITIONS_KEY, p);
             }
         });
-    }
-
-    let close_help = {
-        let cb = on_action.clone();
-        Callback::from(move |_| cb.emit(Action::ToggleHelp))
-    };
-    let on_jump = {
-        let cb = on_action.clone();
-        Callback::from(move |t| cb.emit(Action::Seek(t)))
-    };
-    let pg = state.pg.borrow();
-    let strip = pg.frame.strip.clone();
-    let expect = pg.frame.expectations.clone();
-    let file = pg.file;
-    let compare_on = pg.compare.is_some() && pg.frame.twin.is_some();
-    drop(pg);
-
-    if embed {
-        return html! {
-            <main class="embed">
-                <Header state={ state.clone() } on_action={ on_action.clone() } />
-                <Controls state={ state.clone() } on_action={ on_action.clone() } />
-                <RunStatus state={ state.clone() } on_action={ on_action.clone() } />
-                <Scrubber state={ state.clone() } on_action={ on_action.clone() } />
-                <MetricsStrip data={ strip } />
-                <ExpectationsPanel data={ expect } on_jump={ on_jump } />
-            </main>
-        };
-    }
-    html! {
-        <>
-        <a class="skip-link" href="#playground" onclick={ skip_to_playground }>{ "Skip to the playground" }</a>
-        <header class="topbar">
-            <h1>{ "Faultline" }</h1>
-            <Share state={ state.clone() } on_action={ on_action.clone() } />
-        </header>
-        <main class="layout">
-            <aside class="side">
-                <Gallery current={ file } on_action={ on_action.clone() } />
-            </aside>
-            <div class="center" id="playground" tabindex="-1">
-                <LinkError state={ state.clone() } on_action={ on_action.clone() } />
-                <LinkCheckBanner state={ state.clone() } on_action={ on_action.clone() } />
-                <Header state={ state.clone() } on_action={ on_action.clone() } />
-                <Guide state={ state.clone() } on_action={ on_action.clone() } />
-                <section class="panel time">
-                    <Controls state={ state.clone() } on_action={ on_action.clone() } />
-                    <Scrubber state={ state.clone() } on_action={ on_action.clone() } />
-                    <FaultTimeline state={ state.clone() } on_action={ on_action.clone() } />
-                    <RunStatus state={ state.clone() } on_action={ on_action.clone() } />
-                    <Notice state={ state.clone() } on_action={ on_action.clone() } />
-                </section>
-                <Branches state={ state.clone() } on_action={ on_action.clone() } />
-                if !compare_on {
-                    <MetricsStrip data={ strip } />
-                }
-                <Compare state={ state.clone() } on_action={ on_action.clone() } />
-                <FirstDifference state={ state.clone() } on_action={ on_action.clone() } />
-                if !compare_on {
-                    <ExpectationsPanel data={ expect } on_jump={ on_jump } />
-                }
-                <ViewsPanel state={ state.clone() } on_action={ on_action.clone() } />
-                <Topology state={ state.clone() } on_action={ on_action.clone() } />
-                <FaultPalette state={ state.clone() } on_action={ on_action.clone() } />
-                <Inspector state={ state.clone() } on_action={ on_action.clone() } />
-                <ExplorePanel state={ state.clone() } on_action={ on_action.clone() } />
-            </div>
-        </main>
-        if help_open {
-            <Help on_close={ close_help } />
-        }
-        </>
     }
 }
 

@@ -29,5 +29,9 @@ pub mod views;
 #[cfg(target_arch = "wasm32")]
 pub fn start() {
     panic_report::install();
+    // index.html's placeholder held the page's place while the wasm downloaded.
+    if let Some(boot) = gloo::utils::document().get_element_by_id("boot") {
+        boot.remove();
+    }
     yew::Renderer::<app::App>::new().render();
 }

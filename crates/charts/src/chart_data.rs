@@ -217,6 +217,10 @@ pub struct ChartData {
     /// The fault script's moments (`kill tikv-1` at 60 s), drawn as marks on the time axis.
     #[serde(default)]
     pub faults: Vec<FaultMark>,
+    /// The highest value (left, right axis) the axes must reach even if this chart's own
+    /// series stay lower: compare mode draws one chart per run, and they share their axes.
+    #[serde(default)]
+    pub shared_max: Option<(f64, f64)>,
 }
 
 /// A fault's moment on a chart.
@@ -309,6 +313,7 @@ pub fn chart_data(kind: ChartKind, runs: &[LabelledRun<'_>], cursor: Option<SimT
         alerts: kind.alerts(),
         cursor_secs: cursor.map(SimTime::as_secs_f64),
         faults: runs.first().map(|r| fault_marks(r.run)).unwrap_or_default(),
+        shared_max: None,
     }
 }
 

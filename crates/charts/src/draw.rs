@@ -68,15 +68,13 @@ fn alerts_off_scale(data: &ChartData, data_max: f64) -> Vec<bool> {
 
 /// The left axis's top and which alert lines are off it.
 fn left_axis(data: &ChartData) -> (f64, Vec<bool>) {
-    let values = data
-        .series
-        .iter()
-        .filter(|s| !s.secondary)
-        .flat_map(|s| s.points.iter().map(|p| p.1));
-    let data_max = values.clone().filter(|v| v.is_finite()).fold(0.0, f64::max);
+    let (data_max, _) = crate::axis::extents(data);
     let off_scale = alerts_off_scale(data, data_max);
     let on_scale = data.alerts.iter().zip(&off_scale).filter(|(_, off)| !**off);
-    (top(values.chain(on_scale.map(|(a, _)| a.value))), off_scale)
+    (
+        top(std::iter::once(data_max).chain(on_scale.map(|(a, _)| a.value))),
+        off_scale,
+    )
 }
 
 /// Draws `data` on `root`: the plot above, the legend in a strip below it. The y axes scale to
@@ -87,13 +85,8 @@ pub fn draw_chart<DB: DrawingBackend>(
 ) -> DrawResult<ChartLayout, DB> {
     root.fill(&WHITE)?;
     let x_max = data.x_max_secs.max(1.0);
-    let secondary_values = data
-        .series
-        .iter()
-        .filter(|s| s.secondary)
-        .flat_map(|s| s.points.iter().map(|p| p.1));
     let (y_max, off_scale) = left_axis(data);
-    let y2_max = top(secondary_values);
+    let y2_max = top(std::iter::once(crate::axis::extents(data).1));
     let entries = crate::legend::entries(data, ALERT, &off_scale);
     let (width, height) = root.dim_in_pixel();
     let strip = crate::legend::height(&entries, width).min(height / 2);
@@ -135,8 +128,9 @@ pub fn draw_chart<DB: DrawingBackend>(
     }
     draw_fault_marks(&mut chart, data, x_max, y_max)?;
     for s in &data.series {
-        draw_series(&mut chart, s)?;
+        draw_series(&mut chart, s, if s.secondary { y2_max } else { y_max })?;
     }
+    draw_cut_peaks(&mut chart, data, y_max)?;
     if let Some(c) = data.cursor_secs {
         let c = c.clamp(0.0, x_max);
         chart.draw_series(LineSeries::new(
@@ -181,10 +175,38 @@ fn draw_fault_marks<'a, DB: DrawingBackend + 'a>(
     Ok(())
 }
 
-/// One series: the first run solid, later runs (compare mode) dashed in the same colour.
-fn draw_series<DB: DrawingBackend>(chart: &mut Dual<'_, DB>, s: &Series) -> DrawResult<(), DB> {
+/// Each left-axis series that a brief spike takes above the plot (`crate::axis`): its peak,
+/// written where the line leaves the top, so the cut is never mistaken for the value.
+fn draw_cut_peaks<'a, DB: DrawingBackend + 'a>(
+    chart: &mut Dual<'a, DB>,
+    data: &ChartData,
+    y_max: f64,
+) -> DrawResult<(), DB> {
+    for s in data.series.iter().filter(|s| !s.secondary) {
+        let peak = s.points.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1));
+        let Some((secs, value)) = peak.filter(|p| p.1 > y_max) else {
+            continue;
+        };
+        chart.draw_series(std::iter::once(Text::new(
+            format!("{}: peak {value} (off scale)", s.metric),
+            (secs, y_max * 0.93),
+            ("sans-serif", 11)
+                .into_font()
+                .color(&series_colour(s.colour)),
+        )))?;
+    }
+    Ok(())
+}
+
+/// One series, cut at `top` (the axis's top): the first run solid, later runs (compare mode)
+/// dashed in the same colour.
+fn draw_series<DB: DrawingBackend>(
+    chart: &mut Dual<'_, DB>,
+    s: &Series,
+    top: f64,
+) -> DrawResult<(), DB> {
     let style = series_colour(s.colour).stroke_width(2);
-    let points = s.points.iter().copied();
+    let points = s.points.iter().map(|&(x, y)| (x, y.min(top)));
     match (s.secondary, s.run) {
         (false, 0) => chart.draw_series(LineSeries::new(points, style))?,
         (false, _) => chart.draw_series(DashedLineSeries::new(points, 7, 4, style))?,

@@ -187,3 +187,22 @@ fn a_node_has_the_same_colour_in_every_chart() {
     assert_eq!(slot("leaders.tikv-4"), crate::node_colour_slot("tikv-4"));
     assert_ne!(slot("leaders.tikv-2"), slot("leaders.tikv-3"));
 }
+
+#[test]
+fn the_kills_brief_spike_leaves_the_axis_to_the_stuck_regions() {
+    // tikv#14547 at 6 min: 250 regions leaderless for seconds after the kill, then 5 for
+    // minutes. The axis is for the 5; the spike is cut at the top with its peak written.
+    let run = run_at(TIKV_14547, 360);
+    let runs = [LabelledRun {
+        label: "run",
+        run: &run,
+    }];
+    let data = chart_data(ChartKind::Leaderless, &runs, None);
+    let (y_max, _) = super::left_axis(&data);
+    assert!(y_max < 20.0, "the axis shows the handful: {y_max}");
+    let svg = render_svg(&data, 640, 320).expect("renders");
+    assert!(
+        svg.contains("leaderless_regions: peak 250 (off scale)"),
+        "{svg}"
+    );
+}

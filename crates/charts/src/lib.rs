@@ -4,6 +4,7 @@
 //! them on any plotters `DrawingBackend`. The browser passes a canvas backend, the CLI and the
 //! tests [`render_svg`], so a chart attached to a bug report looks like the one on the page.
 
+pub mod axis;
 pub mod chart_data;
 mod draw;
 pub mod key_order;
@@ -13,6 +14,7 @@ mod palette;
 #[cfg(test)]
 mod test_support;
 
+pub use axis::data_extents;
 pub use chart_data::{
     available_charts, chart_data, fault_marks, thin, AlertLine, ChartData, ChartKind, FaultMark,
     LabelledRun, Series,

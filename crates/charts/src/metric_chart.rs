@@ -36,6 +36,7 @@ pub fn metric_chart(run: &Run, names: &[String]) -> Result<ChartData, String> {
         alerts: Vec::new(),
         cursor_secs: None,
         faults: crate::chart_data::fault_marks(run),
+        shared_max: None,
     })
 }
 

@@ -1,5 +1,6 @@
 //! Compare mode: the same scenario with one bug's toggles flipped, run on the same cursor; both
-//! runs' headline numbers and expectations side by side (the design-review view).
+//! runs' headline numbers and expectations side by side (the design-review view); the views
+//! panel shows both runs' charts, region maps and heatmaps (components::view_bodies).
 
 use faultline_sim::format_hash;
 use web_sys::HtmlSelectElement;
@@ -8,11 +9,10 @@ use yew::prelude::*;
 use std::rc::Rc;
 
 use super::PanelProps;
-use crate::engine::ViewData;
 use crate::playground::Action;
 use crate::toggles::{is_buggy, primary_toggle, toggle_value, toggles_of, BUGS, TOGGLES};
 use crate::view_model as vm;
-use crate::views::{ExpectationsPanel, MetricsStrip, RegionMap};
+use crate::views::{ExpectationsPanel, MetricsStrip};
 
 /// The compare panel: a switch when off, both runs when on.
 #[function_component]
@@ -21,34 +21,7 @@ pub fn Compare(props: &PanelProps) -> Html {
     let pick = use_state(|| None::<usize>);
     let toggle = pick.unwrap_or_else(|| primary_toggle(pg.scenario()));
     let (Some(toggle_on), Some(twin)) = (pg.compare, pg.frame.twin.as_ref()) else {
-        let on_pick = {
-            let pick = pick.clone();
-            Callback::from(move |e: Event| {
-                if let Some(v) = e
-                    .target_dyn_into::<HtmlSelectElement>()
-                    .and_then(|s| s.value().parse().ok())
-                {
-                    pick.set(Some(v));
-                }
-            })
-        };
-        let cb = props.on_action.clone();
-        let start = Callback::from(move |_: MouseEvent| cb.emit(Action::CompareOn(toggle)));
-        return html! {
-            <section class="panel compare off">
-                <h3>{ "Compare" }</h3>
-                <div class="row">
-                    <label for="compare-toggle">{ "Run this scenario twice, with" }</label>
-                    <select id="compare-toggle" onchange={ on_pick }>
-                        { for BUGS.iter().enumerate().map(|(i, b)| html! {
-                            <option value={ i.to_string() } selected={ i == toggle }>{ option_label(i, b.issue) }</option>
-                        }) }
-                    </select>
-                    <span>{ "flipped" }</span>
-                    <button id="compare-on" class="primary" onclick={ start }>{ "Compare buggy vs fixed" }</button>
-                </div>
-            </section>
-        };
+        return switch(toggle, &pick, &props.on_action);
     };
     let bug = &BUGS[toggle_on];
     let cb = props.on_action.clone();
@@ -58,60 +31,28 @@ pub fn Compare(props: &PanelProps) -> Html {
         Callback::from(move |t| cb.emit(Action::Seek(t)))
     };
     let primary_buggy = is_buggy(pg.scenario(), toggle_on);
-    let on_region = {
-        let cb = props.on_action.clone();
-        let views = pg.views.clone();
-        Callback::from(move |r: u32| {
-            let mut v = views.clone();
-            v.region = Some(r);
-            cb.emit(Action::Views(v))
-        })
-    };
-    let values = |buggy: bool| {
-        toggles_of(toggle_on)
-            .map(|t| {
-                let side = if buggy {
-                    TOGGLES[t].values.0
-                } else {
-                    TOGGLES[t].values.1
-                };
-                let value = if buggy == primary_buggy {
-                    toggle_value(pg.scenario(), t)
-                } else {
-                    side.to_string()
-                };
-                format!("{} = {value}", TOGGLES[t].key)
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let col = |which: &'static str,
-               buggy: bool,
-               hash: u64,
-               strip: Rc<vm::MetricsStripVm>,
-               expect: Rc<vm::ExpectationsVm>,
-               map: Option<Rc<vm::RegionMapVm>>| {
-        let label = if buggy { "buggy" } else { "fixed" };
-        html! {
-            <div class={ classes!("compare-col", label) } data-run={ which } data-side={ label }>
-                <h4>{ format!("{label}: {}", values(buggy)) }</h4>
-                <p class="hash">{ "trace hash " }<code data-hash={ which }>{ format_hash(hash) }</code></p>
-                <MetricsStrip data={ strip } run={ which } />
-                if let Some(map) = map {
-                    <div class="compare-map" data-map={ which }>
-                        <RegionMap { map } on_select_region={ on_region.clone() } min_css_px={ 240 } />
-                    </div>
-                }
-                <ExpectationsPanel data={ expect } on_jump={ on_jump.clone() }
-                                   title={ format!("Expectations ({label})") } />
-            </div>
-        }
-    };
     let f = &pg.frame;
-    // Both region maps, side by side, while the Regions tab is open.
-    let primary_map = match (&twin.region_map, &f.views) {
-        (Some(_), Some(ViewData::Regions { map, .. })) => Some(map.clone()),
-        _ => None,
+    let mut sides = [
+        Side {
+            which: "primary",
+            buggy: primary_buggy,
+            hash: f.trace_hash,
+            strip: f.strip.clone(),
+            expect: f.expectations.clone(),
+        },
+        Side {
+            which: "twin",
+            buggy: !primary_buggy,
+            hash: twin.trace_hash,
+            strip: twin.strip.clone(),
+            expect: twin.expectations.clone(),
+        },
+    ];
+    // Buggy on the left, as in every view below.
+    sides.sort_by_key(|s| !s.buggy);
+    let column = |s: Side| {
+        let values = side_values(pg.scenario(), toggle_on, s.buggy == primary_buggy, s.buggy);
+        side_column(s, values, &on_jump)
     };
     html! {
         <section id="compare" class="panel compare on">
@@ -122,13 +63,93 @@ pub fn Compare(props: &PanelProps) -> Html {
                     "Both runs are identical so far: this scenario does not exercise {} yet.", bug.issue) }</p>
             }
             <div class="compare-grid">
-                { col("primary", primary_buggy, f.trace_hash, f.strip.clone(), f.expectations.clone(), primary_map.clone()) }
-                { col("twin", !primary_buggy, twin.trace_hash, twin.strip.clone(), twin.expectations.clone(), twin.region_map.clone()) }
+                { for sides.into_iter().map(column) }
             </div>
-            if primary_map.is_none() {
-                <p class="hint">{ "Open the Regions tab below to see both runs' region maps here, side by side." }</p>
-            }
+            <p class="hint">{ "Each view below shows both runs side by side, buggy on the left." }</p>
         </section>
+    }
+}
+
+/// Compare mode off: which bug's toggles to flip, and the button that starts it.
+fn switch(
+    toggle: usize,
+    pick: &UseStateHandle<Option<usize>>,
+    on_action: &Callback<Action>,
+) -> Html {
+    let on_pick = {
+        let pick = pick.clone();
+        Callback::from(move |e: Event| {
+            if let Some(v) = e
+                .target_dyn_into::<HtmlSelectElement>()
+                .and_then(|s| s.value().parse().ok())
+            {
+                pick.set(Some(v));
+            }
+        })
+    };
+    let cb = on_action.clone();
+    let start = Callback::from(move |_: MouseEvent| cb.emit(Action::CompareOn(toggle)));
+    html! {
+        <section class="panel compare off">
+            <h3>{ "Compare" }</h3>
+            <div class="row">
+                <label for="compare-toggle">{ "Run this scenario twice, with" }</label>
+                <select id="compare-toggle" onchange={ on_pick }>
+                    { for BUGS.iter().enumerate().map(|(i, b)| html! {
+                        <option value={ i.to_string() } selected={ i == toggle }>{ option_label(i, b.issue) }</option>
+                    }) }
+                </select>
+                <span>{ "flipped" }</span>
+                <button id="compare-on" class="primary" onclick={ start }>{ "Compare buggy vs fixed" }</button>
+            </div>
+        </section>
+    }
+}
+
+/// One run of the pair, as its column shows it.
+struct Side {
+    /// `primary` (the scenario as opened) or `twin` (its toggles flipped).
+    which: &'static str,
+    buggy: bool,
+    hash: u64,
+    strip: Rc<vm::MetricsStripVm>,
+    expect: Rc<vm::ExpectationsVm>,
+}
+
+/// `key = value, …` for the bug's toggles on one side: the scenario's own values on the
+/// primary side, the flipped side's value on the twin.
+fn side_values(
+    scenario: &faultline_scenario::Scenario,
+    bug: usize,
+    primary: bool,
+    buggy: bool,
+) -> String {
+    toggles_of(bug)
+        .map(|t| {
+            let value = if primary {
+                toggle_value(scenario, t)
+            } else if buggy {
+                TOGGLES[t].values.0.to_string()
+            } else {
+                TOGGLES[t].values.1.to_string()
+            };
+            format!("{} = {value}", TOGGLES[t].key)
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A run's column: its toggle values, trace hash, headline numbers and expectations.
+fn side_column(s: Side, values: String, on_jump: &Callback<faultline_sim::SimTime>) -> Html {
+    let label = if s.buggy { "buggy" } else { "fixed" };
+    html! {
+        <div class={ classes!("compare-col", label) } data-run={ s.which } data-side={ label }>
+            <h4>{ format!("{label}: {values}") }</h4>
+            <p class="hash">{ "trace hash " }<code data-hash={ s.which }>{ format_hash(s.hash) }</code></p>
+            <MetricsStrip data={ s.strip } run={ s.which } />
+            <ExpectationsPanel data={ s.expect } on_jump={ on_jump.clone() }
+                               title={ format!("Expectations ({label})") } />
+        </div>
     }
 }
 

@@ -19,6 +19,7 @@ pub mod run_status;
 pub mod scrubber;
 pub mod share;
 pub mod topology;
+pub mod view_bodies;
 pub mod views_panel;
 
 use yew::prelude::*;

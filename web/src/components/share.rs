@@ -33,30 +33,7 @@ pub fn Share(props: &PanelProps) -> Html {
             cb.emit(Action::Notice("Link copied".into()));
         })
     };
-    // Built on click, not per render: the page re-renders with every frame while playing.
-    let copy_report = {
-        let (copied, cb, state) = (copied.clone(), props.on_action.clone(), props.state.clone());
-        Callback::from(move |_: MouseEvent| {
-            let report = {
-                let pg = state.pg.borrow();
-                let url = format!(
-                    "{}{}",
-                    dom::base_url(),
-                    crate::playground::link_check::checked_url_hash(&pg)
-                );
-                issue_report(&ReportInput {
-                    scenario: pg.scenario(),
-                    url: &url,
-                    cursor: pg.now(),
-                    trace_hash: pg.trace_hash(),
-                    results: &pg.frame.expectations.rows,
-                })
-            };
-            dom::copy(&report);
-            copied.set(Some(("Issue report".into(), report.clone())));
-            cb.emit(Action::Notice("Issue report copied (Markdown)".into()));
-        })
-    };
+    let copy_report = copy_report(&copied, &props.on_action, &props.state);
     // The worker prints the TOML (the page links no TOML code); until its answer for the
     // current link arrives the button says so. Re-encoded only when the answer changes.
     let exported = pg
@@ -70,39 +47,8 @@ pub fn Share(props: &PanelProps) -> Html {
             .and(exported)
             .map(|text| dom::data_url("application/toml", text))
     });
-    let file_name = format!(
-        "{}.toml",
-        pg.scenario()
-            .name
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            })
-            .collect::<String>()
-            .trim_matches('-')
-    );
-    let on_import = {
-        let (cb, reader) = (props.on_action.clone(), reader.clone());
-        Callback::from(move |e: Event| {
-            let Some(input) = e.target_dyn_into::<HtmlInputElement>() else {
-                return;
-            };
-            let Some(file) = input.files().and_then(|f| f.get(0)) else {
-                return;
-            };
-            let file = gloo::file::File::from(file);
-            let name = file.name();
-            let cb = cb.clone();
-            let task = gloo::file::callbacks::read_as_text(&file, move |res| match res {
-                Ok(text) => cb.emit(Action::ImportToml(name, text)),
-                Err(e) => cb.emit(Action::Notice(format!("Could not read the file: {e}"))),
-            });
-            *reader.borrow_mut() = Some(task);
-            input.set_value("");
-        })
-    };
+    let file_name = toml_file_name(&pg.scenario().name);
+    let on_import = import_toml(&props.on_action, &reader);
     let (can_undo, can_redo) = pg.history.can();
     let send = |a: Action| {
         let cb = props.on_action.clone();
@@ -137,4 +83,75 @@ pub fn Share(props: &PanelProps) -> Html {
             }
         </div>
     }
+}
+
+/// Copies the issue report. Built on click, not per render: the page re-renders with every
+/// frame while playing.
+fn copy_report(
+    copied: &UseStateHandle<Option<(String, String)>>,
+    on_action: &Callback<Action>,
+    state: &crate::state::StateHandle,
+) -> Callback<MouseEvent> {
+    let (copied, cb, state) = (copied.clone(), on_action.clone(), state.clone());
+    Callback::from(move |_: MouseEvent| {
+        let report = {
+            let pg = state.pg.borrow();
+            let url = format!(
+                "{}{}",
+                dom::base_url(),
+                crate::playground::link_check::checked_url_hash(&pg)
+            );
+            issue_report(&ReportInput {
+                scenario: pg.scenario(),
+                url: &url,
+                cursor: pg.now(),
+                trace_hash: pg.trace_hash(),
+                results: &pg.frame.expectations.rows,
+            })
+        };
+        dom::copy(&report);
+        copied.set(Some(("Issue report".into(), report.clone())));
+        cb.emit(Action::Notice("Issue report copied (Markdown)".into()));
+    })
+}
+
+/// `raft-basics-kill-a-store.toml` from a scenario's name: lower-case letters and digits,
+/// dashes for the rest.
+fn toml_file_name(name: &str) -> String {
+    let stem: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    format!("{}.toml", stem.trim_matches('-'))
+}
+
+/// Reads the chosen file and imports it as TOML; `reader` keeps the read alive until it ends.
+fn import_toml(
+    on_action: &Callback<Action>,
+    reader: &Rc<RefCell<Option<FileReader>>>,
+) -> Callback<Event> {
+    let (cb, reader) = (on_action.clone(), reader.clone());
+    Callback::from(move |e: Event| {
+        let Some(input) = e.target_dyn_into::<HtmlInputElement>() else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        let file = gloo::file::File::from(file);
+        let name = file.name();
+        let cb = cb.clone();
+        let task = gloo::file::callbacks::read_as_text(&file, move |res| match res {
+            Ok(text) => cb.emit(Action::ImportToml(name, text)),
+            Err(e) => cb.emit(Action::Notice(format!("Could not read the file: {e}"))),
+        });
+        *reader.borrow_mut() = Some(task);
+        input.set_value("");
+    })
 }

@@ -1,17 +1,16 @@
-//! The data views (built by `crate::views`), wired to the time cursor: charts (overlaid in
-//! compare mode), region map with detail, event/message log, space-time diagram, watermark
+//! The data views (built by `crate::views`), wired to the time cursor: charts (one plot per
+//! run in compare mode), region map with detail, event/message log, space-time diagram, watermark
 //! blame, consistency table, the TiCDC lifecycle (changefeed list, sink state lanes, owner
 //! tick), and the live expectations with violations. The engine computes only the open
 //! tab's data (the panel tells it which tab and parameters), so playing stays cheap.
 
 use faultline_scenario::GuideTab;
-use faultline_sim::SimTime;
 use yew::prelude::*;
 
+use super::view_bodies::{tab_body, BodyContext};
 use super::PanelProps;
-use crate::engine::{CdcViews, ViewData, ViewRequest, ViewTab};
+use crate::engine::{ViewRequest, ViewTab};
 use crate::playground::Action;
-use crate::views::*;
 
 /// The panel's tabs, in display order: the engine's own tab names, so what is shown and what
 /// is asked of the engine cannot drift apart.
@@ -143,120 +142,25 @@ pub fn ViewsPanel(props: &PanelProps) -> Html {
         use_effect_with(req, move |req| cb.emit(Action::Views(req.clone())));
     }
     let pg = props.state.pg.borrow();
-    let on_jump = {
-        let cb = props.on_action.clone();
-        Callback::from(move |t: SimTime| cb.emit(Action::Seek(t)))
+    let ctx = BodyContext {
+        on_action: props.on_action.clone(),
+        region,
+        chosen,
+        key_metrics: guided.key_metrics,
+        metric: guided.metric,
+        twin_map: pg
+            .compare
+            .and(pg.frame.twin.as_ref())
+            .and_then(|t| t.region_map.clone()),
     };
-    let on_region = {
-        let region = region.clone();
-        Callback::from(move |r: u32| region.set(Some(r)))
-    };
-    let waiting = html! { <p class="hint">{ "Computing…" }</p> };
-    // The engine answers a tab change within a frame; until then the previous data may be
-    // for another tab, and is not shown.
-    let none = ViewData::None;
+    let body = pg
+        .frame
+        .views
+        .as_ref()
+        .and_then(|data| tab_body(*tab, data, &ctx));
     // Whether the open tab's own data is shown (not "Computing…"): only then is there a view
     // to bring into sight.
-    let mut shown = true;
-    let body = match (*tab, pg.frame.views.as_ref().unwrap_or(&none)) {
-        (ViewTab::Charts, ViewData::Charts(charts)) => {
-            let placed = crate::view_model::chart_order::place_charts(
-                charts,
-                &guided.key_metrics,
-                guided.metric.as_deref(),
-            );
-            html! {
-                <div class="charts">
-                    { for placed.into_iter().map(|p| html! {
-                        <Chart data={ p.data } wide={ p.key } highlighted={ p.highlighted }
-                               on_jump={ on_jump.clone() } />
-                    }) }
-                </div>
-            }
-        }
-        (
-            ViewTab::Regions,
-            ViewData::Regions {
-                map,
-                detail,
-                heatmaps,
-            },
-        ) => {
-            // A heatmap cell selects its region and moves the cursor to its time.
-            let on_cell = {
-                let (region, cb) = (region.clone(), props.on_action.clone());
-                Callback::from(move |(r, t): (u32, SimTime)| {
-                    region.set(Some(r));
-                    cb.emit(Action::Seek(t));
-                })
-            };
-            html! {
-                <div class="regions">
-                    <RegionMap map={ map.clone() } selected={ *region } on_select_region={ on_region.clone() } />
-                    <RegionDetailPanel detail={ detail.clone() } />
-                    { for heatmaps.iter().map(|(run, data)| html! {
-                        <Heatmap data={ data.clone() } run={ AttrValue::from(run.clone()) } on_select={ on_cell.clone() } />
-                    }) }
-                </div>
-            }
-        }
-        (ViewTab::Log, ViewData::Log { log, messages }) => html! {
-            <LogPanel log={ log.clone() } messages={ messages.clone() } on_jump={ on_jump.clone() } />
-        },
-        (
-            ViewTab::SpaceTime,
-            ViewData::SpaceTime {
-                data,
-                nodes,
-                recording,
-            },
-        ) => {
-            let on_select = {
-                let chosen = chosen.clone();
-                Callback::from(move |n: Vec<String>| chosen.set(n))
-            };
-            html! {
-                <SpaceTime data={ data.clone() } nodes={ nodes.clone() } on_select_nodes={ on_select }
-                           on_jump={ on_jump.clone() } recording={ *recording } />
-            }
-        }
-        (ViewTab::Blame, ViewData::Blame(data)) => {
-            html! { <WatermarkBlame data={ data.clone() } on_select_region={ on_region.clone() } /> }
-        }
-        // The check replays the downstream tables: only while paused, not every frame.
-        (ViewTab::Consistency, ViewData::Consistency(None)) => {
-            html! { <p class="hint">{ "Pause to run the consistency check at the cursor." }</p> }
-        }
-        (ViewTab::Consistency, ViewData::Consistency(Some(data))) => html! {
-            <ConsistencyTable data={ data.clone() } on_jump={ on_jump.clone() } />
-        },
-        (
-            ViewTab::Cdc,
-            ViewData::Cdc(CdcViews {
-                list,
-                sink_lanes,
-                owner_tick,
-                sessions,
-            }),
-        ) => html! {
-            <div class="cdc-lifecycle">
-                <ChangefeedList data={ list.clone() } />
-                <StateLanes data={ sink_lanes.clone() } on_jump={ on_jump.clone() } />
-                <Chart data={ owner_tick.clone() } on_jump={ on_jump.clone() } />
-                // Capture sessions and scheduling (tiflow#9344), when the run has them.
-                if let Some(s) = sessions {
-                    <StateLanes data={ s.owner.clone() } on_jump={ on_jump.clone() } />
-                    <StateLanes data={ s.tables.clone() } on_jump={ on_jump.clone() } />
-                    <Chart data={ s.writers.clone() } on_jump={ on_jump.clone() } />
-                    <Chart data={ s.lease.clone() } on_jump={ on_jump.clone() } />
-                }
-            </div>
-        },
-        _ => {
-            shown = false;
-            waiting
-        }
-    };
+    let shown = body.is_some();
     drop(pg);
     // Once the step's tab shows its data, bring the view it names into sight (once per step).
     use_effect_with((guided.step, shown && guided.step.is_some()), |(_, go)| {
@@ -275,7 +179,7 @@ pub fn ViewsPanel(props: &PanelProps) -> Html {
                     }
                 }) }
             </div>
-            { body }
+            { body.unwrap_or_else(|| html! { <p class="hint">{ "Computing…" }</p> }) }
         </section>
     }
 }

@@ -67,6 +67,30 @@ pub fn verdict_name(v: Verdict) -> &'static str {
     }
 }
 
+/// The scenario's expectations before its run reports in (the worker is still loading): each
+/// one pending under its name, so the panel shows what will be checked instead of claiming
+/// the scenario has none.
+pub fn pending_expectations(s: &faultline_scenario::Scenario) -> ExpectationsVm {
+    let rows = s.expect.iter().enumerate().map(|(index, e)| ExpectRow {
+        index,
+        name: if e.name.is_empty() {
+            e.metric
+                .clone()
+                .or_else(|| e.log.clone())
+                .unwrap_or_default()
+        } else {
+            e.name.clone()
+        },
+        check: "waiting for the run".to_string(),
+        verdict: verdict_name(Verdict::Pending).to_string(),
+        observed: None,
+    });
+    ExpectationsVm {
+        rows: rows.collect(),
+        ..ExpectationsVm::default()
+    }
+}
+
 /// Evaluates every expectation at the run's current time (the cursor).
 pub fn expectations(run: &Run) -> ExpectationsVm {
     ExpectationsVm {

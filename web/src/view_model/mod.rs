@@ -15,6 +15,7 @@ pub mod log;
 pub mod metrics_strip;
 pub mod region_detail;
 pub mod region_map;
+pub mod small_multiples;
 pub mod space_time;
 
 pub use blame::{blame, BlameVm};

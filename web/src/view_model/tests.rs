@@ -199,6 +199,28 @@ fn metrics_strip_and_expectations_at_the_cursor() {
 }
 
 #[test]
+fn before_the_run_reports_in_every_expectation_is_listed_pending() {
+    let entry = gallery()
+        .into_iter()
+        .find(|e| e.file == TIFLOW_9595)
+        .expect("shipped");
+    let e = expectations::pending_expectations(&entry.scenario);
+    let names: Vec<&str> = e.rows.iter().map(|r| r.name.as_str()).collect();
+    let declared: Vec<&str> = entry
+        .scenario
+        .expect
+        .iter()
+        .map(|x| x.name.as_str())
+        .collect();
+    assert!(!names.is_empty());
+    assert_eq!(names, declared);
+    assert!(e
+        .rows
+        .iter()
+        .all(|r| r.verdict == "pending" && r.observed.is_none()));
+}
+
+#[test]
 fn log_uses_node_names_and_messages_are_recorded_when_enabled() {
     let mut run = run_at(TIKV_14547, 59);
     run.world.kernel.messages.set_capacity(1_000);

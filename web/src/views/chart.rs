@@ -30,6 +30,9 @@ pub struct ChartProps {
     /// It draws the metric the guide step at the cursor names.
     #[prop_or_default]
     pub highlighted: bool,
+    /// Which run it plots in compare mode (`buggy`, `fixed`): the `data-run` attribute.
+    #[prop_or_default]
+    pub run: Option<AttrValue>,
 }
 
 /// A chart.
@@ -81,7 +84,7 @@ pub fn Chart(props: &ChartProps) -> Html {
         props.highlighted.then_some("highlight")
     );
     html! {
-        <figure {class} data-chart={ data.kind.id() } data-key={ props.wide.to_string() }
+        <figure {class} data-chart={ data.kind.id() } data-key={ props.wide.to_string() } data-run={ props.run.clone() }
                 data-series={ series.join(",") }>
             <canvas ref={ canvas_ref } width={ width.to_string() }
                     height={ props.height.to_string() } aria-label={ data.title.clone() }

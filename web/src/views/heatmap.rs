@@ -59,7 +59,9 @@ pub fn Heatmap(props: &HeatmapProps) -> Html {
         })
     };
     let height = d.buckets * row_px(d.buckets);
-    let size = format!("width:{}px;height:{height}px", props.width);
+    // At most `width` wide, narrower in a narrow column (a phone, compare's pair): the cells
+    // stretch, the click maps through the canvas's own size.
+    let size = format!("width:100%;max-width:{}px;height:{height}px", props.width);
     let per_row = d.regions.div_ceil(d.buckets.max(1));
     let first = d
         .first_leaderless()

@@ -165,8 +165,10 @@ fn log_consistency_chart_and_space_time_render() {
         on_jump: Callback::noop(),
         wide: true,
         highlighted: true,
+        run: Some("buggy".into()),
     });
     assert!(out.contains("data-chart=\"cdc-lag\""));
+    assert!(out.contains("data-run=\"buggy\""), "{out}");
     // A key chart spans the panel and the guided one is highlighted.
     assert!(out.contains("class=\"view chart wide highlight\""), "{out}");
     assert!(out.contains("width=\"1280\""), "{out}");

@@ -1,0 +1,58 @@
+// The phone layout (issue 18 item 10): at 390x844 nothing is wider than the screen, on every
+// tab, with the guide on and with compare on (a11y.test.mjs checks that the controls and the
+// key view come first).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { useApp } from "./lib/harness.mjs";
+import { waitStatus, screenshot } from "./lib/app.mjs";
+import { linkFragment } from "./lib/cli.mjs";
+
+const ctx = useApp();
+const GUIDED = "scenarios/tikv-14547-leaders-lost-after-store-failure.toml";
+
+/** The page's width beyond the viewport, and the widest elements that stick out. */
+async function overflow(page) {
+  return page.evaluate(() => {
+    const width = window.innerWidth;
+    const wide = [...document.querySelectorAll("body *")]
+      .filter((e) => e.getBoundingClientRect().right > width + 0.5 && e.getClientRects().length > 0)
+      .map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ""}.${[...e.classList].join(".")} ${Math.round(e.getBoundingClientRect().right)}px`)
+      .slice(0, 8);
+    return { scroll: document.documentElement.scrollWidth, width, wide };
+  });
+}
+
+/** Asserts the page does not scroll sideways, naming what sticks out if it does. */
+async function assertFits(page, where) {
+  const o = await overflow(page);
+  assert.ok(o.scroll <= o.width, `${where}: page ${o.scroll}px wide on a ${o.width}px screen; sticking out: ${o.wide.join(", ")}`);
+}
+
+test("at 390x844 nothing scrolls sideways: every tab, guide on, compare on", async () => {
+  const page = await ctx.browser.context.newPage();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${ctx.server.url}${linkFragment(GUIDED)}&t=90`);
+  await waitStatus(page, [], ["paused"]);
+  await assertFits(page, "opened");
+  for (const tab of await page.$$eval("[data-view]", (bs) => bs.map((b) => b.dataset.view))) {
+    await page.click(`[data-view="${tab}"]`);
+    await page.waitForFunction(() => !document.querySelector("#views .hint")?.textContent.startsWith("Computing"));
+    await assertFits(page, `${tab} tab`);
+  }
+  await page.click('[data-view="charts"]');
+  await page.click("#guide-start");
+  await page.waitForSelector("#guide");
+  await waitStatus(page, [], ["paused"]);
+  await assertFits(page, "guide on");
+  await page.click("#guide-leave");
+  await page.click("#compare-on");
+  await page.waitForSelector("#compare.on");
+  await waitStatus(page, [], ["paused"]);
+  await page.waitForSelector('[data-chart-pair="leaderless"]');
+  await assertFits(page, "compare on, charts");
+  await page.click('[data-view="regions"]');
+  await page.waitForSelector('[data-map="twin"] canvas');
+  await assertFits(page, "compare on, regions");
+  await screenshot(page, "phone-390x844-compare");
+  await page.close();
+});
