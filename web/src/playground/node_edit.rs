@@ -28,6 +28,7 @@ pub fn kind_of(name: &str) -> NodeKind {
         Some("cdc") => NodeKind::Cdc,
         Some("mysql") => NodeKind::Mysql,
         Some("kafka") => NodeKind::Kafka,
+        Some("client") => NodeKind::Client,
         _ => NodeKind::Tikv,
     }
 }
