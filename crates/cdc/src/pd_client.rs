@@ -218,3 +218,26 @@ impl Cdc {
         self.pd_clients.region_cache.clear();
     }
 }
+
+impl Cdc {
+    /// Series of the PD clients, in sampling order.
+    pub(crate) fn pd_client_metric_names(&self) -> Vec<String> {
+        [
+            "tso_requests_failed",
+            "txns_start_ts_failed",
+            "region_cache_misses",
+            "region_cache_loads",
+        ]
+        .map(String::from)
+        .to_vec()
+    }
+
+    /// One sample of [`Cdc::pd_client_metric_names`].
+    pub(crate) fn sample_pd_client_metrics(&self, out: &mut Vec<f64>) {
+        let p = &self.pd_clients;
+        out.push(p.tso_requests_failed() as f64);
+        out.push(p.start_ts_failed as f64);
+        out.push(p.region_cache.misses as f64);
+        out.push(p.region_cache.loads as f64);
+    }
+}

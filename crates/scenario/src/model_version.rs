@@ -14,7 +14,10 @@
 /// - 3: prewrite and commit are Raft proposals committed by a quorum and applied in order; the
 ///   client retries with client-go's timeouts and backoffs; TiKV's CDC endpoint emits rows at
 ///   the leader's apply and publishes resolved ts only after CheckLeader (issue 13 items 1-2).
-pub const MODEL_VERSION: u32 = 3;
+/// - 4: PD on the network (issue 13 item 3): the workload client is its own node `client-1`
+///   and takes its timestamps and region-cache loads from `pd-1` by request and answer; each
+///   store's resolved-ts advancer asks PD for its min ts over its link.
+pub const MODEL_VERSION: u32 = 4;
 
 /// The Faultline release (the workspace version).
 pub const FAULTLINE_VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -8,7 +8,7 @@
 use faultline_scenario::{gallery, Run, MODEL_VERSION};
 
 /// The model version the pins below were recorded with.
-const PINNED_MODEL_VERSION: u32 = 3;
+const PINNED_MODEL_VERSION: u32 = 4;
 
 /// (gallery file, trace hash at the end of its run).
 const PINS: &[(&str, u64)] = &[
@@ -21,35 +21,36 @@ const PINS: &[(&str, u64)] = &[
         0x83037cdbc28b81da,
     ),
     ("raft-basics-kill-a-store.toml", 0x870578db3cd904c1),
-    ("raft-minority-leader-partition.toml", 0x59a94899c5c3e3f9),
-    ("cdc-basic-replication.toml", 0xb5656fea748804a7),
+    ("raft-minority-leader-partition.toml", 0x8bc14e8e04e3e717),
+    ("cdc-basic-replication.toml", 0x66754db56fd62480),
+    ("cdc-capture-loses-pd.toml", 0xb2f8dd4338286cb6),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
-        0xb902430e3739b45e,
+        0x6ccef279fb512332,
     ),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml",
-        0x382398e903c4a3d4,
+        0x4bd7d6baf1774410,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss.toml",
-        0x2c49abec59ac1c16,
+        0xf4afd92dc9b7633f,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss-fixed.toml",
-        0x55e5144e3a849e9a,
+        0x1153b47a76cd3d10,
     ),
     (
         "tiflow-9344-scale-captures-during-workload.toml",
-        0xa3eac50453aee096,
+        0xe2f2a9032b080a41,
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner.toml",
-        0x9de435949c223f81,
+        0xbc74aef4457c3543,
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner-fixed.toml",
-        0x2f39c861fd60bdce,
+        0x9fbcacf8e40bedd0,
     ),
 ];
 

@@ -24,10 +24,11 @@ const SIMPLIFICATIONS: [&str; 7] = [
     "Time is simulated and exact: every message has a one-way latency drawn from [delay_min, delay_max); the same link gives the same run, bit for bit.",
     "TiKV: one Raft group per region with raft-rs's election, pre-vote, check-quorum and leader lease; hibernate regions follow raftstore's GroupState (Ordered, Chaos, PreChaos, Idle). Writes are single entries, not batches; no region split or merge; no disks.",
     "PD: TSO, store and region heartbeats, Down-store repair after max_peer_down_duration, and leader balance; no other schedulers.",
+    "Everything that reaches PD goes over the links to pd-1: the workload's client (client-1) and each store's resolved-ts advancer ask it for timestamps (3 s and 2 s timeouts), the client loads its region cache from it, heartbeats and TiCDC's etcd sessions travel to it; so a node cut from pd-1 gets no timestamp (the client commits nothing new), loads no region, looks Down to PD after the down time, or loses its etcd lease after 10 s. Simplified: captures take no timestamps, and TiCDC's KV client reads PD's view of a leader directly.",
     "TiKV's CDC endpoint: a subscription becomes active when its incremental scan ends; leadership is read from the Raft model; scans on a store run one at a time at a fixed cost per row.",
     "TiCDC: captures, owner, processors, KV client, puller and a MySQL sink; the workload is sysbench-like (update, write-only or insert) on a few tables, applied to MySQL in batches with a fixed latency.",
     "Faults act on whole processes and directional links, as Chaos Mesh does: kill loses volatile state; pause holds messages and timers until resume.",
-    "Node names are fixed by the model (pd-1, tikv-N, cdc-N, mysql-1), so nodes cannot be renamed; a node's Remove removes that node when the model can (the last store, capture or broker) and says why not otherwise.",
+    "Node names are fixed by the model (pd-1, tikv-N, cdc-N, mysql-1, client-1), so nodes cannot be renamed; a node's Remove removes that node when the model can (the last store, capture or broker) and says why not otherwise.",
 ];
 
 /// The overlay.
