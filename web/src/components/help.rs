@@ -20,7 +20,7 @@ const SHORTCUTS: [(&str, &str); 8] = [
     ("esc", "close this help"),
 ];
 
-const SIMPLIFICATIONS: [&str; 7] = [
+const SIMPLIFICATIONS: [&str; 8] = [
     "Time is simulated and exact: every message has a one-way latency drawn from [delay_min, delay_max); the same link gives the same run, bit for bit.",
     "TiKV: one Raft group per region with raft-rs's election, pre-vote, check-quorum and leader lease; hibernate regions follow raftstore's GroupState (Ordered, Chaos, PreChaos, Idle). Writes are single entries, not batches; no region split or merge; no disks.",
     "PD: TSO, store and region heartbeats, Down-store repair after max_peer_down_duration, and leader balance; no other schedulers.",

@@ -71,6 +71,10 @@ pub fn without_node(s: &Scenario, name: &str) -> Result<Scenario, String> {
         return Err(format!(
             "{name} is a Kafka broker: brokers come with Kafka changefeeds (topology.kafka_brokers in the inspector)."
         ));
+    } else if name.starts_with("client-") {
+        return Err(format!(
+            "{name} is the workload's client: it comes with TiCDC (topology.captures)."
+        ));
     } else {
         return Err(format!(
             "{name} cannot be removed: the model always has one PD."
