@@ -173,16 +173,7 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use faultline_scenario::gallery;
-
-    fn small() -> Scenario {
-        let g = gallery();
-        let e = g
-            .iter()
-            .find(|e| e.file.starts_with("raft-basics"))
-            .expect("raft-basics is shipped");
-        e.scenario.clone()
-    }
+    use crate::gallery::small_scenario as small;
 
     #[test]
     fn rewind_and_replay_give_the_same_hash() {
