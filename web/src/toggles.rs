@@ -30,6 +30,9 @@ pub struct ToggleInfo {
     pub fixed: &'static str,
     /// Value names in scenario files: (buggy, fixed).
     pub values: (&'static str, &'static str),
+    /// Further fixed values a scenario may pick instead of `values.1`, each with one sentence
+    /// on how it differs (the inspector offers them; compare's fixed side keeps the pick).
+    pub other_fixed: &'static [(&'static str, &'static str)],
 }
 
 /// Every modelled bug; compare mode's choices are indices into this list.
@@ -60,6 +63,7 @@ pub const TOGGLES: [ToggleInfo; 5] = [
         buggy: "StoreUnreachable is broadcast once per disconnect, so a late MsgAppend from the dead leader puts hibernated followers back to sleep and the region stays leaderless for minutes.",
         fixed: "The broadcast repeats after the backoff while the dead store's messages keep arriving (tikv#14574), so the followers wake and elect a leader within an election timeout.",
         values: ("once_per_disconnect", "repeat_if_new_messages"),
+        other_fixed: &[],
     },
     ToggleInfo {
         key: "cdc.kv_client_evict",
@@ -67,13 +71,18 @@ pub const TOGGLES: [ToggleInfo; 5] = [
         buggy: "The KV client evicts a closing stream's regions when its region worker exits, so a region handed over late is orphaned and the changefeed's checkpoint stops (lag climbs 1 s/s).",
         fixed: "Regions are evicted only after both stream loops joined, pending ones included (tiflow#9597), so every region is re-requested and the checkpoint moves on.",
         values: ("on_worker_exit", "after_join"),
+        other_fixed: &[],
     },
     ToggleInfo {
         key: "cdc.sink_close",
         bug: 3,
         buggy: "The owner closes a failed changefeed's Kafka producer inside its tick, waiting 10 s per client while no broker answers, so every other changefeed's checkpoint stalls.",
-        fixed: "The producer is closed in the background (tiflow#5186); the sink shows closing until done and the owner keeps ticking.",
+        fixed: "As shipped (tiflow#5186): the producer closes in the background and the sink counts as closed at once, with no closing state, so a retry may start a second producer while the first still closes; the owner keeps ticking.",
         values: ("sync", "async"),
+        other_fixed: &[(
+            "async_closing_state",
+            "The design of tiflow#4249, never merged: the close runs in the background too, but the sink and processor stay closing until it is done and the changefeed is not restarted meanwhile.",
+        )],
     },
     ToggleInfo {
         key: "cdc.processor_close_on_session_loss",
@@ -81,6 +90,7 @@ pub const TOGGLES: [ToggleInfo; 5] = [
         buggy: "A capture whose etcd session ended closes its processors only after every capture goroutine exits (the owner resign times out after 5 s), so its old sinks still write.",
         fixed: "The processors close as soon as the session is done (tiflow#9396).",
         values: ("deferred", "immediate"),
+        other_fixed: &[],
     },
     ToggleInfo {
         key: "cdc.capture_remove_delay",
@@ -88,6 +98,7 @@ pub const TOGGLES: [ToggleInfo; 5] = [
         buggy: "The owner removes a capture whose key vanished at once (0s) and re-adds its tables elsewhere while the old processors may still write.",
         fixed: "The owner waits max(TTL/2, 5 s) before removing the capture, so its processors have closed first.",
         values: ("0s", "5s"),
+        other_fixed: &[],
     },
 ];
 
@@ -149,10 +160,25 @@ pub fn set_toggle_buggy(s: &mut Scenario, t: usize, buggy: bool) {
 /// The value toggle `t` has in `s`, as the scenario file writes it.
 pub fn toggle_value(s: &Scenario, t: usize) -> String {
     match t {
+        2 if s.toggles.cdc_sink_close == SinkClose::AsyncClosingState => {
+            "async_closing_state".to_string()
+        }
         4 => s.toggles.cdc_capture_remove_delay.0.to_string(),
         _ if toggle_is_buggy(s, t) => TOGGLES[t].values.0.to_string(),
         _ => TOGGLES[t].values.1.to_string(),
     }
+}
+
+/// Sets toggle `t` to the fixed value named `value` (`values.1` or one of `other_fixed`);
+/// false, changing nothing, when `t` has no fixed value of that name.
+pub fn set_toggle_fixed_as(s: &mut Scenario, t: usize, value: &str) -> bool {
+    match (t, value) {
+        (2, "async") => s.toggles.cdc_sink_close = SinkClose::Async,
+        (2, "async_closing_state") => s.toggles.cdc_sink_close = SinkClose::AsyncClosingState,
+        _ if value == TOGGLES[t].values.1 => set_toggle_buggy(s, t, false),
+        _ => return false,
+    }
+    true
 }
 
 /// The toggles of bug `bug`, as indices into [`TOGGLES`].

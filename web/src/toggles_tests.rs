@@ -120,3 +120,26 @@ fn a_partly_buggy_scenario_compares_against_the_wholly_fixed_one() {
     let twin = flipped(&s, 2);
     assert!(toggles_of(2).all(|t| !toggle_is_buggy(&twin, t)));
 }
+
+#[test]
+fn the_sink_close_toggle_offers_the_unmerged_closing_state_design_as_a_fixed_value() {
+    let t = TOGGLES
+        .iter()
+        .position(|i| i.key == "cdc.sink_close")
+        .expect("listed");
+    let mut s = default_scenario();
+    for (value, _) in TOGGLES[t].other_fixed {
+        assert!(set_toggle_fixed_as(&mut s, t, value), "{value}");
+        assert_eq!(toggle_value(&s, t), *value);
+        assert!(!toggle_is_buggy(&s, t), "{value} is a fixed side");
+        let twin = flipped(&s, TOGGLES[t].bug);
+        assert_eq!(
+            toggle_value(&twin, t),
+            TOGGLES[t].values.0,
+            "compare's buggy twin"
+        );
+    }
+    assert!(set_toggle_fixed_as(&mut s, t, "async"));
+    assert_eq!(s.toggles.cdc_sink_close, SinkClose::Async);
+    assert!(!set_toggle_fixed_as(&mut s, t, "sometimes"));
+}

@@ -140,16 +140,36 @@ pub enum KvClientEvict {
     AfterJoin,
 }
 
-/// tiflow#4241 toggle: how the owner closes a failed changefeed's sink.
+/// tiflow#4241 toggle: how a failed changefeed's Kafka producer is closed, by the owner (its
+/// DDL sink) and by each processor manager (its sink manager).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SinkClose {
-    /// Buggy (before tiflow#5186): the owner (and the processor manager) wait inside their
-    /// tick for the producer's clients to close, one after another.
+    /// Buggy (v5.4.0, v6.0.0 `cdc/sink/mq.go` `(*mqSink).Close`: `k.mqProducer.Close()`): the
+    /// owner and the processor manager wait inside their tick for the producer's clients to
+    /// close, one after another.
     Sync,
-    /// Fixed (tiflow#5186): the close runs in the background; the sink is `Closing` until it
-    /// is done, and nobody re-initialises or closes it again meanwhile.
+    /// Fixed as shipped (tiflow#5186, v5.4.1 `(*mqSink).Close`: `go k.mqProducer.Close()`,
+    /// then `return nil`): the close runs in the background and the sink counts as closed at
+    /// once. There is no Closing state, so a retry after the backoff may start a second
+    /// producer while the first still closes.
     #[default]
     Async,
+    /// The design of tiflow#4249, never merged: the close runs in the background and the sink
+    /// is `Closing` until it is done; nobody re-initialises or closes it again meanwhile.
+    AsyncClosingState,
+}
+
+impl SinkClose {
+    /// True when the caller waits for the close inside its tick.
+    pub fn blocks(self) -> bool {
+        self == SinkClose::Sync
+    }
+
+    /// True when the sink stays `Closing` until its producer is closed (sync, and the #4249
+    /// design); false when it counts as closed as soon as the close starts (as shipped).
+    pub fn has_closing_state(self) -> bool {
+        self != SinkClose::Async
+    }
 }
 
 /// Kafka message encodings a consumer can rebuild rows from.

@@ -40,6 +40,8 @@ pub mod owner;
 pub mod owner_loop;
 pub mod owner_schedule;
 pub mod processor;
+#[cfg(test)]
+mod processor_barrier_tests;
 pub mod processor_tick;
 pub mod redo;
 pub mod scheduler;

@@ -246,6 +246,8 @@ impl ErrBackoff {
 /// The owner loop's progress through one pass.
 #[derive(Clone, Debug)]
 pub(crate) struct Pass {
+    /// The owner capture's node running the pass.
+    pub(crate) node: faultline_sim::NodeId,
     /// When the pass began.
     pub(crate) started: SimTime,
     /// The changefeed to tick next.

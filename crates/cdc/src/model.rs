@@ -184,9 +184,12 @@ impl Cdc {
             CdcTimer::KafkaSendTimeout { cf, table, batch } => {
                 self.kafka_on_send_timeout(k, node, cf, table, batch)
             }
-            CdcTimer::KafkaClientClosed { cf, side, client } => {
-                self.on_client_closed(k, node, cf, side, client)
-            }
+            CdcTimer::KafkaClientClosed {
+                cf,
+                side,
+                job,
+                client,
+            } => self.on_client_closed(k, node, cf, side, (job, client)),
             CdcTimer::RedoFlush => {
                 if self.capture_index(node).is_some_and(|c| self.is_owner(c)) {
                     self.redo_flush(k, node);

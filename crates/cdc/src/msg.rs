@@ -179,6 +179,8 @@ pub enum CdcTimer {
         cf: CfIx,
         /// Who closes: a capture index, or `kafka::OWNER_SIDE`.
         side: u32,
+        /// The close job (two closes of one side may overlap with the shipped async close).
+        job: u64,
         /// Client index (`kafka::CLIENTS`).
         client: u32,
     },
@@ -396,10 +398,16 @@ impl TraceEncode for CdcTimer {
                 h.word(*table as u64);
                 h.word(*batch);
             }
-            CdcTimer::KafkaClientClosed { cf, side, client } => {
+            CdcTimer::KafkaClientClosed {
+                cf,
+                side,
+                job,
+                client,
+            } => {
                 h.word(14);
                 h.word(*cf as u64);
                 h.word(*side as u64);
+                h.word(*job);
                 h.word(*client as u64);
             }
             CdcTimer::Session(t) => {

@@ -73,6 +73,7 @@ impl Cdc {
         }
         let now = k.now();
         self.life.pass = Some(Pass {
+            node,
             started: now,
             next_cf: 0,
             cf_started: now,
@@ -226,7 +227,10 @@ impl Cdc {
     }
 
     /// `HandleError`: the changefeed goes to Error, its backoff starts on the first error,
-    /// and its sink is released. True when the close blocks the owner.
+    /// and its sink is released. True when the close blocks the owner. As shipped
+    /// (tiflow#5186) the sink counts as closed as soon as its producer's close starts in the
+    /// background (v5.4.1 `cdc/owner/changefeed.go` `releaseResources` then
+    /// `cdc/sink/mq.go` `(*mqSink).Close`); the other two modes keep it `Closing` until done.
     fn handle_error(&mut self, k: &mut Kernel<Stack>, node: NodeId, cf: CfIx, err: String) -> bool {
         let now = k.now();
         let detail = format!("changefeed={} error={err}", self.cf_id(cf));
@@ -239,7 +243,11 @@ impl Cdc {
             self.life.feeds[cf as usize].finish_close();
             return false;
         }
-        self.kafka_start_close(k, node, cf, OWNER_SIDE)
+        let blocks = self.kafka_start_close(k, node, cf, OWNER_SIDE);
+        if !self.cfg.sink_close.has_closing_state() {
+            self.life.feeds[cf as usize].finish_close();
+        }
+        blocks
     }
 
     /// The processor manager's per-changefeed lifecycle step, at the start of a processor
@@ -270,7 +278,13 @@ impl Cdc {
                 p.tables.clear();
                 p.kv.reset();
                 if kafka {
-                    *state = ProcessorState::Closing;
+                    // As shipped the sink manager is closed at once, its producer in the
+                    // background (v5.4.1 `cdc/sink/manager.go` `(*Manager).Close`).
+                    *state = if self.cfg.sink_close.has_closing_state() {
+                        ProcessorState::Closing
+                    } else {
+                        ProcessorState::Closed
+                    };
                     return self.kafka_start_close(k, node, cf, c);
                 }
                 *state = ProcessorState::Closed;
@@ -287,10 +301,10 @@ impl Cdc {
         node: NodeId,
         cf: CfIx,
         side: u32,
-        client: u32,
+        (job, client): (u64, u32),
     ) {
         let Some(CloseJob { blocking, .. }) =
-            self.kafka_on_client_closed(k, node, cf, side, client)
+            self.kafka_on_client_closed(k, node, cf, side, (job, client))
         else {
             return;
         };
@@ -300,7 +314,12 @@ impl Cdc {
                 self.owner_resume(k, node);
             }
         } else {
-            self.life.processors[side as usize][cf as usize] = ProcessorState::Closed;
+            // Only a processor waiting in Closing is done: as shipped it may already run a
+            // new producer while this old one finished closing.
+            let state = &mut self.life.processors[side as usize][cf as usize];
+            if *state == ProcessorState::Closing {
+                *state = ProcessorState::Closed;
+            }
             if blocking && self.life.processor_blocked[side as usize] {
                 self.life.processor_blocked[side as usize] = false;
                 k.set_timer(node, SimDuration::ZERO, CdcTimer::ProcessorTick);
@@ -308,21 +327,27 @@ impl Cdc {
         }
     }
 
-    /// A capture process died: its processors, its close jobs and, if it was the owner, the
-    /// owner loop are gone (a closing producer's clients die with the process).
+    /// A capture process died: its processors, the close jobs it ran and, if it ran the owner
+    /// loop, the owner loop are gone (a closing producer's clients die with the process).
+    /// Whichever capture holds the owner role, not a fixed one.
     pub(crate) fn lifecycle_capture_lost(&mut self, c: u32) {
+        let node = self.captures[c as usize];
         for s in &mut self.life.processors[c as usize] {
             *s = ProcessorState::Closed;
         }
         self.life.processor_blocked[c as usize] = false;
-        self.kafka.closing.retain(|(_, side), _| *side != c);
-        if c == 0 {
-            self.kafka
-                .closing
-                .retain(|(_, side), _| *side != OWNER_SIDE);
-            for f in &mut self.life.feeds {
-                f.finish_close();
+        let mut owner_side_closes = Vec::new();
+        self.kafka.closing.retain(|(cf, side, _), job| {
+            let dies = job.node == node;
+            if dies && *side == OWNER_SIDE {
+                owner_side_closes.push(*cf);
             }
+            !dies
+        });
+        for cf in owner_side_closes {
+            self.life.feeds[cf as usize].finish_close();
+        }
+        if self.life.pass.as_ref().is_some_and(|p| p.node == node) {
             self.life.pass = None;
             self.life.blocked_on = None;
         }
@@ -364,6 +389,7 @@ impl Cdc {
             if self.kafka.topics.get(cf).is_some_and(|t| t.is_some()) {
                 names.push(format!("kafka_consumer_lag.{}", c.id));
                 names.push(format!("kafka_messages.{}", c.id));
+                names.push(format!("producers_closing.{}", c.id));
             }
         }
         names
@@ -386,6 +412,7 @@ impl Cdc {
             if let Some(t) = self.kafka.topics.get(cf).and_then(|t| t.as_ref()) {
                 out.push(t.consumer.watermark.lag_secs(now));
                 out.push(t.partitions.iter().map(|p| p.offset).sum::<u64>() as f64);
+                out.push(self.kafka.closing_producers(cf as CfIx) as f64);
             }
         }
     }

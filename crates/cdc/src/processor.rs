@@ -77,6 +77,12 @@ pub struct Processor {
     pub tables: BTreeMap<u32, TableSink>,
     /// Next batch id.
     pub next_batch: u64,
+    /// The changefeed's resolved ts as last heard from the owner: no table sink writes past
+    /// it. 5.x processors cap every table's barrier at the changefeed's resolved ts, which only
+    /// the owner advances (v5.4.1 `cdc/processor/processor.go` `pushResolvedTs2Table`), so a
+    /// blocked owner stops downstream writes as well as the checkpoint. It arrives with the
+    /// owner's heartbeat, as 7.x's `schedulepb.Barrier` does; zero until the first one.
+    pub barrier: Ts,
 }
 
 impl Processor {
@@ -86,7 +92,14 @@ impl Processor {
             kv,
             tables: BTreeMap::new(),
             next_batch: 1,
+            barrier: Ts::ZERO,
         }
+    }
+
+    /// The owner's heartbeat brought the changefeed's resolved ts `resolved`: the barrier
+    /// moves up to it (never back: a heartbeat of an older owner term may arrive late).
+    pub fn hear_barrier(&mut self, resolved: Ts) {
+        self.barrier = self.barrier.max(resolved);
     }
 
     /// The puller frontier of a table: min resolved ts over its regions.

@@ -1,5 +1,7 @@
 //! A processor's tick on one capture: per table, the sink writes what the puller has resolved
-//! (up to the barrier) to MySQL or Kafka, and the table watermarks go to the owner.
+//! up to the barrier (the changefeed's resolved ts as the owner's heartbeat last brought it,
+//! and with redo what the redo log made durable) to MySQL or Kafka, and the table watermarks
+//! go to the owner.
 
 use faultline_sim::Kernel;
 
@@ -26,12 +28,15 @@ impl Cdc {
 
     /// One running processor's sinks: each primary table writes what is resolved up to the
     /// barrier (one batch in flight at a time), and every table's watermarks go to the owner.
+    /// The watermarks sent are the puller's, not capped by the barrier: the owner computes
+    /// the changefeed's resolved ts from them, which in turn moves the barrier.
     fn sink_tick(&mut self, k: &mut Kernel<Stack>, c: u32, cf: usize) {
         let node = self.captures[c as usize];
         let owner = self.owner_node_for(c);
         let kafka = self.cfg.changefeeds[cf].sink.is_kafka();
         let mut kafka_batches = Vec::new();
-        let barrier = self.feeds[cf].barrier(self.cfg.changefeeds[cf].redo);
+        let redo_barrier = self.feeds[cf].barrier(self.cfg.changefeeds[cf].redo);
+        let barrier = self.processors[c as usize][cf].barrier.min(redo_barrier);
         let mut status = Vec::new();
         let tables: Vec<u32> = self.processors[c as usize][cf]
             .tables

@@ -5,11 +5,12 @@
 //! the processor's table dispatch in [`crate::table_dispatch`] and the owner's scheduling in
 //! [`crate::owner_schedule`].
 //!
-//! tiflow#9344 comes out of the timing here: when a capture's session ends, `deferred`
-//! processors keep pulling and writing until the capture's goroutines exit (the owner resign
-//! call waits for its timeout while etcd is unreachable), while an owner with a remove delay of
-//! 0 re-adds the capture's tables elsewhere at once. Both copies write the table; MySQL applies
-//! whatever arrives last.
+//! tiflow#9344 comes out of the timing here: when the owner capture's session ends, `deferred`
+//! processors keep writing until the capture's goroutines exit (the owner resign call waits
+//! for its timeout while etcd is unreachable), while the new owner with a remove delay of 0
+//! re-adds the capture's tables elsewhere at once. Both copies write the table; MySQL applies
+//! whatever arrives last. A capture that was not the owner has no resign to wait for: its
+//! processors close when its run loop returns, with either toggle.
 
 use faultline_sim::{Kernel, Level, NodeId};
 
@@ -156,6 +157,7 @@ impl Cdc {
             SessionMsg::Heartbeat { to: id } => {
                 let s = &self.sessions[c as usize];
                 if s.alive() && s.id(c) == id {
+                    self.hear_owner_barrier(c);
                     self.send_report(k, c, from);
                 }
             }
@@ -173,6 +175,16 @@ impl Cdc {
             }
             SessionMsg::Report { from: id, tables } => self.owner_on_report(k, c, id, tables),
             _ => {}
+        }
+    }
+
+    /// A heartbeat from the owner reached capture `c`: each processor's barrier moves to the
+    /// changefeed's resolved ts the owner holds. Simplification: the value is read when the
+    /// heartbeat arrives rather than carried in it (one network hop apart); a blocked owner
+    /// sends no heartbeat and advances no resolved ts, so either way the barrier stops.
+    fn hear_owner_barrier(&mut self, c: u32) {
+        for (cf, p) in self.processors[c as usize].iter_mut().enumerate() {
+            p.hear_barrier(self.feeds[cf].resolved);
         }
     }
 
@@ -267,13 +279,19 @@ impl Cdc {
         );
         // Resign: revoke the lease so the keys go at once (lost while etcd is unreachable).
         k.send(node, self.pd, msg(SessionMsg::Revoke { lease }));
-        match self.cfg.session.processor_close {
-            ProcessorClose::Immediate => self.session_close(k, c, epoch),
-            ProcessorClose::Deferred => {
-                s.closing = Some(epoch);
-                let wait = self.cfg.session.owner_resign_timeout;
-                k.set_timer(node, wait, timer(SessionTimer::ResignTimeout { epoch }));
-            }
+        // v7.3.0-alpha `cdc/capture/capture.go` `(*captureImpl).run` closes the processor
+        // manager only after every goroutine of its errgroup returned. A non-owner's
+        // `campaignOwner` returns as soon as the context is cancelled; only the owner's exit
+        // path waits for `resign` on a fresh 5 s context, which times out while etcd is
+        // unreachable. tiflow#9396 closes the processor manager when its own loop returns.
+        let waits_for_resign =
+            was_owner && self.cfg.session.processor_close == ProcessorClose::Deferred;
+        if waits_for_resign {
+            s.closing = Some(epoch);
+            let wait = self.cfg.session.owner_resign_timeout;
+            k.set_timer(node, wait, timer(SessionTimer::ResignTimeout { epoch }));
+        } else {
+            self.session_close(k, c, epoch);
         }
     }
 

@@ -89,6 +89,7 @@ fn map_toggles(s: &Scenario, cfg: &mut ModelConfigs) {
     c.sink_close = match t.cdc_sink_close {
         SinkClose::Sync => faultline_cdc::SinkClose::Sync,
         SinkClose::Async => faultline_cdc::SinkClose::Async,
+        SinkClose::AsyncClosingState => faultline_cdc::SinkClose::AsyncClosingState,
     };
     c.session.processor_close = match t.cdc_processor_close_on_session_loss {
         ProcessorCloseOnSessionLoss::Deferred => faultline_cdc::etcd::ProcessorClose::Deferred,

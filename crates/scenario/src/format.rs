@@ -191,13 +191,21 @@ impl Default for CaptureRemoveDelay {
 pub enum SinkClose {
     /// Buggy: the owner waits inside its loop for the producer's clients to close.
     Sync,
-    /// Fixed (tiflow#5186): closed in the background; the sink shows `Closing` until done.
-    /// The default, as in current TiCDC.
+    /// Fixed as shipped (tiflow#5186): closed in the background, no Closing state; a retry
+    /// may start a second producer while the first still closes. The default, as in TiCDC.
     #[default]
     Async,
+    /// The tiflow#4249 design, never merged: closed in the background, the sink shows
+    /// `Closing` until done and is not re-initialised meanwhile. Before model version 4,
+    /// `"async"` meant this.
+    AsyncClosingState,
 }
 
-unit_enum_deserialize!(SinkClose { Sync = "sync", Async = "async" });
+unit_enum_deserialize!(SinkClose {
+    Sync = "sync",
+    Async = "async",
+    AsyncClosingState = "async_closing_state",
+});
 
 /// tiflow#9595: when the KV client evicts a closing stream's regions.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]

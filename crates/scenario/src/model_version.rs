@@ -14,7 +14,12 @@
 /// - 3: prewrite and commit are Raft proposals committed by a quorum and applied in order; the
 ///   client retries with client-go's timeouts and backoffs; TiKV's CDC endpoint emits rows at
 ///   the leader's apply and publishes resolved ts only after CheckLeader (issue 13 items 1-2).
-pub const MODEL_VERSION: u32 = 3;
+/// - 4: TiCDC toggles as upstream shipped them (issue 13 item 7). A processor without redo
+///   writes no further than the changefeed's resolved ts the owner's heartbeat brought (5.x's
+///   barrier); `"cdc.sink_close" = "async"` is tiflow#5186 as shipped (no Closing state; the
+///   #4249 design is `"async_closing_state"`); the tiflow#9344 resign wait delays only the
+///   owner's processor close. Every gallery run with a changefeed changed.
+pub const MODEL_VERSION: u32 = 4;
 
 /// The Faultline release (the workspace version).
 pub const FAULTLINE_VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -38,7 +38,7 @@ pub const OTHER_KEYS: &[(&str, &[OtherKey])] = &[
     ("[toggles]", &[
         ("toggles.\"tikv.unreachable_broadcast\"", "string", "\"repeat_if_new_messages\"", "\"once_per_disconnect\" (buggy), \"repeat_if_new_messages\" (fixed, tikv#14574)", "tikv#14547: how a store re-broadcasts StoreUnreachable."),
         ("toggles.\"cdc.kv_client_evict\"", "string", "\"after_join\"", "\"on_worker_exit\" (buggy), \"after_join\" (fixed, tiflow#9597)", "tiflow#9595: when the KV client evicts a closing stream's regions."),
-        ("toggles.\"cdc.sink_close\"", "string", "\"async\"", "\"sync\" (buggy), \"async\" (fixed, tiflow#5186)", "tiflow#4241: how a failed changefeed's Kafka producer is closed."),
+        ("toggles.\"cdc.sink_close\"", "string", "\"async\"", "\"sync\" (buggy), \"async\" (fixed as shipped, tiflow#5186), \"async_closing_state\" (the unmerged tiflow#4249 design)", "tiflow#4241: how a failed changefeed's Kafka producer is closed."),
         ("toggles.\"cdc.processor_close_on_session_loss\"", "string", "\"immediate\"", "\"deferred\" (buggy), \"immediate\" (fixed, tiflow#9396)", "tiflow#9344: when a capture whose etcd session ended closes its processors."),
         ("toggles.\"cdc.capture_remove_delay\"", "duration", "\"5s\"", "0s..=1m; \"0s\" is the buggy side", "tiflow#9344: how long the owner waits before removing a vanished capture."),
     ]),

@@ -143,7 +143,11 @@ mod tests {
             ProcessorCloseOnSessionLoss::Deferred,
             ProcessorCloseOnSessionLoss::Immediate,
         ]);
-        round_trips(&[SinkClose::Sync, SinkClose::Async]);
+        round_trips(&[
+            SinkClose::Sync,
+            SinkClose::Async,
+            SinkClose::AsyncClosingState,
+        ]);
         round_trips(&[KvClientEvict::OnWorkerExit, KvClientEvict::AfterJoin]);
         round_trips(&[
             UnreachableBroadcast::OncePerDisconnect,

@@ -8,7 +8,7 @@
 use faultline_scenario::{gallery, Run, MODEL_VERSION};
 
 /// The model version the pins below were recorded with.
-const PINNED_MODEL_VERSION: u32 = 3;
+const PINNED_MODEL_VERSION: u32 = 4;
 
 /// (gallery file, trace hash at the end of its run).
 const PINS: &[(&str, u64)] = &[
@@ -21,8 +21,8 @@ const PINS: &[(&str, u64)] = &[
         0x83037cdbc28b81da,
     ),
     ("raft-basics-kill-a-store.toml", 0x870578db3cd904c1),
-    ("raft-minority-leader-partition.toml", 0x59a94899c5c3e3f9),
-    ("cdc-basic-replication.toml", 0xb5656fea748804a7),
+    ("raft-minority-leader-partition.toml", 0xefa155b0c3bbb7e6),
+    ("cdc-basic-replication.toml", 0xaae0078857d7c6ce),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
         0xb902430e3739b45e,
@@ -33,23 +33,23 @@ const PINS: &[(&str, u64)] = &[
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss.toml",
-        0x2c49abec59ac1c16,
+        0xed39152e52e69d77,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss-fixed.toml",
-        0x55e5144e3a849e9a,
+        0x1c750f15fee18d87,
     ),
     (
         "tiflow-9344-scale-captures-during-workload.toml",
-        0xa3eac50453aee096,
+        0xcf2ee0043333c849,
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner.toml",
-        0x9de435949c223f81,
+        0xb916ed19df3e005e,
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner-fixed.toml",
-        0x2f39c861fd60bdce,
+        0x626c8a95f10e1104,
     ),
 ];
 

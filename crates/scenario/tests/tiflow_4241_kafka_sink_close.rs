@@ -1,7 +1,10 @@
 //! tiflow#4241: with a synchronous sink close the dying Kafka changefeeds stall the owner
-//! loop and the MySQL changefeed's checkpoint; with the asynchronous close (tiflow#5186) the
-//! sinks sit in Closing, are never re-initialised or closed twice meanwhile, and the Kafka
-//! changefeeds recover and end consistent once the broker returns.
+//! loop and the MySQL changefeed's checkpoint. With the asynchronous close as shipped
+//! (tiflow#5186, `"async"`) the sinks count as closed at once and a retry may start a new
+//! producer while the old one still closes; with the unmerged tiflow#4249 design
+//! (`"async_closing_state"`) the sinks sit in Closing and are never re-initialised or closed
+//! twice meanwhile. Either way the Kafka changefeeds recover and end consistent once the
+//! broker returns.
 
 use faultline_cdc::lifecycle::{FeedStatus, ProcessorState, SinkState};
 use faultline_scenario::*;
@@ -17,6 +20,13 @@ const KAFKA_CFS: [&str; 3] = ["kafka-cf-1", "kafka-cf-2", "kafka-cf-3"];
 fn scenario(text: &str, seed: u64) -> Scenario {
     let mut s = parse_scenario("4241.toml", text).unwrap();
     s.seed = seed;
+    s
+}
+
+/// The fixed scenario with the tiflow#4249 design instead of the shipped fix.
+fn closing_state(seed: u64) -> Scenario {
+    let mut s = scenario(FIXED, seed);
+    s.toggles.cdc_sink_close = SinkClose::AsyncClosingState;
     s
 }
 
@@ -65,8 +75,53 @@ fn fixed_async_close_keeps_the_mysql_changefeed_moving() {
 }
 
 #[test]
+fn the_fixed_scenario_uses_the_shipped_fix() {
+    assert_eq!(scenario(FIXED, 1).toggles.cdc_sink_close, SinkClose::Async);
+}
+
+#[test]
+fn with_the_closing_state_design_the_owner_keeps_ticking_too() {
+    let mut r = Run::new(&closing_state(1)).unwrap();
+    r.run_to_end();
+    assert!(max_of(&r, "owner_tick_secs", 0, 480) < 0.001);
+    assert!(max_of(&r, "checkpoint_lag.mysql-cf", 10, 480) < 5.0);
+    assert_eq!(
+        max_of(&r, "sink_state.kafka-cf-1", 60, 240),
+        2.0,
+        "Closing shows"
+    );
+}
+
+/// The shipped fix with a long producer timeout (120 s): the changefeed fails at about 3m,
+/// the first client's close then waits until about 5m, and the broker is back at 4m, so the
+/// retry after the third backoff (about 70 s after the error) finds a broker. Returns whether
+/// some moment had a running sink while an older producer of that changefeed still closed.
+fn new_producer_while_the_old_closes(mode: SinkClose) -> bool {
+    let mut s = scenario(FIXED, 1);
+    s.toggles.cdc_sink_close = mode;
+    s.cdc.kafka_timeout = Dur::secs(120);
+    let mut r = Run::new(&s).unwrap();
+    let end = r.end();
+    let mut overlap = false;
+    while r.world.step().is_some() && r.now() < end {
+        let cdc = &r.world.model.cdc;
+        overlap |=
+            cdc.life.feeds[0].sink == SinkState::Running && cdc.kafka.closing_producers(0) > 0;
+    }
+    overlap
+}
+
+#[test]
+fn as_shipped_a_retry_may_start_a_second_producer_while_the_first_still_closes() {
+    assert!(new_producer_while_the_old_closes(SinkClose::Async));
+    assert!(!new_producer_while_the_old_closes(
+        SinkClose::AsyncClosingState
+    ));
+}
+
+#[test]
 fn a_closing_changefeed_is_never_reinitialised_or_closed_twice() {
-    let mut r = Run::new(&scenario(FIXED, 1)).unwrap();
+    let mut r = Run::new(&closing_state(1)).unwrap();
     let end = r.end();
     let mut saw_closing = [false; 3];
     let mut prev = [ProcessorState::Running; 3];

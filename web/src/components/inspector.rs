@@ -11,7 +11,9 @@ use yew::prelude::*;
 use super::changefeed_editor::changefeeds_fieldset;
 use super::PanelProps;
 use crate::playground::Action;
-use crate::toggles::{issue_url, set_toggle_buggy, toggle_is_buggy, toggle_value, BUGS, TOGGLES};
+use crate::toggles::{
+    issue_url, set_toggle_buggy, set_toggle_fixed_as, toggle_is_buggy, toggle_value, BUGS, TOGGLES,
+};
 
 type Setter<T> = fn(&mut Scenario, T);
 
@@ -175,6 +177,37 @@ fn toggles_fieldset(s: &Scenario, a: &Callback<Action>, p: &[Problem]) -> Html {
     }
 }
 
+/// A choice between a toggle's fixed values (the shipped fix and the alternatives upstream
+/// designed), each with its sentence.
+fn fixed_choice(s: &Scenario, t: usize, a: &Callback<Action>) -> Html {
+    let info = &TOGGLES[t];
+    let current = toggle_value(s, t);
+    let cb = a.clone();
+    let onchange = Callback::from(move |e: Event| {
+        let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() else {
+            return;
+        };
+        let value = select.value();
+        cb.emit(Action::Edit(Rc::new(move |s| {
+            set_toggle_fixed_as(s, t, &value);
+        })))
+    });
+    let id = format!("fixed-{}", info.key);
+    let options =
+        std::iter::once((info.values.1, info.fixed)).chain(info.other_fixed.iter().copied());
+    html! {
+        <div class="field">
+            <label for={ id.clone() }>{ "fixed as" }</label>
+            <select id={ id } {onchange}>
+                { for options.map(|(v, why)| html! {
+                    <option value={ v } selected={ current == v } title={ why }>{ v }</option>
+                }) }
+            </select>
+            { for info.other_fixed.iter().filter(|(v, _)| current == *v).map(|(_, why)| html! { <p class="active">{ *why }</p> }) }
+        </div>
+    }
+}
+
 fn toggle_row(s: &Scenario, t: usize, a: &Callback<Action>, p: &[Problem]) -> Html {
     let info = &TOGGLES[t];
     let buggy = toggle_is_buggy(s, t);
@@ -191,6 +224,9 @@ fn toggle_row(s: &Scenario, t: usize, a: &Callback<Action>, p: &[Problem]) -> Ht
                 <input type="checkbox" checked={ buggy } {onchange} />
                 <span><code>{ info.key }</code>{ format!(" = {} ({})", toggle_value(s, t), if buggy { "buggy" } else { "fixed" }) }</span>
             </label>
+            if !buggy && !info.other_fixed.is_empty() {
+                { fixed_choice(s, t, a) }
+            }
             if info.key == "cdc.capture_remove_delay" {
                 { dur_field("remove delay", "toggles.cdc.capture_remove_delay", s.toggles.cdc_capture_remove_delay.0, |s, v| s.toggles.cdc_capture_remove_delay = faultline_scenario::CaptureRemoveDelay(v), a, p) }
             }

@@ -39,7 +39,8 @@ impl<'a> Closer<'a> {
 
 impl KafkaCluster {
     /// Starts closing `who`'s producer at `now`: logs it and arms the first client's close.
-    /// `blocking`: the caller waits for the whole close (a sync close).
+    /// `blocking`: the caller waits for the whole close (a sync close). Returns the job's id;
+    /// a close already running on the same side goes on beside it.
     pub fn start_close(
         &mut self,
         cfg: &KafkaConfig,
@@ -47,14 +48,17 @@ impl KafkaCluster {
         out: &mut Out,
         who: Closer,
         blocking: bool,
-    ) {
+    ) -> u64 {
         let job = CloseJob {
+            node: who.node,
             started: now,
             client: 0,
             client_started: now,
             blocking,
         };
-        self.closing.insert((who.cf, who.side), job);
+        let id = self.next_close_job;
+        self.next_close_job += 1;
+        self.closing.insert((who.cf, who.side, id), job);
         let mode = if blocking { "sync" } else { "async" };
         let detail = format!(
             "changefeed={} role={} mode={mode}",
@@ -67,16 +71,18 @@ impl KafkaCluster {
             "stop the kafka producer",
             detail,
         );
-        self.close_next_client(cfg, (now, reach), out, who);
+        self.close_next_client(cfg, (now, reach), out, who, id);
+        id
     }
 
-    /// Arms the close of the job's current client.
+    /// Arms the close of job `id`'s current client.
     fn close_next_client(
         &mut self,
         cfg: &KafkaConfig,
         (now, reach): (SimTime, Reach),
         out: &mut Out,
         who: Closer,
+        id: u64,
     ) {
         let after = if self.any_broker_reachable(reach, who.node) {
             cfg.close_latency
@@ -84,29 +90,31 @@ impl KafkaCluster {
             // Sarama waits for its dial / read / write timeouts before giving up.
             cfg.timeout
         };
-        let Some(job) = self.closing.get_mut(&(who.cf, who.side)) else {
+        let Some(job) = self.closing.get_mut(&(who.cf, who.side, id)) else {
             return;
         };
         job.client_started = now;
         let (cf, side, client) = (who.cf, who.side, job.client);
-        out.set_timer(
-            who.node,
-            after,
-            CdcTimer::KafkaClientClosed { cf, side, client },
-        );
+        let timer = CdcTimer::KafkaClientClosed {
+            cf,
+            side,
+            job: id,
+            client,
+        };
+        out.set_timer(who.node, after, timer);
     }
 
-    /// Client `client` of `who`'s producer finished closing at `now`: the next client's close
-    /// is armed, or, after the last, the finished job is returned.
+    /// Client `client` of `who`'s close job `id` finished closing at `now`: the next
+    /// client's close is armed, or, after the last, the finished job is returned.
     pub fn on_client_closed(
         &mut self,
         cfg: &KafkaConfig,
         (now, reach): (SimTime, Reach),
         out: &mut Out,
         who: Closer,
-        client: u32,
+        (id, client): (u64, u32),
     ) -> Option<CloseJob> {
-        let job = self.closing.get_mut(&(who.cf, who.side))?;
+        let job = self.closing.get_mut(&(who.cf, who.side, id))?;
         if job.client != client {
             return None;
         }
@@ -126,10 +134,10 @@ impl KafkaCluster {
         }
         job.client += 1;
         if job.client < cfg.clients {
-            self.close_next_client(cfg, (now, reach), out, who);
+            self.close_next_client(cfg, (now, reach), out, who, id);
             return None;
         }
-        let job = self.closing.remove(&(who.cf, who.side))?;
+        let job = self.closing.remove(&(who.cf, who.side, id))?;
         let detail = format!(
             "changefeed={} role={} duration={}",
             who.cf_id,
@@ -205,13 +213,14 @@ mod tests {
         let mut out = Out::default();
         let mut now = SimTime(1_000_000);
         let reach = Reach::new(&net);
-        kafka.start_close(&cfg, (now, reach), &mut out, owner(node), true);
+        let id = kafka.start_close(&cfg, (now, reach), &mut out, owner(node), true);
         assert_eq!(out.logged(), vec!["stop the kafka producer"]);
         assert_eq!(close_timers(&out), vec![(0, cfg.close_latency)]);
         for client in 0..cfg.clients {
             let mut out = Out::default();
             now = now.plus(cfg.close_latency);
-            let done = kafka.on_client_closed(&cfg, (now, reach), &mut out, owner(node), client);
+            let done =
+                kafka.on_client_closed(&cfg, (now, reach), &mut out, owner(node), (id, client));
             let last = client + 1 == cfg.clients;
             assert_eq!(done.is_some(), last, "client {client}");
             if last {
@@ -236,7 +245,7 @@ mod tests {
         }
         let mut out = Out::default();
         let start = SimTime(1_000_000);
-        kafka.start_close(
+        let id = kafka.start_close(
             &cfg,
             (start, Reach::new(&net)),
             &mut out,
@@ -246,7 +255,8 @@ mod tests {
         assert_eq!(close_timers(&out), vec![(0, cfg.timeout)]);
         let mut out = Out::default();
         let now = start.plus(cfg.timeout);
-        let done = kafka.on_client_closed(&cfg, (now, Reach::new(&net)), &mut out, owner(node), 0);
+        let reach = Reach::new(&net);
+        let done = kafka.on_client_closed(&cfg, (now, reach), &mut out, owner(node), (id, 0));
         assert!(done.is_none());
         assert_eq!(out.logged(), vec!["close kafka client with error"]);
         assert_eq!(close_timers(&out), vec![(1, cfg.timeout)]);
@@ -257,13 +267,33 @@ mod tests {
         let (net, mut kafka, cfg, node) = setup();
         let reach = Reach::new(&net);
         let mut out = Out::default();
-        kafka.start_close(&cfg, (SimTime(0), reach), &mut out, owner(node), false);
+        let id = kafka.start_close(&cfg, (SimTime(0), reach), &mut out, owner(node), false);
         let mut out = Out::default();
         let later = SimTime(5_000);
         assert!(kafka
-            .on_client_closed(&cfg, (later, reach), &mut out, owner(node), 2)
+            .on_client_closed(&cfg, (later, reach), &mut out, owner(node), (id, 2))
             .is_none());
         assert!(out.commands().is_empty());
-        assert_eq!(kafka.closing[&(0, OWNER_SIDE)].client, 0);
+        assert_eq!(kafka.closing[&(0, OWNER_SIDE, id)].client, 0);
+    }
+
+    #[test]
+    fn a_second_close_of_one_side_runs_beside_the_first_and_each_finishes_its_own_clients() {
+        let (net, mut kafka, cfg, node) = setup();
+        let reach = Reach::new(&net);
+        let mut out = Out::default();
+        let first = kafka.start_close(&cfg, (SimTime(0), reach), &mut out, owner(node), false);
+        let second = kafka.start_close(&cfg, (SimTime(1), reach), &mut out, owner(node), false);
+        assert_ne!(first, second);
+        assert_eq!(kafka.closing_producers(0), 2, "both producers still close");
+        let mut now = SimTime(1);
+        for client in 0..cfg.clients {
+            now = now.plus(cfg.close_latency);
+            let done =
+                kafka.on_client_closed(&cfg, (now, reach), &mut out, owner(node), (second, client));
+            assert_eq!(done.is_some(), client + 1 == cfg.clients);
+        }
+        assert_eq!(kafka.closing_producers(0), 1, "the first is untouched");
+        assert_eq!(kafka.closing[&(0, OWNER_SIDE, first)].client, 0);
     }
 }

@@ -53,6 +53,8 @@ pub struct Topic {
 /// A producer close in progress: `client` is closing since `client_started`.
 #[derive(Clone, Debug)]
 pub struct CloseJob {
+    /// The node running the close (its clients die with that process).
+    pub node: NodeId,
     /// When the close began.
     pub started: SimTime,
     /// Index into [`CLIENTS`] of the client closing now.
@@ -70,8 +72,12 @@ pub struct KafkaCluster {
     pub brokers: Vec<NodeId>,
     /// Topic per changefeed (`None` for MySQL changefeeds).
     pub topics: Vec<Option<Topic>>,
-    /// Close jobs by (changefeed, side).
-    pub closing: BTreeMap<(CfIx, u32), CloseJob>,
+    /// Close jobs by (changefeed, side, job id). The job id tells apart two closes of the
+    /// same changefeed on the same side: with the shipped async close (tiflow#5186) a retried
+    /// changefeed may fail and close its second producer while the first is still closing.
+    pub closing: BTreeMap<(CfIx, u32, u64), CloseJob>,
+    /// The id of the next close job.
+    pub next_close_job: u64,
     /// Per broker: its process is alive (not killed).
     pub alive: Vec<bool>,
 }
@@ -114,7 +120,13 @@ impl KafkaCluster {
             brokers,
             topics,
             closing: BTreeMap::new(),
+            next_close_job: 1,
         }
+    }
+
+    /// Producers of changefeed `cf` still closing, on any side.
+    pub fn closing_producers(&self, cf: CfIx) -> usize {
+        self.closing.keys().filter(|(c, _, _)| *c == cf).count()
     }
 
     /// The leader of a partition: its first replica whose broker process is alive.

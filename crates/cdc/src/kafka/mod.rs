@@ -20,7 +20,6 @@ pub mod consumer;
 use faultline_sim::{Kernel, Level, NodeId};
 
 use crate::cdc::Cdc;
-use crate::config::SinkClose;
 use crate::model::route;
 use crate::msg::{CdcMsg, CdcTimer, CfIx, RowChange};
 use crate::out::{Out, Reach};
@@ -212,7 +211,7 @@ impl Cdc {
         cf: CfIx,
         side: u32,
     ) -> bool {
-        let blocking = self.cfg.sink_close == SinkClose::Sync;
+        let blocking = self.cfg.sink_close.blocks();
         let who = Closer::new(node, (cf, &self.cfg.changefeeds[cf as usize].id), side);
         let mut out = Out::default();
         let at = (k.now(), Reach::new(&k.net));
@@ -229,14 +228,14 @@ impl Cdc {
         node: NodeId,
         cf: CfIx,
         side: u32,
-        client: u32,
+        (job, client): (u64, u32),
     ) -> Option<CloseJob> {
         let who = Closer::new(node, (cf, &self.cfg.changefeeds[cf as usize].id), side);
         let mut out = Out::default();
         let at = (k.now(), Reach::new(&k.net));
         let job = self
             .kafka
-            .on_client_closed(&self.cfg.kafka, at, &mut out, who, client);
+            .on_client_closed(&self.cfg.kafka, at, &mut out, who, (job, client));
         route(k, &mut out);
         job
     }
