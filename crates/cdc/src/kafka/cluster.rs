@@ -129,6 +129,14 @@ impl KafkaCluster {
         self.closing.keys().filter(|(c, _, _)| *c == cf).count()
     }
 
+    /// Producers of changefeed `cf` still closing on one side ([`OWNER_SIDE`] or a capture).
+    pub fn closing_producers_on(&self, cf: CfIx, side: u32) -> usize {
+        self.closing
+            .keys()
+            .filter(|(c, s, _)| *c == cf && *s == side)
+            .count()
+    }
+
     /// The leader of a partition: its first replica whose broker process is alive.
     pub fn leader(&self, cf: CfIx, partition: u32) -> Option<u32> {
         let topic = self.topics.get(cf as usize)?.as_ref()?;
