@@ -16,6 +16,7 @@ use crate::kvclient::KvClient;
 use crate::lifecycle::Lifecycle;
 use crate::mysql::Downstream;
 use crate::owner::ChangefeedState;
+use crate::pd_client_state::PdClients;
 use crate::processor::Processor;
 use crate::scheduler::Scheduler;
 use crate::tcp::Transport;
@@ -30,8 +31,10 @@ pub struct Cdc {
     pub cfg: CdcConfig,
     /// Row and region layout.
     pub ks: Keyspace,
-    /// PD (TSO, workload client).
+    /// PD (TSO, region heartbeats' view, etcd).
     pub pd: NodeId,
+    /// The workload's client (`client-1`, TiDB's role): it reaches PD and TiKV over links.
+    pub client: NodeId,
     /// TiKV store nodes.
     pub stores: Vec<NodeId>,
     /// Capture nodes `cdc-1..`.
@@ -40,8 +43,10 @@ pub struct Cdc {
     pub mysql: Option<NodeId>,
     /// Upstream rows and locks.
     pub upstream: Upstream,
-    /// PD's timestamp oracle.
+    /// PD's timestamp oracle (served at `pd-1`, see `pd_client.rs`).
     pub tso: Tso,
+    /// The PD clients: the workload client's TSO and region cache, each store's TSO.
+    pub pd_clients: PdClients,
     /// The workload.
     pub workload: Workload,
     /// CDC endpoint per store.
@@ -95,6 +100,14 @@ impl Cdc {
             .map(|i| net.add_node(&format!("cdc-{i}"), "cdc"))
             .collect();
         let mysql = (cfg.captures > 0).then(|| net.add_node("mysql-1", "mysql"));
+        // The workload client runs only with TiCDC (see `init`); without captures it is
+        // never added, so a TiKV-only topology keeps its nodes.
+        let store_count = stores.len();
+        let client = if cfg.captures > 0 {
+            net.add_node("client-1", "client")
+        } else {
+            pd
+        };
         let sinks: Vec<_> = cfg.changefeeds.iter().map(|c| c.sink).collect();
         let ids: Vec<String> = cfg.changefeeds.iter().map(|c| c.id.clone()).collect();
         let kafka = KafkaCluster::new(&cfg.kafka, &sinks, ks.keys(), net, &ids);
@@ -121,6 +134,8 @@ impl Cdc {
             captures,
             mysql,
             tso: Tso::default(),
+            pd_clients: PdClients::new(store_count),
+            client,
             start_ts: Ts::at(faultline_sim::SimTime::ZERO, 0),
             orphan_events: 0,
             kafka,

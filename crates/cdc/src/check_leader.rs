@@ -7,7 +7,8 @@
 //! A leader cut from its followers therefore publishes nothing, even before check-quorum
 //! makes it step down.
 //!
-//! Simplification: the min ts is read from the TSO without a network hop to PD.
+//! The min ts comes from PD over the network (`crate::pd_client`, `store_want_ts`): a store
+//! cut from PD advances no resolved ts until it reaches PD again.
 
 use std::collections::BTreeMap;
 
@@ -22,9 +23,29 @@ use crate::ts::Ts;
 use crate::txn_wire::TxnMsg;
 
 impl Cdc {
-    /// The endpoint's `min-ts-interval` tick on store `s`.
+    /// The endpoint's `min-ts-interval` tick on store `s`: subscriptions of regions it no
+    /// longer leads end now; the rest wait for PD's min ts ([`Cdc::endpoint_advance`]).
     pub(crate) fn endpoint_tick(&mut self, k: &mut Kernel<Stack>, tikv: &Cluster, s: u32) {
-        let tso = self.tso.peek(k.now());
+        let regions: Vec<u32> = self.endpoints[s as usize].subs.keys().copied().collect();
+        for region in regions {
+            if tikv.local_leader_term(s, region).is_none() {
+                self.drop_not_leader(tikv, s, region);
+            }
+        }
+        if !self.endpoints[s as usize].subs.is_empty() {
+            self.store_want_ts(k, s);
+        }
+    }
+
+    /// PD answered store `s` with min ts `tso`: lower it per region to the oldest lock and
+    /// start a CheckLeader round.
+    pub(crate) fn endpoint_advance(
+        &mut self,
+        k: &mut Kernel<Stack>,
+        tikv: &Cluster,
+        s: u32,
+        tso: Ts,
+    ) {
         let regions: Vec<u32> = self.endpoints[s as usize].subs.keys().copied().collect();
         let mut asks: Vec<Vec<(u32, u64)>> = vec![Vec::new(); self.stores.len()];
         let mut waiting = BTreeMap::new();

@@ -19,6 +19,8 @@ pub enum BackoffKind {
     StaleCmd,
     /// `BoRegionMiss` (2, 500, NoJitter): the region cache has no leader for the region.
     RegionMiss,
+    /// `BoPDRPC` (500, 3000, EqualJitter): a PD request failed (a region load timed out).
+    PdRpc,
 }
 
 impl BackoffKind {
@@ -28,6 +30,7 @@ impl BackoffKind {
             BackoffKind::RegionScheduling => (2, 500, false),
             BackoffKind::StaleCmd => (2, 1_000, false),
             BackoffKind::RegionMiss => (2, 500, false),
+            BackoffKind::PdRpc => (500, 3_000, true),
         }
     }
 }
@@ -40,7 +43,7 @@ pub const READ_TIMEOUT_SHORT_MS: u64 = 30_000;
 /// Attempts per kind and the total slept, for one transaction phase.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Backoffer {
-    attempts: [u32; 4],
+    attempts: [u32; 5],
     /// Milliseconds slept so far.
     pub slept_ms: u64,
 }

@@ -28,7 +28,7 @@ pub mod knobs {
         0,
         0,
         16,
-        "TiCDC captures `cdc-1..cdc-N` (0 = no TiCDC); with captures there is also `mysql-1`.",
+        "TiCDC captures `cdc-1..cdc-N` (0 = no TiCDC); with captures there are also `mysql-1` and the workload client `client-1`.",
     );
     /// `topology.kafka_brokers`.
     pub const KAFKA_BROKERS: Knob = Knob::count(

@@ -39,11 +39,15 @@ pub mod out;
 pub mod owner;
 pub mod owner_loop;
 pub mod owner_schedule;
+pub mod pd_client;
+pub mod pd_client_state;
+pub mod pd_wire;
 pub mod processor;
 #[cfg(test)]
 mod processor_barrier_tests;
 pub mod processor_tick;
 pub mod redo;
+pub mod region_cache;
 pub mod scheduler;
 pub mod session;
 #[cfg(test)]
@@ -57,6 +61,7 @@ pub mod transport;
 #[cfg(test)]
 mod transport_tests;
 pub mod ts;
+pub mod tso_client;
 pub mod txn_apply;
 pub mod txn_wire;
 pub mod upstream;

@@ -44,6 +44,7 @@ impl Cdc {
         }
         names.extend(self.lifecycle_metric_names());
         names.extend(self.session_metric_names());
+        names.extend(self.pd_client_metric_names());
         names
     }
 
@@ -100,6 +101,7 @@ impl Cdc {
         }
         self.sample_lifecycle_metrics(now, out);
         self.sample_session_metrics(now, out);
+        self.sample_pd_client_metrics(out);
     }
 }
 

@@ -26,7 +26,7 @@ impl Cdc {
         }
         if self.cfg.workload.txns_per_sec > 0 {
             let gap = self.workload.gap_us();
-            k.set_timer(self.pd, SimDuration(gap), CdcTimer::WorkloadTick);
+            k.set_timer(self.client, SimDuration(gap), CdcTimer::WorkloadTick);
         }
         for (i, s) in self.stores.clone().into_iter().enumerate() {
             let phase = SimDuration::from_millis(100 * i as u64 + 1);
@@ -117,6 +117,7 @@ impl Cdc {
             } => self.kafka_on_produce(k, to, cf, partition, batch, messages),
             CdcMsg::KafkaAck { cf, table, batch } => self.kafka_on_ack(k, to, cf, table, batch),
             CdcMsg::Txn(m) => self.on_txn_msg(k, tikv, from, to, m),
+            CdcMsg::Pd(m) => self.on_pd_msg(k, tikv, from, to, m),
         }
         self.flush_endpoints(k);
     }
@@ -132,8 +133,8 @@ impl Cdc {
         timer: CdcTimer,
     ) {
         match timer {
-            CdcTimer::WorkloadTick => self.workload_tick(k, tikv),
-            CdcTimer::TxnCommit { txn } => self.commit(k, tikv, txn),
+            CdcTimer::WorkloadTick => self.workload_tick(k),
+            CdcTimer::TxnCommit { txn } => self.commit(k, txn),
             CdcTimer::EndpointTick => {
                 if let Some(s) = self.store_ix(node) {
                     self.endpoint_tick(k, tikv, s);
@@ -203,6 +204,7 @@ impl Cdc {
                 batch,
             } => self.mysql_on_applied(k, node, capture, cf, (table, batch)),
             CdcTimer::Txn(t) => self.on_txn_timer(k, tikv, t),
+            CdcTimer::Pd(t) => self.on_pd_timer(k, node, t),
         }
         self.flush_endpoints(k);
     }
@@ -217,6 +219,7 @@ impl Cdc {
             match state {
                 NodeState::Crashed => {
                     self.endpoints[s as usize].reset();
+                    self.pd_clients.stores[s as usize].clear();
                     self.transport_store_reset(s);
                     self.streams_may_break(k, s, RST_LATENCY);
                 }
@@ -235,7 +238,11 @@ impl Cdc {
             if restarted {
                 self.etcd_restarted(k);
             }
-            if state != NodeState::Up || restarted {
+        } else if node == self.client {
+            // A resume after a pause releases the held timers; only a restart re-arms them.
+            let restarted = state == NodeState::Up && self.pd_clients.client_crashed;
+            self.pd_clients.client_crashed = state == NodeState::Crashed;
+            if state == NodeState::Crashed || restarted {
                 self.workload_client_state(k, state);
             }
         } else if Some(node) == self.mysql && state == NodeState::Crashed {

@@ -88,6 +88,8 @@ pub enum CdcMsg {
     Session(crate::etcd::wire::SessionMsg),
     /// The upstream write path and CheckLeader (`txn_wire.rs`).
     Txn(crate::txn_wire::TxnMsg),
+    /// TSO and region requests to PD and their answers (`pd_wire.rs`).
+    Pd(crate::pd_wire::PdMsg),
 }
 
 /// A timer of the TiCDC model.
@@ -188,6 +190,8 @@ pub enum CdcTimer {
     Session(crate::etcd::wire::SessionTimer),
     /// The upstream write path (`txn_wire.rs`).
     Txn(crate::txn_wire::TxnTimer),
+    /// PD clients' request timeouts (`pd_wire.rs`).
+    Pd(crate::pd_wire::PdTimer),
 }
 
 impl CdcMsg {
@@ -226,6 +230,7 @@ impl CdcMsg {
             }
             CdcMsg::Session(m) => m.label(),
             CdcMsg::Txn(m) => m.label(),
+            CdcMsg::Pd(m) => m.label(),
         }
     }
 }
@@ -327,6 +332,10 @@ impl TraceEncode for CdcMsg {
                 h.word(0x7e4);
                 m.encode(h)
             }
+            CdcMsg::Pd(m) => {
+                h.word(0x9d);
+                m.encode(h)
+            }
         }
     }
 }
@@ -416,6 +425,10 @@ impl TraceEncode for CdcTimer {
             }
             CdcTimer::Txn(t) => {
                 h.word(0x7e4);
+                t.encode(h)
+            }
+            CdcTimer::Pd(t) => {
+                h.word(0x9d);
                 t.encode(h)
             }
         }

@@ -54,6 +54,15 @@ impl Tso {
         self.last
     }
 
+    /// `count` (at least one) consecutive fresh timestamps at `now`; returns the first. PD
+    /// answers a batched `TsoRequest` this way (tikv/pd `pkg/tso/tso.go`
+    /// `getTimestamp(count)`: the logical part advances by `count`).
+    pub fn next_batch(&mut self, now: SimTime, count: u32) -> Ts {
+        let first = self.next(now);
+        self.last = Ts(first.0 + u64::from(count.max(1)) - 1);
+        first
+    }
+
     /// The current timestamp without allocating one (for resolved ts).
     pub fn peek(&self, now: SimTime) -> Ts {
         Ts::at(now, 0).max(self.last)
@@ -72,5 +81,13 @@ mod tests {
         assert!(b > a);
         assert_eq!(a.sim_time(), SimTime(5_000_000));
         assert_eq!(a.lag_secs(SimTime(7_000_000)), 2.0);
+    }
+
+    #[test]
+    fn a_batch_takes_consecutive_timestamps_and_the_next_one_follows_it() {
+        let mut tso = Tso::default();
+        let first = tso.next_batch(SimTime(1_000), 3);
+        let after = tso.next(SimTime(1_000));
+        assert_eq!(after, Ts(first.0 + 3));
     }
 }

@@ -1,4 +1,4 @@
-//! The workload's client on pd-1 driving Percolator transactions through TiKV, after
+//! The workload's client (`client-1`) driving Percolator transactions through TiKV, after
 //! client-go's two-phase committer (`txnkv/transaction/2pc.go`, `prewrite.go`, `commit.go`)
 //! and region request sender (`internal/locate/region_request.go`, `SendReqCtx`):
 //! - every touched region gets a request sent to its leader as the client's region cache
@@ -12,7 +12,9 @@
 //!
 //! Simplifications: all regions' commits go out together (no primary-first commit); commit
 //! and rollback retry until they succeed (client-go's lock resolver would finish them); the
-//! region cache is PD's current view, reloaded on every retry without a hint.
+//! region cache (`crate::region_cache`) is loaded from PD over the network and dropped for a
+//! region whose request failed. Timestamps come from PD over the network too
+//! (`crate::pd_client`): a client cut from PD starts and commits nothing.
 //! The workload's own state is [`crate::workload`]; applying entries is [`crate::txn_apply`].
 
 use faultline_sim::{Kernel, NodeState, SimDuration};
@@ -21,19 +23,21 @@ use faultline_tikv::Cluster;
 use crate::cdc::Cdc;
 use crate::client_backoff::{BackoffKind, PREWRITE_MAX_BACKOFF_MS, READ_TIMEOUT_SHORT_MS};
 use crate::msg::{CdcMsg, CdcTimer};
+use crate::pd_client_state::TsWant;
 use crate::stack::Stack;
 use crate::ts::Ts;
 use crate::txn_wire::{TxnFailure, TxnMsg, TxnTimer};
 use crate::workload::{OpRef, Phase, RegionReq, Txn};
 
 impl Cdc {
-    /// The workload's client lives on pd-1. When it dies, its open transactions never commit:
+    /// The workload's client lives on `client-1`. When it dies, its open transactions never commit:
     /// their locks are rolled back (simplified: at once, where TiKV's lock resolver waits for
     /// the lock TTL), or resolved ts would stay pinned under them forever. When it restarts,
     /// its dropped timers are armed again.
     pub(crate) fn workload_client_state(&mut self, k: &mut Kernel<Stack>, state: NodeState) {
         match state {
             NodeState::Crashed => {
+                self.client_pd_reset();
                 for (_, txn) in std::mem::take(&mut self.workload.open) {
                     self.unlock_all(&txn);
                     self.workload.aborted += 1;
@@ -42,7 +46,7 @@ impl Cdc {
             }
             NodeState::Up if self.cfg.workload.txns_per_sec > 0 => {
                 let gap = self.workload.gap_us();
-                k.set_timer(self.pd, SimDuration(gap), CdcTimer::WorkloadTick);
+                k.set_timer(self.client, SimDuration(gap), CdcTimer::WorkloadTick);
             }
             _ => {}
         }
@@ -54,13 +58,20 @@ impl Cdc {
         }
     }
 
-    /// Starts the next transaction: a start ts from PD, then one prewrite per region.
-    pub(crate) fn workload_tick(&mut self, k: &mut Kernel<Stack>, tikv: &Cluster) {
+    /// Time for the next transaction: ask PD for its start ts.
+    pub(crate) fn workload_tick(&mut self, k: &mut Kernel<Stack>) {
         if let Some(stop) = self.cfg.workload.stop_at {
             if k.now().0 >= stop.0 {
                 return;
             }
         }
+        self.client_want_ts(k, TsWant::Start);
+        let gap = self.workload.gap_us();
+        k.set_timer(self.client, SimDuration(gap), CdcTimer::WorkloadTick);
+    }
+
+    /// PD gave a start ts: the transaction begins, one prewrite per region.
+    pub(crate) fn begin_txn(&mut self, k: &mut Kernel<Stack>, tikv: &Cluster, start_ts: Ts) {
         let writes = self.workload.draw(&self.ks);
         let mut reqs: Vec<RegionReq> = Vec::new();
         for (key, _) in &writes {
@@ -77,7 +88,7 @@ impl Cdc {
             }
         }
         let txn = Txn {
-            start_ts: self.tso.next(k.now()),
+            start_ts,
             commit_ts: Ts::default(),
             writes,
             phase: Phase::Prewrite,
@@ -92,13 +103,23 @@ impl Cdc {
         for region in regions {
             self.send_txn_request(k, tikv, id, region);
         }
-        let gap = self.workload.gap_us();
-        k.set_timer(self.pd, SimDuration(gap), CdcTimer::WorkloadTick);
     }
 
-    /// Every prewrite succeeded and the client has its commit ts: commit every region.
-    pub(crate) fn commit(&mut self, k: &mut Kernel<Stack>, tikv: &Cluster, id: u64) {
-        let commit_ts = self.tso.next(k.now());
+    /// Every prewrite succeeded: ask PD for the commit ts.
+    pub(crate) fn commit(&mut self, k: &mut Kernel<Stack>, id: u64) {
+        if self.workload.open.contains_key(&id) {
+            self.client_want_ts(k, TsWant::Commit(id));
+        }
+    }
+
+    /// PD gave the commit ts: commit every region.
+    pub(crate) fn commit_at(
+        &mut self,
+        k: &mut Kernel<Stack>,
+        tikv: &Cluster,
+        id: u64,
+        commit_ts: Ts,
+    ) {
         let Some(txn) = self.workload.open.get_mut(&id) else {
             return;
         };
@@ -111,7 +132,15 @@ impl Cdc {
     }
 
     /// Sends the current phase's request for `region` to the store the region cache names.
-    fn send_txn_request(&mut self, k: &mut Kernel<Stack>, tikv: &Cluster, id: u64, region: u32) {
+    /// (`_tikv` is unused since the cache loads from PD over the network; kept so the
+    /// follower-side retry of a stale cache can read the region's peers here.)
+    pub(crate) fn send_txn_request(
+        &mut self,
+        k: &mut Kernel<Stack>,
+        _tikv: &Cluster,
+        id: u64,
+        region: u32,
+    ) {
         let Some(txn) = self.workload.open.get(&id) else {
             return;
         };
@@ -121,9 +150,22 @@ impl Cdc {
             .iter()
             .find(|r| r.region == region)
             .and_then(|r| r.hint);
-        let Some(store) = hint.or_else(|| tikv.pd_region_leader_store(region)) else {
-            self.txn_backoff(k, id, region, BackoffKind::RegionMiss);
-            return;
+        let store = match hint {
+            Some(store) => {
+                self.pd_clients.region_cache.update_leader(region, store);
+                store
+            }
+            None => {
+                let Some(store) = self.client_region_leader(k, id, region) else {
+                    // Waits for the load from PD, which resumes it (`pd_client.rs`).
+                    let txn = self.workload.open.get_mut(&id).expect("open");
+                    txn.req_mut(region)
+                        .expect("a request per touched region")
+                        .op = u64::MAX;
+                    return;
+                };
+                store
+            }
         };
         let op = self.workload.next_op;
         self.workload.next_op += 1;
@@ -139,9 +181,17 @@ impl Cdc {
         };
         self.workload.ops.insert(op, r);
         let node = self.stores[store as usize];
-        k.send(self.pd, node, faultline_tikv::Msg::Propose { region, op });
+        k.send(
+            self.client,
+            node,
+            faultline_tikv::Msg::Propose { region, op },
+        );
         let timeout = SimDuration::from_millis(READ_TIMEOUT_SHORT_MS);
-        k.set_timer(self.pd, timeout, CdcTimer::Txn(TxnTimer::Timeout { op }));
+        k.set_timer(
+            self.client,
+            timeout,
+            CdcTimer::Txn(TxnTimer::Timeout { op }),
+        );
     }
 
     /// The request `op` is current: its transaction id, if it still waits for that answer.
@@ -213,7 +263,16 @@ impl Cdc {
     }
 
     /// Sleeps before sending `region`'s request again; a prewrite past its budget rolls back.
-    fn txn_backoff(&mut self, k: &mut Kernel<Stack>, id: u64, region: u32, kind: BackoffKind) {
+    pub(crate) fn txn_backoff(
+        &mut self,
+        k: &mut Kernel<Stack>,
+        id: u64,
+        region: u32,
+        kind: BackoffKind,
+    ) {
+        // client-go drops the cached region on a failed request (`onSendFail`, and NotLeader
+        // without a hint): the resend loads it from PD again.
+        self.pd_clients.region_cache.invalidate(region);
         let Some(txn) = self.workload.open.get_mut(&id) else {
             return;
         };
@@ -235,7 +294,7 @@ impl Cdc {
 
     fn arm_resend(&mut self, k: &mut Kernel<Stack>, txn: u64, region: u32, sleep_ms: u64) {
         let t = CdcTimer::Txn(TxnTimer::Resend { txn, region });
-        k.set_timer(self.pd, SimDuration::from_millis(sleep_ms), t);
+        k.set_timer(self.client, SimDuration::from_millis(sleep_ms), t);
     }
 
     /// A backoff ended.
@@ -264,7 +323,11 @@ impl Cdc {
         match phase {
             Phase::Prewrite => {
                 let delay = self.workload.commit_delay_us();
-                k.set_timer(self.pd, SimDuration(delay), CdcTimer::TxnCommit { txn: id });
+                k.set_timer(
+                    self.client,
+                    SimDuration(delay),
+                    CdcTimer::TxnCommit { txn: id },
+                );
             }
             Phase::Commit | Phase::Rollback => {
                 let txn = self.workload.open.remove(&id).expect("open");
@@ -292,7 +355,7 @@ impl Cdc {
         m: TxnMsg,
     ) {
         match m {
-            TxnMsg::Reply { op, failure } if to == self.pd => {
+            TxnMsg::Reply { op, failure } if to == self.client => {
                 self.on_txn_reply(k, tikv, op, failure)
             }
             TxnMsg::Reply { .. } => {}
@@ -322,6 +385,6 @@ impl Cdc {
         failure: Option<TxnFailure>,
     ) {
         let msg = CdcMsg::Txn(TxnMsg::Reply { op, failure });
-        k.send(self.stores[store as usize], self.pd, msg);
+        k.send(self.stores[store as usize], self.client, msg);
     }
 }

@@ -27,6 +27,7 @@ pub const SHIPPED: &[(&str, &str)] = shipped![
     "raft-basics-kill-a-store.toml",
     "raft-minority-leader-partition.toml",
     "cdc-basic-replication.toml",
+    "cdc-capture-loses-pd.toml",
     "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
     "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml",
     "tiflow-9344-double-write-after-cdc-network-loss.toml",

@@ -19,7 +19,10 @@
 ///   barrier); `"cdc.sink_close" = "async"` is tiflow#5186 as shipped (no Closing state; the
 ///   #4249 design is `"async_closing_state"`); the tiflow#9344 resign wait delays only the
 ///   owner's processor close. Every gallery run with a changefeed changed.
-pub const MODEL_VERSION: u32 = 4;
+/// - 5: PD on the network (issue 13 item 3): the workload client is its own node `client-1`
+///   and takes its timestamps and region-cache loads from `pd-1` by request and answer; each
+///   store's resolved-ts advancer asks PD for its min ts over its link.
+pub const MODEL_VERSION: u32 = 5;
 
 /// The Faultline release (the workspace version).
 pub const FAULTLINE_VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -3,13 +3,15 @@
 use crate::format::Scenario;
 
 /// Every node name the scenario creates, in creation order: `pd-1`, `tikv-1..tikv-N`,
-/// `cdc-1..cdc-N`, `mysql-1` (with captures), then `kafka-1..kafka-N`.
+/// `cdc-1..cdc-N`, `mysql-1` and the workload's `client-1` (with captures), then
+/// `kafka-1..kafka-N`.
 pub fn node_names(s: &Scenario) -> Vec<String> {
     let mut names = vec!["pd-1".to_string()];
     names.extend((1..=s.topology.stores).map(|i| format!("tikv-{i}")));
     names.extend((1..=s.topology.captures).map(|i| format!("cdc-{i}")));
     if s.topology.captures > 0 {
         names.push("mysql-1".to_string());
+        names.push("client-1".to_string());
     }
     names.extend((1..=s.topology.kafka_brokers).map(|i| format!("kafka-{i}")));
     names

@@ -22,7 +22,8 @@ knob_section! {
         regions: u32 = knob(tikv::REGIONS) => tikv.regions,
         /// Peers per region.
         replicas: u32 = knob(tikv::REPLICAS) => tikv.replicas,
-        /// TiCDC captures `cdc-1..cdc-N` (0 = no TiCDC). With captures there is also `mysql-1`.
+        /// TiCDC captures `cdc-1..cdc-N` (0 = no TiCDC). With captures there are also
+        /// `mysql-1` and the workload client `client-1`.
         captures: u32 = knob(cdc::CAPTURES) => cdc.captures,
         /// Kafka brokers `kafka-1..kafka-N` (0 = no Kafka).
         kafka_brokers: u32 = knob(cdc::KAFKA_BROKERS) => cdc.kafka.brokers,

@@ -8,7 +8,7 @@
 use faultline_scenario::{gallery, Run, MODEL_VERSION};
 
 /// The model version the pins below were recorded with.
-const PINNED_MODEL_VERSION: u32 = 4;
+const PINNED_MODEL_VERSION: u32 = 5;
 
 /// (gallery file, trace hash at the end of its run).
 const PINS: &[(&str, u64)] = &[
@@ -21,35 +21,36 @@ const PINS: &[(&str, u64)] = &[
         0x83037cdbc28b81da,
     ),
     ("raft-basics-kill-a-store.toml", 0x870578db3cd904c1),
-    ("raft-minority-leader-partition.toml", 0xefa155b0c3bbb7e6),
-    ("cdc-basic-replication.toml", 0xaae0078857d7c6ce),
+    ("raft-minority-leader-partition.toml", 0x3a9fa84ee06e513a),
+    ("cdc-basic-replication.toml", 0x2cef4b78bfbabf70),
+    ("cdc-capture-loses-pd.toml", 0x527165bc582c2edc),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
-        0xb902430e3739b45e,
+        0x6ccef279fb512332,
     ),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml",
-        0x382398e903c4a3d4,
+        0x4bd7d6baf1774410,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss.toml",
-        0xed39152e52e69d77,
+        0x823b3daabe2f93da,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss-fixed.toml",
-        0x1c750f15fee18d87,
+        0x9a564767fd68252f,
     ),
     (
         "tiflow-9344-scale-captures-during-workload.toml",
-        0xcf2ee0043333c849,
+        0xe25a1e33439af59f,
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner.toml",
-        0xb916ed19df3e005e,
+        0x6160d34b22a24538,
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner-fixed.toml",
-        0x626c8a95f10e1104,
+        0x2d0538f3ff9557c9,
     ),
 ];
 

@@ -17,7 +17,8 @@
 //! - `hibernated_peers` (Idle + PreChaos, as TiKV's gauge), `peers.ordered|chaos|prechaos|idle`
 //!   (peers on stores that are not crashed), `awake_peers` (ticking).
 //! - cumulative: `elections_started`, `raft_messages`, `writes_applied`, `writes_proposed`,
-//!   `writes_dropped`, `unreachable_broadcasts`; gauges `leader_missing`, `pd.down_stores`.
+//!   `writes_dropped`, `unreachable_broadcasts`, `pd.heartbeats_received` (store and region
+//!   heartbeats that reached PD); gauges `leader_missing`, `pd.down_stores`.
 
 pub mod action;
 pub mod cluster;

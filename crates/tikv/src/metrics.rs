@@ -40,6 +40,8 @@ pub struct Book {
     pub unreachable_broadcasts: u64,
     /// Regions logged as leader missing (TiKV `leader_missing` metric) and not led since.
     pub leader_missing: BTreeSet<u32>,
+    /// Store and region heartbeat messages that reached PD over their link.
+    pub pd_heartbeats: u64,
 }
 
 impl Book {
@@ -60,6 +62,7 @@ impl Book {
             writes_dropped: 0,
             unreachable_broadcasts: 0,
             leader_missing: BTreeSet::new(),
+            pd_heartbeats: 0,
         }
     }
 
@@ -143,6 +146,7 @@ impl Cluster {
             "unreachable_broadcasts",
             "leader_missing",
             "pd.down_stores",
+            "pd.heartbeats_received",
         ] {
             v.push(n.to_string());
         }
@@ -174,6 +178,7 @@ impl Cluster {
             b.unreachable_broadcasts as f64,
             b.leader_missing.len() as f64,
             self.pd.down_stores() as f64,
+            b.pd_heartbeats as f64,
         ]);
     }
 }

@@ -75,6 +75,9 @@ impl Pd {
 impl Cluster {
     /// PD handles a message.
     pub(crate) fn pd_on_message<H: TikvHost>(&mut self, k: &mut Kernel<H>, from: NodeId, msg: Msg) {
+        if matches!(msg, Msg::StoreHeartbeat { .. } | Msg::RegionHeartbeats(_)) {
+            self.book.pd_heartbeats += 1;
+        }
         match msg {
             Msg::StoreHeartbeat { store, leaders, .. } => {
                 let s = store as usize;

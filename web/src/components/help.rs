@@ -20,17 +20,18 @@ const SHORTCUTS: [(&str, &str); 8] = [
     ("esc", "close this help"),
 ];
 
-const SIMPLIFICATIONS: [&str; 10] = [
+const SIMPLIFICATIONS: [&str; 11] = [
     "Time is simulated and exact: every message has a one-way latency drawn from [delay_min, delay_max); the same link gives the same run, bit for bit.",
     "TiKV: one Raft group per region with raft-rs's election, pre-vote, check-quorum and leader lease; hibernate regions follow raftstore's GroupState (Ordered, Chaos, PreChaos, Idle). Writes are single entries, not batches; no region split or merge; no disks.",
     "TiKV's raft client drops a message queued for an unreachable store without a word. TiKV 7.1 reports each such message Unreachable whenever a reconnect attempt fails (about every 5 s), and that report puts a follower whose leader is on the dead store into Chaos. With that report modelled, the tikv#14547 race heals within seconds at every size we tried, so the minutes-long loss this tikv#14547 scenario shows rests on this simplification; which upstream path loses the report is still being worked out (docs/model.md).",
     "PD: TSO, store and region heartbeats, Down-store repair after max_peer_down_duration, and leader balance; no other schedulers.",
+    "Everything that reaches PD goes over the links to pd-1: the workload's client (client-1) and each store's resolved-ts advancer ask it for timestamps (3 s and 2 s timeouts), the client loads its region cache from it, heartbeats and TiCDC's etcd sessions travel to it; so a node cut from pd-1 gets no timestamp (the client commits nothing new), loads no region, looks Down to PD after the down time, or loses its etcd lease after 10 s. Simplified: captures take no timestamps, and TiCDC's KV client reads PD's view of a leader directly.",
     "TiKV's CDC endpoint: a subscription becomes active when its incremental scan ends; leadership is read from the Raft model; scans on a store run one at a time at a fixed cost per row.",
     "TiCDC: captures, owner, processors, KV client, puller and a MySQL sink; the workload is sysbench-like (update, write-only or insert) on a few tables, applied to MySQL in batches with a fixed latency.",
     "TiCDC's tiflow#4241 toggle has three values. sync (the bug): the owner waits inside its tick while a failed Kafka changefeed's producer closes its clients, 10 s each with no broker, so every changefeed stalls. async (what tiflow#5186 shipped): the producer closes in the background and the sink counts as closed at once; there is no closing state, so a retry after the backoff may start a second producer while the first still closes (producers_closing). async_closing_state (tiflow#4249's design, never merged): also in the background, but the sink stays closing until done and the changefeed is not restarted meanwhile.",
     "TiCDC barriers as in 5.x: a processor without redo writes no further than the changefeed's resolved ts, which only the owner advances (it arrives with the owner's heartbeat here), so a blocked owner stops downstream writes as well as the checkpoint. tiflow#9344: only the owner's exit path waits 5 s for its resign; a non-owner's processors close as soon as its run loop returns.",
     "Faults act on whole processes and directional links, as Chaos Mesh does: kill loses volatile state; pause holds messages and timers until resume.",
-    "Node names are fixed by the model (pd-1, tikv-N, cdc-N, mysql-1), so nodes cannot be renamed; a node's Remove removes that node when the model can (the last store, capture or broker) and says why not otherwise.",
+    "Node names are fixed by the model (pd-1, tikv-N, cdc-N, mysql-1, client-1), so nodes cannot be renamed; a node's Remove removes that node when the model can (the last store, capture or broker) and says why not otherwise.",
 ];
 
 /// The overlay.

@@ -88,6 +88,10 @@ impl Playground {
                 let n = next.changefeeds.len() + 1;
                 next.changefeeds.push(new_changefeed(n));
             }
+            NodeKind::Client => {
+                self.notice = Some("The workload's client (client-1) comes with TiCDC.".into());
+                return;
+            }
             NodeKind::Pd | NodeKind::Kafka => {
                 self.notice = Some(
                     "The model has exactly one PD (pd-1); Kafka brokers come with a Kafka changefeed (topology.kafka_brokers)."

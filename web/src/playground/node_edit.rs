@@ -28,6 +28,7 @@ pub fn kind_of(name: &str) -> NodeKind {
         Some("cdc") => NodeKind::Cdc,
         Some("mysql") => NodeKind::Mysql,
         Some("kafka") => NodeKind::Kafka,
+        Some("client") => NodeKind::Client,
         _ => NodeKind::Tikv,
     }
 }
@@ -69,6 +70,10 @@ pub fn without_node(s: &Scenario, name: &str) -> Result<Scenario, String> {
     } else if name.starts_with("kafka-") {
         return Err(format!(
             "{name} is a Kafka broker: brokers come with Kafka changefeeds (topology.kafka_brokers in the inspector)."
+        ));
+    } else if name.starts_with("client-") {
+        return Err(format!(
+            "{name} is the workload's client: it comes with TiCDC (topology.captures)."
         ));
     } else {
         return Err(format!(

@@ -16,6 +16,8 @@ pub enum NodeKind {
     Mysql,
     /// A Kafka broker.
     Kafka,
+    /// The workload's client (TiDB's role), `client-1`.
+    Client,
 }
 
 impl NodeKind {
@@ -27,6 +29,7 @@ impl NodeKind {
             NodeKind::Cdc => "TiCDC",
             NodeKind::Mysql => "MySQL",
             NodeKind::Kafka => "Kafka",
+            NodeKind::Client => "Client",
         }
     }
 }
@@ -52,6 +55,7 @@ pub fn nodes<'a>(net: impl IntoIterator<Item = (&'a str, &'a str)>) -> Vec<TopoN
                 "cdc" => NodeKind::Cdc,
                 "mysql" => NodeKind::Mysql,
                 "kafka" => NodeKind::Kafka,
+                "client" => NodeKind::Client,
                 _ => NodeKind::Tikv,
             },
         })
@@ -79,6 +83,7 @@ pub fn position(name: &str, kind: NodeKind, placed: &BTreeMap<String, (f64, f64)
         NodeKind::Cdc => (90.0 + (index - 1.0) * 120.0, 210.0),
         NodeKind::Mysql => (WIDTH - 80.0, 210.0),
         NodeKind::Kafka => (WIDTH - 80.0 - (index - 1.0) * 90.0, 150.0),
+        NodeKind::Client => (80.0, 36.0),
     }
 }
 
