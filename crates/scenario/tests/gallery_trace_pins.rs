@@ -34,11 +34,11 @@ const PINS: &[(&str, u64)] = &[
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss.toml",
-        0x823b3daabe2f93da,
+        0xc0f4c1a45d7e37e4,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss-fixed.toml",
-        0x9a564767fd68252f,
+        0xd36c4de18b607a8c,
     ),
     (
         "tiflow-9344-scale-captures-during-workload.toml",
