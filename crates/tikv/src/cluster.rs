@@ -171,7 +171,7 @@ impl Cluster {
         self.store_nodes[self.slot_store[pid.ix()] as usize]
     }
 
-    fn peers_of(&self, s: usize) -> Vec<PeerId> {
+    pub(crate) fn peers_of(&self, s: usize) -> Vec<PeerId> {
         self.stores[s]
             .peers
             .iter()
@@ -192,7 +192,7 @@ impl Cluster {
         }
     }
 
-    fn start_store_timers<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize) {
+    pub(crate) fn start_store_timers<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize) {
         let node = self.store_nodes[s];
         let st = &mut self.stores[s];
         // Stores boot at different instants: spread their periodic ticks.
@@ -307,55 +307,6 @@ impl Cluster {
         }
     }
 
-    /// The leader applies PD's replica replacement. Simplified: the membership change takes
-    /// effect at once (no joint consensus, no conf-change entry); the new replica starts empty
-    /// and gets a snapshot from the leader.
-    fn replace_peer<H: TikvHost>(
-        &mut self,
-        k: &mut Kernel<H>,
-        s: usize,
-        region: u32,
-        slot: u8,
-        target: usize,
-    ) {
-        let Some(pid) = self.local_peer(s, region) else {
-            return;
-        };
-        if !self.peers[pid.ix()].is_leader() || slot == pid.slot(self.replicas) {
-            return;
-        }
-        let old = PeerId::of(RegionId(region), slot, self.replicas);
-        let old_store = self.slot_store[old.ix()] as usize;
-        if self.store_live[old_store]
-            || (0..self.replicas as u8).any(|sl| {
-                self.slot_store[PeerId::of(RegionId(region), sl, self.replicas).ix()] as usize
-                    == target
-            })
-        {
-            return;
-        }
-        // The old replica lived on a crashed store and was not counted in GroupState counts.
-        self.slot_store[old.ix()] = target as u8;
-        self.peers[old.ix()] = Peer::empty();
-        self.book.group_counts[GroupState::Ordered as usize] += 1;
-        self.stores[target].peers.push(old);
-        let p = &mut self.peers[pid.ix()];
-        p.matched[slot as usize] = 0;
-        p.next[slot as usize] = p.log.last_index + 1;
-        self.wake_leader(pid);
-        self.send_append(pid, slot);
-        k.log(
-            Some(self.store_nodes[s]),
-            Level::Info,
-            "add peer by pd",
-            format!(
-                "region_id={region} from_store={} to_store={}",
-                old_store + 1,
-                target + 1
-            ),
-        );
-    }
-
     fn on_pd_timer<H: TikvHost>(&mut self, k: &mut Kernel<H>, timer: Timer) {
         match timer {
             Timer::PdTick => self.pd_tick(k),
@@ -387,56 +338,6 @@ impl Cluster {
         match self.leader_store_truth(RegionId(region)) {
             Some(s) => k.send(self.pd_node, self.store_nodes[s], msg),
             None => self.book.writes_dropped += 1,
-        }
-    }
-
-    fn store_crashed<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize) {
-        for pid in self.peers_of(s) {
-            if self.peers[pid.ix()].is_leader() {
-                self.leader_lost(pid);
-            }
-            let p = &mut self.peers[pid.ix()];
-            self.book.group_counts[p.group as usize] -= 1;
-            if p.awake {
-                self.book.awake_peers -= 1;
-            }
-            p.reset_volatile();
-            p.group = GroupState::Ordered;
-        }
-        self.store_live[s] = false;
-        self.store_up[s] = false;
-        self.stores[s].reset_volatile();
-        self.orphan_proposals(s);
-        self.schedule_failure_detection(k);
-    }
-
-    fn store_restarted<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize) {
-        self.store_live[s] = true;
-        self.store_up[s] = true;
-        for pid in self.peers_of(s) {
-            self.book.group_counts[GroupState::Ordered as usize] += 1;
-            self.reset_election_clock(pid);
-            self.register_tick(pid);
-        }
-        self.start_store_timers(k, s);
-        self.schedule_failure_detection(k);
-    }
-
-    fn store_paused(&mut self, s: usize, paused: bool) {
-        if self.store_up[s] != paused {
-            return;
-        }
-        self.store_up[s] = !paused;
-        let now = self.now;
-        for pid in self.peers_of(s) {
-            if self.peers[pid.ix()].is_leader() {
-                let r = pid.region(self.replicas);
-                if paused {
-                    self.book.live_leader_down(r, now);
-                } else {
-                    self.book.live_leader_up(r, now);
-                }
-            }
         }
     }
 }

@@ -32,7 +32,9 @@ pub mod metrics;
 pub mod msg;
 pub mod pd;
 pub mod raft;
+mod replace_peer;
 pub mod store;
+mod store_life;
 pub mod view;
 pub mod watch;
 

@@ -1,0 +1,65 @@
+//! A store's process life as the kernel reports it: crashed, restarted, paused or resumed.
+
+use faultline_sim::Kernel;
+
+use crate::hibernate::GroupState;
+use crate::host::TikvHost;
+use crate::Cluster;
+
+impl Cluster {
+    /// A killed store loses every volatile peer state (leadership, votes, timers) and its
+    /// queues; its proposals are orphaned, and PD starts counting towards Down.
+    pub(crate) fn store_crashed<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize) {
+        for pid in self.peers_of(s) {
+            if self.peers[pid.ix()].is_leader() {
+                self.leader_lost(pid);
+            }
+            let p = &mut self.peers[pid.ix()];
+            self.book.group_counts[p.group as usize] -= 1;
+            if p.awake {
+                self.book.awake_peers -= 1;
+            }
+            p.reset_volatile();
+            p.group = GroupState::Ordered;
+        }
+        self.store_live[s] = false;
+        self.store_up[s] = false;
+        self.stores[s].reset_volatile();
+        self.orphan_proposals(s);
+        self.schedule_failure_detection(k);
+    }
+
+    /// A restarted store's peers come back as followers with a fresh election clock and a
+    /// registered tick (TiKV starts every peer awake, in `GroupState::Ordered`).
+    pub(crate) fn store_restarted<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize) {
+        self.store_live[s] = true;
+        self.store_up[s] = true;
+        for pid in self.peers_of(s) {
+            self.book.group_counts[GroupState::Ordered as usize] += 1;
+            self.reset_election_clock(pid);
+            self.register_tick(pid);
+        }
+        self.start_store_timers(k, s);
+        self.schedule_failure_detection(k);
+    }
+
+    /// A paused (SIGSTOP) store keeps its state but answers nothing: its leaders stop
+    /// counting as live leaders until it resumes.
+    pub(crate) fn store_paused(&mut self, s: usize, paused: bool) {
+        if self.store_up[s] != paused {
+            return;
+        }
+        self.store_up[s] = !paused;
+        let now = self.now;
+        for pid in self.peers_of(s) {
+            if self.peers[pid.ix()].is_leader() {
+                let r = pid.region(self.replicas);
+                if paused {
+                    self.book.live_leader_down(r, now);
+                } else {
+                    self.book.live_leader_up(r, now);
+                }
+            }
+        }
+    }
+}
