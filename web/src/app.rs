@@ -153,31 +153,17 @@ pub fn App() -> Html {
         Callback::from(move |t| cb.emit(Action::Seek(t)))
     };
     let pg = state.pg.borrow();
-    let strip = pg.frame.strip.clone();
-    // Until the worker's first frame the page knows the scenario but not its run: list its
-    // expectations pending rather than "no expectations".
-    let expect = if pg.frame.state == RunState::Loading && pg.frame.expectations.rows.is_empty() {
-        Rc::new(crate::view_model::expectations::pending_expectations(
-            pg.scenario(),
-        ))
-    } else {
-        pg.frame.expectations.clone()
-    };
     let file = pg.file;
-    let compare_on = pg.compare.is_some() && pg.frame.twin.is_some();
+    let headline = Headline {
+        strip: pg.frame.strip.clone(),
+        expect: expectations_to_show(&pg),
+        compare_on: pg.compare.is_some() && pg.frame.twin.is_some(),
+        on_jump,
+    };
     drop(pg);
 
     if embed {
-        return html! {
-            <main class="embed">
-                <Header state={ state.clone() } on_action={ on_action.clone() } />
-                <Controls state={ state.clone() } on_action={ on_action.clone() } />
-                <RunStatus state={ state.clone() } on_action={ on_action.clone() } />
-                <Scrubber state={ state.clone() } on_action={ on_action.clone() } />
-                <MetricsStrip data={ strip } />
-                <ExpectationsPanel data={ expect } on_jump={ on_jump } />
-            </main>
-        };
+        return embed_page(&state, &on_action, headline);
     }
     html! {
         <>
@@ -190,7 +176,7 @@ pub fn App() -> Html {
             <aside class="side">
                 <Gallery current={ file } on_action={ on_action.clone() } />
             </aside>
-            { center_column(&state, &on_action, Headline { strip, expect, compare_on, on_jump }) }
+            { center_column(&state, &on_action, headline) }
         </main>
         if help_open {
             <Help on_close={ close_help } />
@@ -205,6 +191,37 @@ struct Headline {
     expect: Rc<crate::view_model::ExpectationsVm>,
     compare_on: bool,
     on_jump: Callback<faultline_sim::SimTime>,
+}
+
+/// The expectations panel's rows. Until the worker's first frame the page knows the scenario
+/// but not its run: list its expectations pending rather than "no expectations".
+fn expectations_to_show(pg: &Playground) -> Rc<crate::view_model::ExpectationsVm> {
+    if pg.frame.state == RunState::Loading && pg.frame.expectations.rows.is_empty() {
+        Rc::new(crate::view_model::expectations::pending_expectations(
+            pg.scenario(),
+        ))
+    } else {
+        pg.frame.expectations.clone()
+    }
+}
+
+/// The page embedded in another (`embed` in the link): the run and its headline only, no
+/// gallery, editors or share bar.
+fn embed_page(
+    state: &crate::state::StateHandle,
+    on_action: &Callback<Action>,
+    h: Headline,
+) -> Html {
+    html! {
+        <main class="embed">
+            <Header state={ state.clone() } on_action={ on_action.clone() } />
+            <Controls state={ state.clone() } on_action={ on_action.clone() } />
+            <RunStatus state={ state.clone() } on_action={ on_action.clone() } />
+            <Scrubber state={ state.clone() } on_action={ on_action.clone() } />
+            <MetricsStrip data={ h.strip } />
+            <ExpectationsPanel data={ h.expect } on_jump={ h.on_jump } />
+        </main>
+    }
 }
 
 /// The playground's column: controls and the key view first (on a phone too), the editors

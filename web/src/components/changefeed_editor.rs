@@ -40,17 +40,22 @@ fn select(e: &Event) -> String {
         .unwrap_or_default()
 }
 
+/// Edits changefeed `i` if it still exists (a row's callback may outlive a removal).
+fn edit_changefeed(a: &Callback<Action>, i: usize, f: impl Fn(&mut ChangefeedSpec) + 'static) {
+    edit(a, move |s| {
+        if let Some(c) = s.changefeeds.get_mut(i) {
+            f(c);
+        }
+    });
+}
+
 /// One changefeed's row.
 fn changefeed_row(i: usize, cf: &ChangefeedSpec, a: &Callback<Action>) -> Html {
     let on_sink = {
         let a = a.clone();
         Callback::from(move |e: Event| {
             if let Some((sink, _, _)) = SINKS.into_iter().find(|(_, v, _)| *v == select(&e)) {
-                edit(&a, move |s| {
-                    if let Some(c) = s.changefeeds.get_mut(i) {
-                        c.sink = sink;
-                    }
-                });
+                edit_changefeed(&a, i, move |c| c.sink = sink);
             }
         })
     };
@@ -58,11 +63,7 @@ fn changefeed_row(i: usize, cf: &ChangefeedSpec, a: &Callback<Action>) -> Html {
         let a = a.clone();
         Callback::from(move |e: Event| {
             if let Some((p, _)) = PROTOCOLS.into_iter().find(|(_, v)| *v == select(&e)) {
-                edit(&a, move |s| {
-                    if let Some(c) = s.changefeeds.get_mut(i) {
-                        c.protocol = p;
-                    }
-                });
+                edit_changefeed(&a, i, move |c| c.protocol = p);
             }
         })
     };
@@ -72,11 +73,7 @@ fn changefeed_row(i: usize, cf: &ChangefeedSpec, a: &Callback<Action>) -> Html {
             let on = e
                 .target_dyn_into::<HtmlInputElement>()
                 .is_some_and(|i| i.checked());
-            edit(&a, move |s| {
-                if let Some(c) = s.changefeeds.get_mut(i) {
-                    c.redo = on;
-                }
-            });
+            edit_changefeed(&a, i, move |c| c.redo = on);
         })
     };
     let on_remove = {

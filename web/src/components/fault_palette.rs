@@ -3,11 +3,12 @@
 //! shown for the verbs that take it. The selected fault's editor (opened beside its chip on
 //! the timeline) has the same fields.
 
-use faultline_scenario::{parse_duration_arg, FaultAction, FaultSpec};
+use faultline_scenario::{parse_duration_arg, ChangefeedSpec, FaultAction, FaultSpec};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::PanelProps;
+use crate::engine::protocol::NodeView;
 use crate::playground::Action;
 
 fn select_value(e: &Event) -> Option<String> {
@@ -163,39 +164,13 @@ pub fn FaultPalette(props: &PanelProps) -> Html {
         *action,
         FaultAction::PauseChangefeed | FaultAction::ResumeChangefeed
     );
-    let names: Vec<String> = if on_changefeed {
-        pg.scenario()
-            .changefeeds
-            .iter()
-            .map(|c| c.id.clone())
-            .collect()
-    } else {
-        pg.frame.nodes.iter().map(|n| n.name.clone()).collect()
-    };
+    let names = target_names(&pg.scenario().changefeeds, &pg.frame.nodes, on_changefeed);
     let every_store = *target == "tikv-*" && !on_changefeed;
     if !names.contains(&*target) && !every_store {
         if let Some(first) = names.first() {
             target.set(first.clone());
         }
     }
-    let on_action_pick = {
-        let action = action.clone();
-        Callback::from(move |e: Event| {
-            if let Some(a) =
-                select_value(&e).and_then(|v| FaultAction::ALL.into_iter().find(|a| a.name() == v))
-            {
-                action.set(a);
-            }
-        })
-    };
-    let on_target = {
-        let target = target.clone();
-        Callback::from(move |e: Event| {
-            if let Some(v) = select_value(&e) {
-                target.set(v);
-            }
-        })
-    };
     // Builds the fault from the fields; `now` overrides `at` with the cursor.
     let build = {
         let (action, target, at, fields) =
@@ -228,19 +203,7 @@ pub fn FaultPalette(props: &PanelProps) -> Html {
         <section class="panel fault-palette" aria-label="fault palette">
             <h3>{ "Faults" }</h3>
             <div class="row">
-                <select id="fault-action" aria-label="fault" onchange={ on_action_pick }>
-                    { for FaultAction::ALL.iter().map(|a| html! {
-                        <option value={ a.name() } selected={ *a == *action }>{ a.name() }</option>
-                    }) }
-                </select>
-                <select id="fault-target" aria-label="target" onchange={ on_target }>
-                    { for names.iter().map(|n| html! {
-                        <option value={ n.clone() } selected={ *n == *target }>{ n }</option>
-                    }) }
-                    if !on_changefeed {
-                        <option value="tikv-*" selected={ *target == "tikv-*" }>{ "tikv-* (every store)" }</option>
-                    }
-                </select>
+                { verb_and_target(&action, &target, &names, on_changefeed) }
                 { fields.view("fault", *action) }
                 <button id="fault-apply-now" class="primary" onclick={ submit(true) }>{ "Apply now" }</button>
                 { text_field("fault-at".into(), "at", &at, "e.g. 2m") }
@@ -250,6 +213,64 @@ pub fn FaultPalette(props: &PanelProps) -> Html {
                 <p class="field-error" role="alert">{ e }</p>
             }
         </section>
+    }
+}
+
+/// What a verb can target: the changefeeds' ids for an operator action on a changefeed, the
+/// nodes in the engine's latest frame for every other verb.
+fn target_names(
+    changefeeds: &[ChangefeedSpec],
+    nodes: &[NodeView],
+    on_changefeed: bool,
+) -> Vec<String> {
+    if on_changefeed {
+        changefeeds.iter().map(|c| c.id.clone()).collect()
+    } else {
+        nodes.iter().map(|n| n.name.clone()).collect()
+    }
+}
+
+/// The verb and target pickers; a node verb may also target every store at once.
+fn verb_and_target(
+    action: &UseStateHandle<FaultAction>,
+    target: &UseStateHandle<String>,
+    names: &[String],
+    on_changefeed: bool,
+) -> Html {
+    let on_action_pick = {
+        let action = action.clone();
+        Callback::from(move |e: Event| {
+            if let Some(a) =
+                select_value(&e).and_then(|v| FaultAction::ALL.into_iter().find(|a| a.name() == v))
+            {
+                action.set(a);
+            }
+        })
+    };
+    let on_target = {
+        let target = target.clone();
+        Callback::from(move |e: Event| {
+            if let Some(v) = select_value(&e) {
+                target.set(v);
+            }
+        })
+    };
+    html! {
+        <>
+            <select id="fault-action" aria-label="fault" onchange={ on_action_pick }>
+                { for FaultAction::ALL.iter().map(|a| html! {
+                    <option value={ a.name() } selected={ *a == **action }>{ a.name() }</option>
+                }) }
+            </select>
+            <select id="fault-target" aria-label="target" onchange={ on_target }>
+                { for names.iter().map(|n| html! {
+                    <option value={ n.clone() } selected={ *n == **target }>{ n }</option>
+                }) }
+                if !on_changefeed {
+                    <option value="tikv-*" selected={ **target == "tikv-*" }>{ "tikv-* (every store)" }</option>
+                }
+            </select>
+        </>
     }
 }
 

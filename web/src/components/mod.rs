@@ -15,10 +15,12 @@ pub mod help;
 pub mod inspector;
 pub mod link_check;
 pub mod link_error;
+pub mod node_menu;
 pub mod run_status;
 pub mod scrubber;
 pub mod share;
 pub mod topology;
+pub mod topology_node;
 pub mod view_bodies;
 pub mod views_panel;
 

@@ -3,6 +3,8 @@
 
 use std::rc::Rc;
 
+use faultline_scenario::Run;
+
 use super::protocol::{Frame, NodeView, RunState, TwinFrame};
 use super::{Engine, VIEWS_MS};
 use crate::view_model as vm;
@@ -11,16 +13,7 @@ impl Engine {
     /// The frame for the current state (also clears the one-off notice and error). While
     /// busy, `now_ms` decides whether the open tab's data is due; None always sends it.
     pub fn frame(&mut self, now_ms: Option<f64>) -> Frame {
-        // While a seek replays, the views wait for it to land: the page shows its progress,
-        // and building the region map (256,000 regions) would slow the replay down.
-        let views_due = match (now_ms, self.last_views_ms) {
-            (Some(_), _) if self.seek_target.is_some() => false,
-            (Some(now), Some(last)) if self.busy() => now - last >= VIEWS_MS || now < last,
-            _ => true,
-        };
-        if views_due {
-            self.last_views_ms = now_ms.or(self.last_views_ms);
-        }
+        let views_due = self.views_due(now_ms);
         let notice = self.notice.take();
         let error = self.error.take();
         let explore = std::mem::take(&mut self.exploring.dirty).then(|| self.exploring.view());
@@ -35,35 +28,8 @@ impl Engine {
             };
         };
         let run = &s.run;
-        let nodes = run
-            .world
-            .kernel
-            .net
-            .nodes()
-            .iter()
-            .map(|n| NodeView {
-                name: n.name.clone(),
-                kind: n.kind.clone(),
-                state: n.state.name().to_string(),
-                leaders: (n.kind == "tikv")
-                    .then(|| {
-                        run.world
-                            .kernel
-                            .metrics
-                            .last(&format!("leaders.{}", n.name))
-                    })
-                    .flatten(),
-            })
-            .collect();
-        let twin = self.twin.as_ref().map(|t| TwinFrame {
-            toggle: t.toggle,
-            now_us: t.session.now().as_micros(),
-            trace_hash: t.session.run.trace_hash(),
-            strip: Rc::new(vm::metrics_strip(&t.session.run)),
-            expectations: Rc::new(vm::expectations(&t.session.run)),
-            region_map: (self.views.tab == super::protocol::ViewTab::Regions)
-                .then(|| Rc::new(vm::region_map(&t.session.run))),
-        });
+        let nodes = node_views(run);
+        let twin = self.twin_frame();
         Frame {
             ack: self.ack,
             state,
@@ -86,6 +52,35 @@ impl Engine {
         }
     }
 
+    /// Whether the open tab's data goes into this frame. While a seek replays, the views wait
+    /// for it to land: the page shows its progress, and building the region map (256,000
+    /// regions) would slow the replay down. While busy, they go at most every `VIEWS_MS`.
+    fn views_due(&mut self, now_ms: Option<f64>) -> bool {
+        let due = match (now_ms, self.last_views_ms) {
+            (Some(_), _) if self.seek_target.is_some() => false,
+            (Some(now), Some(last)) if self.busy() => now - last >= VIEWS_MS || now < last,
+            _ => true,
+        };
+        if due {
+            self.last_views_ms = now_ms.or(self.last_views_ms);
+        }
+        due
+    }
+
+    /// The compare twin's part of the frame: its cursor, hash, strip and expectations, and
+    /// its region map when the Regions tab is open.
+    fn twin_frame(&self) -> Option<TwinFrame> {
+        self.twin.as_ref().map(|t| TwinFrame {
+            toggle: t.toggle,
+            now_us: t.session.now().as_micros(),
+            trace_hash: t.session.run.trace_hash(),
+            strip: Rc::new(vm::metrics_strip(&t.session.run)),
+            expectations: Rc::new(vm::expectations(&t.session.run)),
+            region_map: (self.views.tab == super::protocol::ViewTab::Regions)
+                .then(|| Rc::new(vm::region_map(&t.session.run))),
+        })
+    }
+
     fn state(&self) -> RunState {
         let Some(s) = self.session.as_ref() else {
             return RunState::Loading;
@@ -104,4 +99,27 @@ impl Engine {
             RunState::Paused
         }
     }
+}
+
+/// Every node's name, kind and state, and a TiKV store's current leader count.
+fn node_views(run: &Run) -> Vec<NodeView> {
+    run.world
+        .kernel
+        .net
+        .nodes()
+        .iter()
+        .map(|n| NodeView {
+            name: n.name.clone(),
+            kind: n.kind.clone(),
+            state: n.state.name().to_string(),
+            leaders: (n.kind == "tikv")
+                .then(|| {
+                    run.world
+                        .kernel
+                        .metrics
+                        .last(&format!("leaders.{}", n.name))
+                })
+                .flatten(),
+        })
+        .collect()
 }

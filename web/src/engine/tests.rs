@@ -156,34 +156,8 @@ fn each_tab_gets_its_views_and_consistency_waits_for_a_pause() {
         };
         e.handle(msg(2 + i as u64, Command::Views(req)));
         let f = settle(&mut e);
-        let ok = match (&tab, f.views.as_ref().expect("views sent when settled")) {
-            (ViewTab::None, ViewData::None) => true,
-            (ViewTab::Charts, ViewData::Charts(c)) => !c.is_empty(),
-            (
-                ViewTab::Regions,
-                ViewData::Regions {
-                    map,
-                    detail,
-                    heatmaps,
-                },
-            ) => {
-                map.regions == s.topology.regions
-                    && detail.is_some()
-                    && heatmaps.len() == 1
-                    && heatmaps[0].1.recorded > 0
-            }
-            (ViewTab::Log, ViewData::Log { log, .. }) => !log.rows.is_empty(),
-            (
-                ViewTab::SpaceTime,
-                ViewData::SpaceTime {
-                    nodes, recording, ..
-                },
-            ) => *recording && nodes.iter().any(|n| n == "tikv-1"),
-            (ViewTab::Blame, ViewData::Blame(_)) => true,
-            (ViewTab::Consistency, ViewData::Consistency(c)) => c.is_some(),
-            (ViewTab::Cdc, ViewData::Cdc(c)) => !c.list.rows.is_empty(),
-            _ => false,
-        };
+        let views = f.views.as_ref().expect("views sent when settled");
+        let ok = views_fit_tab(tab, views, &s);
         assert!(
             ok,
             "{tab:?} got {:?}",
@@ -203,6 +177,38 @@ fn each_tab_gets_its_views_and_consistency_waits_for_a_pause() {
     assert!(f.playing || f.state == RunState::Finished);
     if f.playing {
         assert_eq!(f.views, Some(ViewData::Consistency(None)));
+    }
+}
+
+/// Whether `views` is the data `tab` shows, filled in from the tiflow#9595 scenario `s`.
+fn views_fit_tab(tab: ViewTab, views: &ViewData, s: &Scenario) -> bool {
+    match (tab, views) {
+        (ViewTab::None, ViewData::None) => true,
+        (ViewTab::Charts, ViewData::Charts(c)) => !c.is_empty(),
+        (
+            ViewTab::Regions,
+            ViewData::Regions {
+                map,
+                detail,
+                heatmaps,
+            },
+        ) => {
+            map.regions == s.topology.regions
+                && detail.is_some()
+                && heatmaps.len() == 1
+                && heatmaps[0].1.recorded > 0
+        }
+        (ViewTab::Log, ViewData::Log { log, .. }) => !log.rows.is_empty(),
+        (
+            ViewTab::SpaceTime,
+            ViewData::SpaceTime {
+                nodes, recording, ..
+            },
+        ) => *recording && nodes.iter().any(|n| n == "tikv-1"),
+        (ViewTab::Blame, ViewData::Blame(_)) => true,
+        (ViewTab::Consistency, ViewData::Consistency(c)) => c.is_some(),
+        (ViewTab::Cdc, ViewData::Cdc(c)) => !c.list.rows.is_empty(),
+        _ => false,
     }
 }
 

@@ -33,18 +33,7 @@ pub fn issue_report(r: &ReportInput<'_>) -> String {
     if !details.is_empty() {
         out += &format!("{details}\n\n");
     }
-    out += &format!(
-        "**Reproduce:** [open in Faultline]({}) (seed {}, cursor at {}, trace hash `{}`)\n\n",
-        r.url,
-        s.seed,
-        format::sim_time(r.cursor),
-        format_hash(r.trace_hash)
-    );
-    out += &format!(
-        "**Built with:** Faultline {FAULTLINE_VERSION} (commit `{FAULTLINE_COMMIT}`), model \
-         version {MODEL_VERSION}. The link checks itself: opening it replays the run and says \
-         whether it reproduced (`faultline verify LINK` does the same).\n\n"
-    );
+    out += &reproduce_section(r);
     out += &verdict_summary(r.results);
     if let Some(issue) = &s.issue {
         match issue_url(issue) {
@@ -53,7 +42,29 @@ pub fn issue_report(r: &ReportInput<'_>) -> String {
         }
     }
     out += &modelled_behaviour(s);
-    out += &format!(
+    out += &cluster_section(s);
+    out += &fault_timeline(s);
+    out += &expectation_list(r);
+    out
+}
+
+/// How to replay the run (link, seed, cursor, hash) and which build made it.
+fn reproduce_section(r: &ReportInput<'_>) -> String {
+    format!(
+        "**Reproduce:** [open in Faultline]({}) (seed {}, cursor at {}, trace hash `{}`)\n\n\
+         **Built with:** Faultline {FAULTLINE_VERSION} (commit `{FAULTLINE_COMMIT}`), model \
+         version {MODEL_VERSION}. The link checks itself: opening it replays the run and says \
+         whether it reproduced (`faultline verify LINK` does the same).\n\n",
+        r.url,
+        r.scenario.seed,
+        format::sim_time(r.cursor),
+        format_hash(r.trace_hash)
+    )
+}
+
+/// The cluster's size and load in one sentence.
+fn cluster_section(s: &Scenario) -> String {
+    format!(
         "\n### Cluster\n\n{} stores, {} regions x {} replicas, {} TiCDC captures, {} changefeeds; {} writes/s, {} txns/s; run length {}.\n",
         s.topology.stores,
         s.topology.regions,
@@ -63,8 +74,12 @@ pub fn issue_report(r: &ReportInput<'_>) -> String {
         s.workload.writes_per_sec,
         s.workload.txns_per_sec,
         s.duration
-    );
-    out += "\n### Timeline of faults\n\n";
+    )
+}
+
+/// One line per fault, with every field the fault sets.
+fn fault_timeline(s: &Scenario) -> String {
+    let mut out = String::from("\n### Timeline of faults\n\n");
     if s.faults.is_empty() {
         out += "No faults.\n";
     }
@@ -88,7 +103,12 @@ pub fn issue_report(r: &ReportInput<'_>) -> String {
         out += &line;
         out += "\n";
     }
-    out += &format!("\n### Expectations (at {})\n\n", format::sim_time(r.cursor));
+    out
+}
+
+/// Each expectation's verdict at the cursor, failures in capitals so they stand out.
+fn expectation_list(r: &ReportInput<'_>) -> String {
+    let mut out = format!("\n### Expectations (at {})\n\n", format::sim_time(r.cursor));
     if r.results.is_empty() {
         out += "None.\n";
     }

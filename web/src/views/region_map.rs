@@ -47,9 +47,43 @@ pub fn RegionMap(props: &RegionMapProps) -> Html {
     }
     let map = &props.map;
     let px = scale(map.width, props.min_css_px);
+    let (onmousemove, onmouseleave, onclick) = pointer_handlers(&canvas_ref, &hover, props);
+    let outline = selected_outline(map, props.selected, px);
+    let size = format!("width:{}px;height:{}px", map.width * px, map.height * px);
+    html! {
+        <section class="view region-map" data-regions={ map.regions.to_string() }>
+            <div class="region-map-canvas" style={ size.clone() }>
+                <canvas ref={ canvas_ref } style={ size } width={ map.width.to_string() }
+                        height={ map.height.to_string() } aria-label="region map"
+                        {onmousemove} {onmouseleave} {onclick} />
+                { for outline }
+            </div>
+            <p class="region-map-hover">
+                { match *hover {
+                    Some(r) => format!("region {r}: click for detail"),
+                    None => format!("{} regions, one pixel each", map.regions),
+                } }
+            </p>
+            { next_leaderless_control(map, props.selected, &props.on_select_region) }
+            { legend(&map.stores, Some(map)) }
+        </section>
+    }
+}
+
+/// Hovering reports the region under the pointer (once per change), leaving reports none,
+/// and a click selects the region under it.
+fn pointer_handlers(
+    canvas_ref: &NodeRef,
+    hover: &UseStateHandle<Option<u32>>,
+    props: &RegionMapProps,
+) -> (
+    Callback<MouseEvent>,
+    Callback<MouseEvent>,
+    Callback<MouseEvent>,
+) {
     let region_under = {
         let canvas_ref = canvas_ref.clone();
-        let map = map.clone();
+        let map = props.map.clone();
         move |e: &MouseEvent| {
             let (x, y) = canvas::canvas_xy(&canvas_ref, e)?;
             if x < 0.0 || y < 0.0 {
@@ -87,7 +121,13 @@ pub fn RegionMap(props: &RegionMapProps) -> Html {
             }
         })
     };
-    let outline = props.selected.filter(|r| *r < map.regions).map(|r| {
+    (onmousemove, onmouseleave, onclick)
+}
+
+/// The outline over the selected region's pixel block (`px` CSS pixels a side), if it is on
+/// the map.
+fn selected_outline(map: &RegionMapVm, selected: Option<u32>, px: u32) -> Option<Html> {
+    selected.filter(|r| *r < map.regions).map(|r| {
         let (x, y) = (r % map.width.max(1), r / map.width.max(1));
         let style = format!(
             "left:{}px;top:{}px;width:{px}px;height:{px}px",
@@ -95,26 +135,7 @@ pub fn RegionMap(props: &RegionMapProps) -> Html {
             y * px
         );
         html! { <div class="region-map-selected" style={ style } /> }
-    });
-    let size = format!("width:{}px;height:{}px", map.width * px, map.height * px);
-    html! {
-        <section class="view region-map" data-regions={ map.regions.to_string() }>
-            <div class="region-map-canvas" style={ size.clone() }>
-                <canvas ref={ canvas_ref } style={ size } width={ map.width.to_string() }
-                        height={ map.height.to_string() } aria-label="region map"
-                        {onmousemove} {onmouseleave} {onclick} />
-                { for outline }
-            </div>
-            <p class="region-map-hover">
-                { match *hover {
-                    Some(r) => format!("region {r}: click for detail"),
-                    None => format!("{} regions, one pixel each", map.regions),
-                } }
-            </p>
-            { next_leaderless_control(map, props.selected, &props.on_select_region) }
-            { legend(&map.stores, Some(map)) }
-        </section>
-    }
+    })
 }
 
 /// "Next leaderless region": selects the leaderless region after the selected one in key

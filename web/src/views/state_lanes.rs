@@ -9,7 +9,7 @@ use faultline_sim::SimTime;
 use yew::prelude::*;
 
 use super::fmt;
-use crate::view_model::lanes::LanesVm;
+use crate::view_model::lanes::{Lane, LanesVm};
 
 /// Props of [`StateLanes`].
 #[derive(Properties, PartialEq)]
@@ -45,48 +45,11 @@ pub fn StateLanes(props: &StateLanesProps) -> Html {
     let plot_w = w - LABEL_W - 8.0;
     let x = move |secs: f64| LABEL_W + plot_w * (secs / d.x_max_secs).clamp(0.0, 1.0);
     let h = d.lanes.len() as f64 * (LANE_H + GAP) + AXIS_H;
-    let lanes = d.lanes.iter().enumerate().map(|(i, lane)| {
-        let y = i as f64 * (LANE_H + GAP);
-        let segs = lane.segments.iter().map(|s| {
-            let onclick = {
-                let (cb, at) = (props.on_jump.clone(), fmt::secs_to_time(s.from_secs));
-                Callback::from(move |_: MouseEvent| cb.emit(at))
-            };
-            // A segment that has just begun still gets a visible sliver.
-            let sw = (x(s.to_secs) - x(s.from_secs)).max(1.5);
-            html! {
-                <rect class={ format!("seg state-{}", s.state) } data-state={ s.state.clone() }
-                      data-from={ format!("{:.3}", s.from_secs) }
-                      x={ format!("{:.1}", x(s.from_secs)) } y={ y.to_string() }
-                      width={ format!("{sw:.1}") } height={ LANE_H.to_string() } { onclick }>
-                    <title>{ format!("{}: {} from {:.1} s to {:.1} s", lane.name, s.state, s.from_secs, s.to_secs) }</title>
-                </rect>
-            }
-        });
-        let highlights = lane.highlights.iter().map(|s| {
-            let onclick = {
-                let (cb, at) = (props.on_jump.clone(), fmt::secs_to_time(s.from_secs));
-                Callback::from(move |_: MouseEvent| cb.emit(at))
-            };
-            let sw = (x(s.to_secs) - x(s.from_secs)).max(3.0);
-            html! {
-                <rect class={ format!("hl state-{}", s.state) } data-highlight={ s.state.clone() }
-                      data-from={ format!("{:.3}", s.from_secs) }
-                      x={ format!("{:.1}", x(s.from_secs) - 1.0) } y={ (y - 2.0).to_string() }
-                      width={ format!("{:.1}", sw + 2.0) } height={ (LANE_H + 4.0).to_string() } { onclick }>
-                    <title>{ format!("{}: {} from {:.1} s to {:.1} s", lane.name, s.state, s.from_secs, s.to_secs) }</title>
-                </rect>
-            }
-        });
-        html! {
-            <g class="lane" data-lane={ lane.name.clone() } data-highlights={ lane.highlights.len().to_string() }
-               data-states={ lane.segments.iter().map(|s| s.state.as_str()).collect::<Vec<_>>().join(",") }>
-                <text x="0" y={ (y + LANE_H * 0.75).to_string() } class="lane-label">{ &lane.name }</text>
-                { for segs }
-                { for highlights }
-            </g>
-        }
-    });
+    let lanes = d
+        .lanes
+        .iter()
+        .enumerate()
+        .map(|(i, lane)| lane_row(i as f64 * (LANE_H + GAP), lane, &x, &props.on_jump));
     let cx = x(d.cursor_secs);
     let axis_y = h - AXIS_H + 12.0;
     html! {
@@ -106,5 +69,47 @@ pub fn StateLanes(props: &StateLanesProps) -> Html {
                 }) }
             </ul>
         </figure>
+    }
+}
+
+/// One lane at height `y`: its label, a segment per state (`x` maps seconds to SVG units) and
+/// its highlighted windows outlined over them; clicking either jumps to where it began.
+fn lane_row(y: f64, lane: &Lane, x: &impl Fn(f64) -> f64, on_jump: &Callback<SimTime>) -> Html {
+    let jump = |from_secs: f64| {
+        let (cb, at) = (on_jump.clone(), fmt::secs_to_time(from_secs));
+        Callback::from(move |_: MouseEvent| cb.emit(at))
+    };
+    let segs = lane.segments.iter().map(|s| {
+        let onclick = jump(s.from_secs);
+        // A segment that has just begun still gets a visible sliver.
+        let sw = (x(s.to_secs) - x(s.from_secs)).max(1.5);
+        html! {
+            <rect class={ format!("seg state-{}", s.state) } data-state={ s.state.clone() }
+                  data-from={ format!("{:.3}", s.from_secs) }
+                  x={ format!("{:.1}", x(s.from_secs)) } y={ y.to_string() }
+                  width={ format!("{sw:.1}") } height={ LANE_H.to_string() } { onclick }>
+                <title>{ format!("{}: {} from {:.1} s to {:.1} s", lane.name, s.state, s.from_secs, s.to_secs) }</title>
+            </rect>
+        }
+    });
+    let highlights = lane.highlights.iter().map(|s| {
+        let onclick = jump(s.from_secs);
+        let sw = (x(s.to_secs) - x(s.from_secs)).max(3.0);
+        html! {
+            <rect class={ format!("hl state-{}", s.state) } data-highlight={ s.state.clone() }
+                  data-from={ format!("{:.3}", s.from_secs) }
+                  x={ format!("{:.1}", x(s.from_secs) - 1.0) } y={ (y - 2.0).to_string() }
+                  width={ format!("{:.1}", sw + 2.0) } height={ (LANE_H + 4.0).to_string() } { onclick }>
+                <title>{ format!("{}: {} from {:.1} s to {:.1} s", lane.name, s.state, s.from_secs, s.to_secs) }</title>
+            </rect>
+        }
+    });
+    html! {
+        <g class="lane" data-lane={ lane.name.clone() } data-highlights={ lane.highlights.len().to_string() }
+           data-states={ lane.segments.iter().map(|s| s.state.as_str()).collect::<Vec<_>>().join(",") }>
+            <text x="0" y={ (y + LANE_H * 0.75).to_string() } class="lane-label">{ &lane.name }</text>
+            { for segs }
+            { for highlights }
+        </g>
     }
 }
