@@ -241,6 +241,7 @@ fn word_ts(h: &mut TraceHasher, ts: Ts) {
 
 impl TraceEncode for CdcMsg {
     // Long because it encodes every variant, one arm each: the tags read best side by side.
+    #[allow(clippy::too_many_lines)]
     fn encode(&self, h: &mut TraceHasher) {
         match self {
             CdcMsg::Register {
@@ -342,6 +343,7 @@ impl TraceEncode for CdcMsg {
 
 impl TraceEncode for CdcTimer {
     // Long because it encodes every variant, one arm each: the tags read best side by side.
+    #[allow(clippy::too_many_lines)]
     fn encode(&self, h: &mut TraceHasher) {
         match self {
             CdcTimer::WorkloadTick => h.word(1),

@@ -92,6 +92,7 @@ impl Cdc {
     /// Handles a session message.
     // Long because it matches every session message a capture receives, one arm each; the
     // arms read better side by side than split.
+    #[allow(clippy::too_many_lines)]
     pub(crate) fn on_session_msg(
         &mut self,
         k: &mut Kernel<Stack>,

@@ -20,7 +20,7 @@ const SHORTCUTS: [(&str, &str); 8] = [
     ("esc", "close this help"),
 ];
 
-const SIMPLIFICATIONS: [&str; 11] = [
+const SIMPLIFICATIONS: [&str; 12] = [
     "Time is simulated and exact: every message has a one-way latency drawn from [delay_min, delay_max); the same link gives the same run, bit for bit.",
     "TiKV: one Raft group per region with raft-rs's election, pre-vote, check-quorum and leader lease; hibernate regions follow raftstore's GroupState (Ordered, Chaos, PreChaos, Idle). Writes are single entries, not batches; no region split or merge; no disks.",
     "TiKV's raft client drops a message queued for an unreachable store without a word. TiKV 7.1 reports each such message Unreachable whenever a reconnect attempt fails (about every 5 s), and that report puts a follower whose leader is on the dead store into Chaos. With that report modelled, the tikv#14547 race heals within seconds at every size we tried, so the minutes-long loss this tikv#14547 scenario shows rests on this simplification; which upstream path loses the report is still being worked out (docs/model.md).",
@@ -30,6 +30,7 @@ const SIMPLIFICATIONS: [&str; 11] = [
     "TiCDC: captures, owner, processors, KV client, puller and a MySQL sink; the workload is sysbench-like (update, write-only or insert) on a few tables, applied to MySQL in batches with a fixed latency.",
     "TiCDC's tiflow#4241 toggle has three values. sync (the bug): the owner waits inside its tick while a failed Kafka changefeed's producer closes its clients, 10 s each with no broker, so every changefeed stalls. async (what tiflow#5186 shipped): the producer closes in the background and the sink counts as closed at once; there is no closing state, so a retry after the backoff may start a second producer while the first still closes (producers_closing). async_closing_state (tiflow#4249's design, never merged): also in the background, but the sink stays closing until done and the changefeed is not restarted meanwhile.",
     "TiCDC barriers as in 5.x: a processor without redo writes no further than the changefeed's resolved ts, which only the owner advances (it arrives with the owner's heartbeat here), so a blocked owner stops downstream writes as well as the checkpoint. tiflow#9344: only the owner's exit path waits 5 s for its resign; a non-owner's processors close as soon as its run loop returns.",
+    "MySQL sink: a batch is one transaction that commits only while its capture reaches MySQL (a cut connection delays its COMMIT, as TCP would); a capture whose session ended stops its pullers but keeps its sinks open until its processors close. A 100% network loss, as in tiflow#9344's report, is a partition. A stale write shows as a differing row only if nothing rewrote that row afterwards, which at the gallery's 1,000 rows happens only near the workload's end.",
     "Faults act on whole processes and directional links, as Chaos Mesh does: kill loses volatile state; pause holds messages and timers until resume.",
     "Node names are fixed by the model (pd-1, tikv-N, cdc-N, mysql-1, client-1), so nodes cannot be renamed; a node's Remove removes that node when the model can (the last store, capture or broker) and says why not otherwise.",
 ];
