@@ -53,6 +53,9 @@ test("bug report: the issue report, with the toggles and the run, shown after co
   await page.waitForSelector("#copied-text");
   const report = await page.$eval("#copied-text", (t) => t.value);
   assert.match(report, /tikv\/tikv#14547/);
+  const rows = await page.$eval("#copied-text", (t) => t.rows);
+  const lines = report.split("\n").length;
+  assert.ok(rows > 4 && rows >= Math.min(lines - 1, 24), `the report box shows ${rows} rows of ${lines} lines`);
   await page.$eval("#copied-text", (t) => t.scrollIntoView({ block: "center" }));
   assert.ok(await inSight(page, "#copied-text"));
   await viewportShot(page, "journey-bug-report");

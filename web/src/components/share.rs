@@ -77,7 +77,7 @@ pub fn Share(props: &PanelProps) -> Html {
             if let Some((what, text)) = &*copied {
                 <div class="copied">
                     <span>{ format!("{what} (copied; select it here if the clipboard refused):") }</span>
-                    <textarea id="copied-text" readonly=true rows="4" value={ text.clone() } />
+                    <textarea id="copied-text" readonly=true rows={ copied_rows(text).to_string() } value={ text.clone() } />
                     <button onclick={ close }>{ "Close" }</button>
                 </div>
             }
@@ -114,6 +114,17 @@ fn copy_report(
         cb.emit(Action::Notice("Issue report copied (Markdown)".into()));
     })
 }
+
+/// Rows of the box that shows what was copied: one per line of the text, so an issue report is
+/// readable without scrolling a four-line box, but never more than the screen takes.
+fn copied_rows(text: &str) -> usize {
+    text.lines().count().clamp(MIN_COPIED_ROWS, MAX_COPIED_ROWS)
+}
+
+/// A link is one line; the box still shows a few so it reads as a text box.
+const MIN_COPIED_ROWS: usize = 4;
+/// About half a 900-pixel-high window at 12 px monospace.
+const MAX_COPIED_ROWS: usize = 24;
 
 /// `raft-basics-kill-a-store.toml` from a scenario's name: lower-case letters and digits,
 /// dashes for the rest.
@@ -154,4 +165,18 @@ fn import_toml(
         *reader.borrow_mut() = Some(task);
         input.set_value("");
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_copied_box_grows_with_the_text_between_its_bounds() {
+        assert_eq!(copied_rows("http://x/#v2.abc"), MIN_COPIED_ROWS);
+        let report: String = (0..10).map(|i| format!("line {i}\n")).collect();
+        assert_eq!(copied_rows(&report), 10);
+        let long: String = (0..100).map(|i| format!("line {i}\n")).collect();
+        assert_eq!(copied_rows(&long), MAX_COPIED_ROWS);
+    }
 }
