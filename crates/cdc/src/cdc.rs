@@ -15,7 +15,7 @@ use crate::keyspace::Keyspace;
 use crate::kvclient::KvClient;
 use crate::lifecycle::Lifecycle;
 use crate::mysql::Downstream;
-use crate::owner::ChangefeedState;
+use crate::owner::FeedWatermarks;
 use crate::pd_client_state::PdClients;
 use crate::processor::Processor;
 use crate::scheduler::Scheduler;
@@ -53,9 +53,9 @@ pub struct Cdc {
     pub endpoints: Vec<Endpoint>,
     /// Processors: `[capture][changefeed]`.
     pub processors: Vec<Vec<Processor>>,
-    /// The owner's watermarks per changefeed (checkpoint, resolved ts, rows per second).
-    /// Not to be confused with `life.feeds`, each changefeed's lifecycle (state, sink, errors).
-    pub feeds: Vec<ChangefeedState>,
+    /// The owner's watermarks per changefeed (checkpoint, resolved ts, rows per second);
+    /// each changefeed's lifecycle (state, sink, errors) is `life.feeds`.
+    pub watermarks: Vec<FeedWatermarks>,
     /// Downstream database per changefeed.
     pub downstream: Vec<Downstream>,
     /// Start ts of every changefeed.
@@ -124,7 +124,7 @@ impl Cdc {
             upstream: Upstream::new(ks.keys(), regions),
             workload: Workload::new(cfg.workload.clone(), SimRng::stream(seed, "cdc.workload")),
             endpoints: vec![Endpoint::default(); stores.len()],
-            feeds: vec![ChangefeedState::default(); cfg.changefeeds.len()],
+            watermarks: vec![FeedWatermarks::default(); cfg.changefeeds.len()],
             downstream: vec![Downstream::new(ks.keys()); cfg.changefeeds.len()],
             processors,
             cfg: cfg.clone(),

@@ -66,7 +66,7 @@ impl Cdc {
         let last_sec = (now.0 / 1_000_000).saturating_sub(1);
         let commits = self.workload.committed_by_sec.get(&last_sec);
         out.push(commits.copied().unwrap_or(0) as f64);
-        for (cf, f) in self.feeds.iter().enumerate() {
+        for (cf, f) in self.watermarks.iter().enumerate() {
             out.push(f.checkpoint.lag_secs(now));
             out.push(f.resolved.lag_secs(now));
             out.push(f.checkpoint.sim_time().as_secs_f64());

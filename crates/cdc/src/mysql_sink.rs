@@ -56,7 +56,7 @@ impl Cdc {
             .tables
             .get_mut(&table);
         if let Some(rows) = sink.and_then(|sink| sink.on_ack(batch)) {
-            *self.feeds[cf as usize]
+            *self.watermarks[cf as usize]
                 .rows_by_sec
                 .entry(now_sec)
                 .or_insert(0) += rows;

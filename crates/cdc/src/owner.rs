@@ -7,9 +7,10 @@ use faultline_sim::SimTime;
 
 use crate::ts::Ts;
 
-/// Changefeed state kept by the owner.
+/// A changefeed's watermarks as its owner keeps them: per-table reports and the changefeed's
+/// checkpoint and resolved ts derived from them (its lifecycle is `lifecycle::FeedLifecycle`).
 #[derive(Clone, Debug, Default)]
-pub struct ChangefeedState {
+pub struct FeedWatermarks {
     /// Latest (checkpoint, resolved) per table.
     pub tables: BTreeMap<u32, (Ts, Ts)>,
     /// Persisted checkpoint ts.
@@ -24,7 +25,7 @@ pub struct ChangefeedState {
     pub rows_by_sec: BTreeMap<u64, u64>,
 }
 
-impl ChangefeedState {
+impl FeedWatermarks {
     /// Recomputes the watermarks from the table reports: min over tables.
     pub fn recompute(&mut self, start: Ts) {
         let cp = self.tables.values().map(|(c, _)| *c).min().unwrap_or(start);

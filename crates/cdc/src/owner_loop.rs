@@ -47,7 +47,7 @@ impl Cdc {
             .enumerate()
             .map(|(i, c)| {
                 let l = &self.life.feeds[i];
-                let f = &self.feeds[i];
+                let f = &self.watermarks[i];
                 ChangefeedRow {
                     id: c.id.clone(),
                     sink_type: if c.sink.is_kafka() { "kafka" } else { "mysql" },
@@ -151,9 +151,9 @@ impl Cdc {
         // Scheduler v3: the checkpoint cannot proceed until every table has a primary
         // that reported to this owner (`session.rs`).
         if self.owner_may_advance(i) {
-            self.feeds[i].recompute(self.start_ts);
+            self.watermarks[i].recompute(self.start_ts);
         }
-        let cp = self.feeds[i].checkpoint;
+        let cp = self.watermarks[i].checkpoint;
         if self.life.feeds[i].maybe_recover(cp) {
             let detail = format!("changefeed={}", self.cf_id(cf));
             k.log(
@@ -178,7 +178,7 @@ impl Cdc {
     /// restarted (Warning), or given up on (Failed) after failing for too long.
     fn tick_failed_changefeed(&mut self, k: &mut Kernel<Stack>, node: NodeId, cf: CfIx) -> bool {
         let i = cf as usize;
-        let checkpoint = self.feeds[i].checkpoint;
+        let checkpoint = self.watermarks[i].checkpoint;
         let l = &mut self.life.feeds[i];
         match l.retry(&self.cfg.backoff, k.now(), &mut self.life.rng, checkpoint) {
             Retry::Wait => {}
@@ -366,7 +366,7 @@ impl Cdc {
     /// rows up to the checkpoint, or a Kafka consumer's rows up to what both the changefeed
     /// checkpoint and the consumer's watermark cover.
     pub fn replica(&self, cf: CfIx) -> (&crate::mysql::Downstream, crate::ts::Ts) {
-        let checkpoint = self.feeds[cf as usize].checkpoint;
+        let checkpoint = self.watermarks[cf as usize].checkpoint;
         match self.kafka.topics.get(cf as usize).and_then(|t| t.as_ref()) {
             Some(t) => (&t.consumer.rows, checkpoint.min(t.consumer.watermark)),
             None => (&self.downstream[cf as usize], checkpoint),

@@ -31,7 +31,7 @@ impl Cdc {
                 ..Default::default()
             };
             // Table watermarks are owner memory: the new owner hears them again.
-            for f in &mut self.feeds {
+            for f in &mut self.watermarks {
                 f.tables.clear();
             }
         }
@@ -68,7 +68,7 @@ impl Cdc {
             && !self.paused.get(cf).copied().unwrap_or(false)
             && self.cf_tables(cf as CfIx).all(|t| {
                 sets.get(&t).is_some_and(|rs| rs.primary.is_some())
-                    && self.feeds[cf].tables.contains_key(&t)
+                    && self.watermarks[cf].tables.contains_key(&t)
             })
     }
 
@@ -216,7 +216,7 @@ impl Cdc {
     fn plan_adds(&mut self, draining: &[u32]) {
         for cf in 0..self.cfg.changefeeds.len() {
             let paused = self.paused.get(cf).copied().unwrap_or(false);
-            let from = self.feeds[cf].checkpoint.max(self.start_ts);
+            let from = self.watermarks[cf].checkpoint.max(self.start_ts);
             for table in self.cf_tables(cf as CfIx) {
                 self.sched.tables[cf]
                     .entry(table)
@@ -289,7 +289,10 @@ impl Cdc {
             // Only the table's primary counts; watermarks never go back (scheduler v3
             // keeps a replication set's checkpoint monotonic).
             if self.status_from_primary(from, cf, t, cp) {
-                let e = self.feeds[cf as usize].tables.entry(t).or_insert((cp, rs));
+                let e = self.watermarks[cf as usize]
+                    .tables
+                    .entry(t)
+                    .or_insert((cp, rs));
                 *e = (e.0.max(cp), e.1.max(rs));
             }
         }

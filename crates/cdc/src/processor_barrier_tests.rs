@@ -61,7 +61,7 @@ fn a_stopped_owner_stops_the_other_captures_downstream_writes() {
     // SIGSTOP the owner for less than a lease TTL: nobody else becomes owner meanwhile.
     w.kernel.schedule_fault(secs(6), Fault::Pause(owner_node));
     w.run_until(secs(6));
-    let resolved_at_pause = w.model.cdc.feeds[0].resolved;
+    let resolved_at_pause = w.model.cdc.watermarks[0].resolved;
     w.run_until(secs(7));
     let held = sink_checkpoint(&w, other);
     w.run_until(secs(13));

@@ -35,7 +35,7 @@ impl Cdc {
         let owner = self.owner_node_for(c);
         let kafka = self.cfg.changefeeds[cf].sink.is_kafka();
         let mut kafka_batches = Vec::new();
-        let redo_barrier = self.feeds[cf].barrier(self.cfg.changefeeds[cf].redo);
+        let redo_barrier = self.watermarks[cf].barrier(self.cfg.changefeeds[cf].redo);
         let barrier = self.processors[c as usize][cf].barrier.min(redo_barrier);
         let mut status = Vec::new();
         let tables: Vec<u32> = self.processors[c as usize][cf]

@@ -9,11 +9,11 @@ use crate::stack::Stack;
 impl Cdc {
     pub(crate) fn redo_flush(&mut self, k: &mut Kernel<Stack>, node: NodeId) {
         let now = k.now();
-        for cf in 0..self.feeds.len() {
+        for cf in 0..self.watermarks.len() {
             if !self.cfg.changefeeds[cf].redo {
                 continue;
             }
-            let f = &mut self.feeds[cf];
+            let f = &mut self.watermarks[cf];
             let meta = (f.checkpoint, f.resolved.max(f.redo_meta.1));
             if meta != f.redo_meta {
                 f.redo_meta = meta;

@@ -185,7 +185,7 @@ impl Cdc {
     /// sends no heartbeat and advances no resolved ts, so either way the barrier stops.
     fn hear_owner_barrier(&mut self, c: u32) {
         for (cf, p) in self.processors[c as usize].iter_mut().enumerate() {
-            p.hear_barrier(self.feeds[cf].resolved);
+            p.hear_barrier(self.watermarks[cf].resolved);
         }
     }
 

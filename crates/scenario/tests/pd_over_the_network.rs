@@ -102,7 +102,12 @@ fn a_store_cut_from_pd_advances_no_resolved_ts_while_commits_go_on() {
     // store's min ts, while the client still reaches PD and every store.
     let mut r = cut_from_pd_at_20s("tikv-1,tikv-2,tikv-3", "30s");
     r.run_until(secs(20));
-    let resolved = |r: &Run| r.world.model.cdc.feeds[0].resolved.sim_time().as_secs_f64();
+    let resolved = |r: &Run| {
+        r.world.model.cdc.watermarks[0]
+            .resolved
+            .sim_time()
+            .as_secs_f64()
+    };
     assert!(
         resolved(&r) > 15.0,
         "resolved ts follows the TSO before the cut"

@@ -26,7 +26,10 @@ fn committed(r: &Run) -> u64 {
 /// Highest resolved ts the old leader's store has published to the capture, read from the
 /// changefeed's resolved ts (one region, so it comes from one leader at a time).
 fn resolved_secs(r: &Run) -> f64 {
-    r.world.model.cdc.feeds[0].resolved.sim_time().as_secs_f64()
+    r.world.model.cdc.watermarks[0]
+        .resolved
+        .sim_time()
+        .as_secs_f64()
 }
 
 #[test]

@@ -179,7 +179,7 @@ struct TableMarks {
 
 fn feed_blame(run: &Run, cdc: &Cdc, cf: usize) -> FeedBlame {
     let now = run.now();
-    let feed = &cdc.feeds[cf];
+    let feed = &cdc.watermarks[cf];
     let marks: Vec<TableMarks> = cdc
         .cf_tables(cf as u16)
         .map(|t| {

@@ -86,7 +86,7 @@ pub fn consistency(run: &Run) -> ConsistencyVm {
         .enumerate()
         .filter_map(|(cf, c)| {
             let down = cdc.downstream.get(cf)?;
-            let feed = cdc.feeds.get(cf)?;
+            let feed = cdc.watermarks.get(cf)?;
             let report = check(
                 &cdc.ks,
                 &cdc.upstream,

@@ -165,7 +165,7 @@ impl Cdc {
             if b == batch {
                 sink.checkpoint = sink.checkpoint.max(up_to);
                 sink.in_flight = None;
-                *self.feeds[cf as usize]
+                *self.watermarks[cf as usize]
                     .rows_by_sec
                     .entry(now_sec)
                     .or_insert(0) += rows;
