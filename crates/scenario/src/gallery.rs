@@ -27,9 +27,7 @@ pub const SHIPPED: &[(&str, &str)] = shipped![
     "raft-basics-kill-a-store.toml",
     "raft-minority-leader-partition.toml",
     "cdc-basic-replication.toml",
-    // Not `cdc-capture-loses-pd.toml`: in the browser it replays to another trace hash than
-    // natively (wasm fbecfa2be38c0389, native 527165bc582c2edc), though the bare model built
-    // for wasm32 matches native at every time checked. Out of the gallery until that is found.
+    "cdc-capture-loses-pd.toml",
     "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
     "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml",
     "tiflow-9344-double-write-after-cdc-network-loss.toml",

@@ -23,6 +23,7 @@ const PINS: &[(&str, u64)] = &[
     ("raft-basics-kill-a-store.toml", 0x870578db3cd904c1),
     ("raft-minority-leader-partition.toml", 0x3a9fa84ee06e513a),
     ("cdc-basic-replication.toml", 0x2cef4b78bfbabf70),
+    ("cdc-capture-loses-pd.toml", 0x527165bc582c2edc),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
         0x6ccef279fb512332,

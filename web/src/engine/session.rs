@@ -36,10 +36,14 @@ impl Steppable for Towards<'_> {
         let s = &mut *self.session;
         // Stop at the heatmap's next column, so the column is the state at its own time.
         let until = self.until.min(s.heatmap.next_column_time().max(s.now()));
-        s.run.run_slice(until, max_events);
+        let reached = s.run.run_slice(until, max_events);
         s.heatmap.record_due(&s.run);
         s.snapshots.maybe_take(&s.run);
-        s.now() >= self.until
+        // Done only when the slice ran every event up to and including `self.until`. The clock
+        // alone says too little: a slice that ends on its event budget in the middle of the
+        // events at `self.until` already stands at that time with some of them still queued,
+        // and stopping there left the page's world (and trace hash) short of the run's.
+        reached && until == self.until
     }
 }
 
@@ -188,6 +192,22 @@ mod tests {
         sess.seek(SimTime(150_000_000));
         assert_eq!(sess.run.trace_hash(), whole.trace_hash());
         assert!(sess.snapshot_count() > 1);
+    }
+
+    /// cdc-capture-loses-pd has many events at 140 s, 148 s and at its end (2m30s), so a
+    /// slice's event budget ran out in the middle of them; the session used to stop there.
+    #[test]
+    fn a_session_reaches_the_runs_world_at_every_target_even_mid_instant() {
+        let text = include_str!("../../../scenarios/cdc-capture-loses-pd.toml");
+        let s = faultline_scenario::parse_scenario("cdc-capture-loses-pd.toml", text).unwrap();
+        for secs in [140, 148, 150] {
+            let t = SimTime(secs * 1_000_000);
+            let mut whole = Run::new(&s).unwrap();
+            whole.run_until(t);
+            let mut sess = Session::new(&s).unwrap();
+            sess.advance(t, f64::INFINITY, &|| 0.0);
+            assert_eq!(sess.run.trace_hash(), whole.trace_hash(), "at {secs} s");
+        }
     }
 
     #[test]
