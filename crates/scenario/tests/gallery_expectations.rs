@@ -6,24 +6,23 @@
 
 use faultline_scenario::{gallery, Run};
 
-/// What failed in one gallery scenario, one line per expectation or claim.
-fn failures_of(file: &str, run: &Run) -> Vec<String> {
-    let expectations = run
-        .evaluate()
+/// How many expectations and claims one gallery scenario has, and what failed among them,
+/// one line each.
+fn judge(file: &str, run: &Run) -> (usize, Vec<String>) {
+    let expectations = run.evaluate();
+    let claims = run.evaluate_guide();
+    let judged = expectations.len() + claims.len();
+    let failed_expectations = expectations
         .into_iter()
         .filter(|e| !e.passed())
         .map(|e| format!("{file}: expect {:?}: observed {:?}", e.name, e.observed));
-    let claims = run
-        .evaluate_guide()
-        .into_iter()
-        .filter(|c| !c.result.passed())
-        .map(|c| {
-            format!(
-                "{file}: guide step {} claim {:?}: observed {:?}",
-                c.step, c.result.name, c.result.observed
-            )
-        });
-    expectations.chain(claims).collect()
+    let failed_claims = claims.into_iter().filter(|c| !c.result.passed()).map(|c| {
+        format!(
+            "{file}: guide step {} claim {:?}: observed {:?}",
+            c.step, c.result.name, c.result.observed
+        )
+    });
+    (judged, failed_expectations.chain(failed_claims).collect())
 }
 
 #[test]
@@ -33,8 +32,9 @@ fn every_gallery_scenario_passes_its_expectations_and_its_tour_claims() {
     for entry in gallery() {
         let mut run = Run::new(&entry.scenario).expect("a gallery scenario builds");
         run.run_to_end();
-        judged += run.evaluate().len() + run.evaluate_guide().len();
-        failed.extend(failures_of(entry.file, &run));
+        let (n, failures) = judge(entry.file, &run);
+        judged += n;
+        failed.extend(failures);
     }
     assert!(judged > 100, "only {judged} expectations and claims judged");
     assert!(failed.is_empty(), "{}", failed.join("\n"));
