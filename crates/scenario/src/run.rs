@@ -37,9 +37,9 @@ impl Run {
         self.world.now()
     }
 
-    /// True once the run reached its end.
+    /// True once the run has run every event up to and including its end.
     pub fn finished(&self) -> bool {
-        self.now() >= self.end()
+        self.world.has_run_through(self.end())
     }
 
     /// Runs at most `max_events` events towards `until` (capped at the end); true when reached.

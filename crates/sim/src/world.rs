@@ -41,6 +41,13 @@ impl<M: Model> World<M> {
         self.kernel.now()
     }
 
+    /// True when every event at or before `t` has run and the clock stands at `t` or later.
+    /// The clock alone says too little: a slice that ends on its event budget in the middle
+    /// of one instant's events already reads that instant with some of them still queued.
+    pub fn has_run_through(&self, t: SimTime) -> bool {
+        self.now() >= t && self.kernel.next_event_time().is_none_or(|next| next > t)
+    }
+
     /// The trace hash so far.
     pub fn trace_hash(&self) -> u64 {
         self.kernel.trace_hash()
