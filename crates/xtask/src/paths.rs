@@ -4,9 +4,13 @@ use std::path::PathBuf;
 
 /// The repository root (the workspace that contains `crates/xtask`).
 pub fn root() -> PathBuf {
-    // CARGO_MANIFEST_DIR is crates/xtask at compile time; the root is two levels up. Using it
-    // (rather than the current directory) lets `cargo xtask` work from any subdirectory.
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    // CARGO_MANIFEST_DIR is crates/xtask; the root is two levels up. Using it (rather than the
+    // current directory) lets `cargo xtask` work from any subdirectory. `cargo run` sets it
+    // for the running binary too, and that value comes first: the compile-time one names the
+    // checkout the binary was built in, which is another checkout when a target directory
+    // was copied (a gate run that way tested the other checkout's files).
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from);
     manifest
         .parent()
         .and_then(|p| p.parent())
