@@ -88,6 +88,15 @@ async function checkStepView(page, step, label) {
       return r.bottom > 0 && r.top < window.innerHeight;
     }, null, { timeout: 10_000 });
     assert.ok(await inViewport(page, "#views .chart.highlight"), `${label}: its chart is in sight`);
+    // The caption stays in sight above the chart it talks about (sticky on a wide screen),
+    // and does not cover the chart's top.
+    const at = await page.evaluate(() => ({
+      guide: document.getElementById("guide").getBoundingClientRect().toJSON(),
+      chart: document.querySelector("#views .chart.highlight").getBoundingClientRect().toJSON(),
+      height: window.innerHeight,
+    }));
+    assert.ok(at.guide.bottom > 0 && at.guide.top < at.height, `${label}: its caption is in sight`);
+    assert.ok(at.chart.top >= at.guide.bottom - 1, `${label}: the caption covers its chart's top`);
   } else if (step.tab) {
     assert.ok(await inViewport(page, "#views"), `${label}: its view is in sight`);
   }

@@ -78,6 +78,20 @@ fn bring_into_sight() {
         .or_else(|| doc.get_element_by_id("views"));
     if let Some(el) = target {
         el.scroll_into_view_with_bool(true);
+        clear_of_the_guide(&doc, &el);
+    }
+}
+
+/// On a wide screen the guide's caption stays at the top of the window (`position: sticky`,
+/// web/style.css), so a view scrolled to the window's top would sit under it: scroll back by
+/// the part it covers, leaving the caption and the view it talks about both in sight.
+fn clear_of_the_guide(doc: &web_sys::Document, el: &web_sys::Element) {
+    let (Some(window), Some(guide)) = (web_sys::window(), doc.get_element_by_id("guide")) else {
+        return;
+    };
+    let covered = guide.get_bounding_client_rect().bottom() - el.get_bounding_client_rect().top();
+    if covered > 0.0 {
+        window.scroll_by_with_x_and_y(0.0, -(covered + 8.0));
     }
 }
 
