@@ -1,6 +1,9 @@
 // A tiny static file server for trunk's dist/ directory, so the tests run against the
-// release build exactly as it would be deployed (no dev server, no live reload).
+// release build exactly as it would be deployed (no dev server, no live reload), compressed as
+// `cargo xtask serve` compresses it (zlib deflate, level 9, to browsers that accept it), so
+// the first-visit measurement counts the bytes a visitor downloads.
 import http from "node:http";
+import zlib from "node:zlib";
 import fs from "node:fs/promises";
 import path from "node:path";
 
@@ -15,6 +18,16 @@ const TYPES = {
   ".json": "application/json",
 };
 
+/** Each file's deflated body, by path and modification time (compressed once, as xtask's
+ * server does at start-up). */
+const deflated = new Map();
+
+function deflatedBody(file, stat, body) {
+  const key = `${file}:${stat.mtimeMs}`;
+  if (!deflated.has(key)) deflated.set(key, zlib.deflateSync(body, { level: 9 }));
+  return deflated.get(key);
+}
+
 /** Serves `root` on 127.0.0.1 at a free port; resolves to { url, close }. */
 export async function serveDir(root) {
   const server = http.createServer(async (req, res) => {
@@ -25,11 +38,20 @@ export async function serveDir(root) {
         res.writeHead(403).end();
         return;
       }
-      const stat = await fs.stat(file).catch(() => null);
-      if (!stat || stat.isDirectory()) file = path.join(root, "index.html");
+      let stat = await fs.stat(file).catch(() => null);
+      if (!stat || stat.isDirectory()) {
+        file = path.join(root, "index.html");
+        stat = await fs.stat(file);
+      }
       const body = await fs.readFile(file);
       const type = TYPES[path.extname(file)] ?? "application/octet-stream";
-      res.writeHead(200, { "content-type": type, "cache-control": "no-store" }).end(body);
+      const headers = { "content-type": type, "cache-control": "no-store" };
+      if (/\bdeflate\b/.test(req.headers["accept-encoding"] ?? "")) {
+        headers["content-encoding"] = "deflate";
+        res.writeHead(200, headers).end(deflatedBody(file, stat, body));
+      } else {
+        res.writeHead(200, headers).end(body);
+      }
     } catch (e) {
       res.writeHead(500).end(String(e));
     }
