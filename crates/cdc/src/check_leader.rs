@@ -71,7 +71,9 @@ impl Cdc {
         }
         let ep = &mut self.endpoints[s as usize];
         ep.check.round += 1;
-        ep.check.waiting = waiting;
+        // What the last round still waits for never reached a quorum.
+        let left = std::mem::replace(&mut ep.check.waiting, waiting);
+        ep.check.unconfirmed += left.len() as u64;
         let round = ep.check.round;
         for (t, regions) in asks.into_iter().enumerate() {
             if !regions.is_empty() {

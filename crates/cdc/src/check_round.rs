@@ -14,4 +14,7 @@ pub struct CheckRound {
     pub round: u64,
     /// Per region waiting for confirmations: the ts to publish, confirmations still needed.
     pub waiting: BTreeMap<u32, (Ts, u8)>,
+    /// Regions whose round ended (the next one began) without a quorum confirming the
+    /// leader, so their resolved ts was not published: the `check_leader_unconfirmed` metric.
+    pub unconfirmed: u64,
 }

@@ -5,6 +5,7 @@ use faultline_sim::SimTime;
 use crate::cdc::Cdc;
 use crate::consistency::check;
 use crate::ids::CfIx;
+use crate::workload::FailedWrites;
 
 /// Per-table series are only kept for the first tables, so a 1,000-table run stays cheap.
 pub const TABLE_SERIES_LIMIT: u32 = 16;
@@ -21,7 +22,9 @@ impl Cdc {
             "txns_aborted".to_string(),
             "txn_commit_retries".to_string(),
             "txns_committed_per_sec".to_string(),
+            "check_leader_unconfirmed".to_string(),
         ];
+        names.extend(FailedWrites::NAMES.iter().map(|n| n.to_string()));
         for cf in &self.cfg.changefeeds {
             let id = &cf.id;
             for m in [
@@ -63,9 +66,11 @@ impl Cdc {
         out.push(self.workload.committed as f64);
         out.push(self.workload.aborted as f64);
         out.push(self.workload.commit_retries as f64);
+        out.push(self.workload.committed_per_sec.last_second(now) as f64);
+        let unconfirmed: u64 = self.endpoints.iter().map(|e| e.check.unconfirmed).sum();
+        out.push(unconfirmed as f64);
+        out.extend(self.workload.failed.values().map(|n| n as f64));
         let last_sec = (now.0 / 1_000_000).saturating_sub(1);
-        let commits = self.workload.committed_by_sec.get(&last_sec);
-        out.push(commits.copied().unwrap_or(0) as f64);
         for (cf, f) in self.watermarks.iter().enumerate() {
             out.push(f.checkpoint.lag_secs(now));
             out.push(f.resolved.lag_secs(now));

@@ -231,15 +231,18 @@ impl Cdc {
                 leader: Some(store),
             }) => {
                 // client-go follows the hint at once (`onRegionError`, NotLeader with leader).
+                self.workload.failed.not_leader += 1;
                 req.hint = Some(store);
                 self.workload.commit_retries += 1;
                 self.send_txn_request(k, tikv, id, region);
             }
             Some(TxnFailure::NotLeader { leader: None }) => {
+                self.workload.failed.no_leader += 1;
                 req.hint = None;
                 self.txn_backoff(k, id, region, BackoffKind::RegionScheduling);
             }
             Some(TxnFailure::Stale) => {
+                self.workload.failed.stale_command += 1;
                 req.hint = None;
                 self.txn_backoff(k, id, region, BackoffKind::StaleCmd);
             }
@@ -259,6 +262,7 @@ impl Cdc {
             .expect("current");
         req.op = 0;
         req.hint = None;
+        self.workload.failed.timeout += 1;
         self.txn_backoff(k, id, region, BackoffKind::TikvRpc);
     }
 
@@ -336,8 +340,7 @@ impl Cdc {
                 }
                 if phase == Phase::Commit {
                     self.workload.committed += 1;
-                    let sec = k.now().0 / 1_000_000;
-                    *self.workload.committed_by_sec.entry(sec).or_insert(0) += 1;
+                    self.workload.committed_per_sec.add(k.now(), 1);
                 } else {
                     self.workload.aborted += 1;
                 }

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use faultline_sim::SimRng;
+use faultline_sim::{PerSecond, SimRng};
 
 use crate::config::{WorkloadConfig, WorkloadKind};
 use crate::keyspace::{Key, Keyspace};
@@ -107,12 +107,49 @@ pub struct Workload {
     pub aborted: u64,
     /// Requests sent again after a failure or a timeout.
     pub commit_retries: u64,
-    /// Transactions committed per simulated second (key: whole seconds).
-    pub committed_by_sec: BTreeMap<u64, u32>,
+    /// Transactions committed per simulated second.
+    pub committed_per_sec: PerSecond,
+    /// Requests that failed, by reason (each is retried or backs off).
+    pub failed: FailedWrites,
     /// Row counter for `insert`.
     next_insert: u64,
     /// The workload's stream (draws, backoff jitter).
     pub rng: SimRng,
+}
+
+/// Prewrite, commit and rollback requests that failed, by the reason the client saw
+/// (client-go `region_request.go` `onRegionError` and `onSendFail`): the `failed_writes.*`
+/// metrics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FailedWrites {
+    /// `NotLeader` naming the leader: sent again at once to that store.
+    pub not_leader: u64,
+    /// `NotLeader` without a leader, or the region is not on that store: back off, reload.
+    pub no_leader: u64,
+    /// `StaleCommand`: the entry was overwritten by a new leader's log.
+    pub stale_command: u64,
+    /// No answer within `ReadTimeoutShort` (a dead or cut store).
+    pub timeout: u64,
+}
+
+impl FailedWrites {
+    /// The metric names, in the order of [`FailedWrites::values`].
+    pub const NAMES: [&'static str; 4] = [
+        "failed_writes.not_leader",
+        "failed_writes.no_leader",
+        "failed_writes.stale_command",
+        "failed_writes.timeout",
+    ];
+
+    /// The counts, in the order of [`FailedWrites::NAMES`].
+    pub fn values(&self) -> [u64; 4] {
+        [
+            self.not_leader,
+            self.no_leader,
+            self.stale_command,
+            self.timeout,
+        ]
+    }
 }
 
 impl Workload {
@@ -128,7 +165,8 @@ impl Workload {
             committed: 0,
             aborted: 0,
             commit_retries: 0,
-            committed_by_sec: BTreeMap::new(),
+            committed_per_sec: PerSecond::default(),
+            failed: FailedWrites::default(),
             next_insert: 0,
             rng,
         }

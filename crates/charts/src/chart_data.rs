@@ -32,6 +32,10 @@ pub enum ChartKind {
     GroupStates,
     /// Leaders per store.
     LeadersPerStore,
+    /// The write path: transactions committed, Raft proposals and applied entries per second
+    /// (left axis), and the client's failed requests so far by reason (right axis), so a
+    /// leader without a quorum shows as proposals with no commits.
+    Writes,
     /// How long the TiCDC owner's pass over the changefeeds takes (tiflow#4241: a blocking
     /// sink close stretches it to the Kafka timeout).
     OwnerTick,
@@ -45,7 +49,7 @@ pub enum ChartKind {
 
 impl ChartKind {
     /// Every chart, in page order.
-    pub const ALL: [ChartKind; 10] = [
+    pub const ALL: [ChartKind; 11] = [
         ChartKind::Leaderless,
         ChartKind::CdcLag,
         ChartKind::TableLag,
@@ -53,6 +57,7 @@ impl ChartKind {
         ChartKind::Orphaned,
         ChartKind::GroupStates,
         ChartKind::LeadersPerStore,
+        ChartKind::Writes,
         ChartKind::OwnerTick,
         ChartKind::Writers,
         ChartKind::Lease,
@@ -68,6 +73,7 @@ impl ChartKind {
             ChartKind::Orphaned => "orphaned",
             ChartKind::GroupStates => "group-states",
             ChartKind::LeadersPerStore => "leaders",
+            ChartKind::Writes => "writes",
             ChartKind::OwnerTick => "owner-tick",
             ChartKind::Writers => "writers",
             ChartKind::Lease => "lease",
@@ -89,6 +95,7 @@ impl ChartKind {
             ChartKind::Orphaned => "Orphaned regions",
             ChartKind::GroupStates => "Peers per GroupState",
             ChartKind::LeadersPerStore => "Leaders per store",
+            ChartKind::Writes => "Writes per second, and failed client requests so far (right)",
             ChartKind::OwnerTick => "TiCDC owner tick duration",
             ChartKind::Writers => "Captures writing one table (max per changefeed)",
             ChartKind::Lease => "etcd lease remaining per capture",
@@ -104,6 +111,7 @@ impl ChartKind {
             ChartKind::Orphaned => "regions",
             ChartKind::GroupStates => "peers",
             ChartKind::LeadersPerStore => "leaders",
+            ChartKind::Writes => "per second",
             ChartKind::OwnerTick | ChartKind::Lease => "seconds",
             ChartKind::Writers => "writers",
             ChartKind::Metrics => "value",
@@ -121,6 +129,11 @@ impl ChartKind {
         let left = match self {
             ChartKind::Leaderless if name == "hibernated_peers" => return Some(true),
             ChartKind::Leaderless => name == "leaderless_regions",
+            ChartKind::Writes if name.starts_with("failed_writes.") => return Some(true),
+            ChartKind::Writes => matches!(
+                name,
+                "txns_committed_per_sec" | "writes_proposed_per_sec" | "writes_applied_per_sec"
+            ),
             ChartKind::CdcLag => {
                 name.starts_with("checkpoint_lag.") || name.starts_with("resolved_lag.")
             }

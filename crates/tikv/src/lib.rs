@@ -19,6 +19,9 @@
 //! - cumulative: `elections_started`, `raft_messages`, `writes_applied`, `writes_proposed`,
 //!   `writes_dropped`, `unreachable_broadcasts`, `pd.heartbeats_received` (store and region
 //!   heartbeats that reached PD); gauges `leader_missing`, `pd.down_stores`.
+//! - per simulated second (the last whole second): `writes_proposed_per_sec` (proposals a
+//!   leader appended), `writes_applied_per_sec` (entries applied on leaders). A leader cut
+//!   from its quorum shows proposals with nothing applied.
 
 pub mod action;
 pub mod cluster;

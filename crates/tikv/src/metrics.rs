@@ -4,7 +4,7 @@
 use crate::host::TikvHost;
 use std::collections::BTreeSet;
 
-use faultline_sim::Kernel;
+use faultline_sim::{Kernel, PerSecond, SimTime};
 
 use crate::ids::{PeerId, RegionId};
 use crate::Cluster;
@@ -42,6 +42,10 @@ pub struct Book {
     pub leader_missing: BTreeSet<u32>,
     /// Store and region heartbeat messages that reached PD over their link.
     pub pd_heartbeats: u64,
+    /// Proposals appended by leaders, per simulated second.
+    pub proposed_per_sec: PerSecond,
+    /// Entries applied on leaders (each term's empty entry included), per simulated second.
+    pub applied_per_sec: PerSecond,
 }
 
 impl Book {
@@ -63,6 +67,8 @@ impl Book {
             unreachable_broadcasts: 0,
             leader_missing: BTreeSet::new(),
             pd_heartbeats: 0,
+            proposed_per_sec: PerSecond::default(),
+            applied_per_sec: PerSecond::default(),
         }
     }
 
@@ -147,6 +153,8 @@ impl Cluster {
             "leader_missing",
             "pd.down_stores",
             "pd.heartbeats_received",
+            "writes_proposed_per_sec",
+            "writes_applied_per_sec",
         ] {
             v.push(n.to_string());
         }
@@ -179,6 +187,8 @@ impl Cluster {
             b.leader_missing.len() as f64,
             self.pd.down_stores() as f64,
             b.pd_heartbeats as f64,
+            b.proposed_per_sec.last_second(SimTime(now)) as f64,
+            b.applied_per_sec.last_second(SimTime(now)) as f64,
         ]);
     }
 }

@@ -26,6 +26,7 @@ impl Cluster {
         p.matched[me] = p.log.last_index;
         p.next[me] = p.log.last_index + 1;
         self.book.writes_proposed += 1;
+        self.book.proposed_per_sec.add(k.now(), 1);
         self.bcast_append(pid);
         self.maybe_commit(k, pid);
         true
@@ -225,6 +226,7 @@ impl Cluster {
         }
         if p.role == Role::Leader {
             self.book.writes_applied += n;
+            self.book.applied_per_sec.add(k.now(), n);
             p.lease_until = k.now().0 + self.cfg.raft.leader_lease.0;
         }
         let p = &self.peers[pid.ix()];
