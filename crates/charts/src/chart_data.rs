@@ -392,4 +392,26 @@ mod tests {
         assert!(t.iter().any(|p| p.1 == 42.0));
         assert!(t.windows(2).all(|w| w[0].0 < w[1].0));
     }
+
+    /// The Writes chart draws rates against the left axis and the cumulative failure counts
+    /// against the right one, so a few hundred timeouts do not flatten 50 commits a second.
+    #[test]
+    fn the_writes_chart_puts_rates_left_and_failure_counts_right() {
+        let w = ChartKind::Writes;
+        for rate in [
+            "txns_committed_per_sec",
+            "writes_proposed_per_sec",
+            "writes_applied_per_sec",
+        ] {
+            assert_eq!(w.axis_of(rate), Some(false), "{rate}");
+        }
+        assert_eq!(w.axis_of("failed_writes.timeout"), Some(true));
+        assert_eq!(w.axis_of("failed_writes.no_leader"), Some(true));
+        assert_eq!(
+            w.axis_of("writes_proposed"),
+            None,
+            "a cumulative count is not a rate"
+        );
+        assert_eq!(ChartKind::from_id("writes"), Some(w));
+    }
 }
