@@ -60,21 +60,25 @@ test("tikv#14547: the heatmap shows a leaderless stripe in the buggy run only", 
   // The buggy page was left in the background when the fixed one opened.
   await buggy.page.bringToFront();
 
-  // Click the buggy stripe just before the cursor: that selects a leaderless region there.
+  // Click the buggy stripe in the cursor's own column, the last one recorded, on the right
+  // part of its cell: that selects a leaderless region there. (This test used to click the
+  // column before, noting that the cursor's own column "does not select yet". The cause was
+  // the test: it placed the click with the border box's width, 640 px, while Playwright
+  // measures from the padding box, 638 px wide, so the click landed on the next column,
+  // not yet recorded.)
   const [col, row] = await buggy.page.evaluate(() => {
     const el = document.querySelector(".heatmap");
-    // The column before the cursor's (the stripe runs through both; see the report: a click
-    // on the cursor's own column does not select yet).
-    return [Number(el.dataset.recorded) - 2, Number(el.dataset.stripeRow)];
+    return [Number(el.dataset.recorded) - 1, Number(el.dataset.stripeRow)];
   });
   assert.ok(row >= 0, "a leaderless row in the last column");
-  // locator.click scrolls the canvas into view; the position is in CSS pixels of the box.
+  // Playwright's position is relative to the padding box, which on this canvas (no padding)
+  // is the content box the bitmap fills.
   const canvas = buggy.page.locator(".heatmap canvas");
-  const box = await canvas.boundingBox();
+  const content = await canvas.evaluate((c) => ({ width: c.clientWidth, height: c.clientHeight }));
   await canvas.click({
     position: {
-      x: ((col + 0.5) * box.width) / Number(b.columns),
-      y: ((row + 0.5) * box.height) / Number(b.buckets),
+      x: ((col + 0.8) * content.width) / Number(b.columns),
+      y: ((row + 0.5) * content.height) / Number(b.buckets),
     },
   });
   await waitStatus(buggy.page, buggy.problems);

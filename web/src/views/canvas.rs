@@ -54,16 +54,100 @@ pub fn draw_chart(_canvas: &NodeRef, _data: &ChartData) -> Option<ChartLayout> {
 pub fn canvas_xy(canvas: &NodeRef, e: &web_sys::MouseEvent) -> Option<(f64, f64)> {
     let c = canvas.cast::<web_sys::HtmlCanvasElement>()?;
     let rect = c.get_bounding_client_rect();
-    if rect.width() <= 0.0 || rect.height() <= 0.0 {
-        return None;
+    // The bitmap fills the content box: inside the border (`client_left/top` are the border
+    // widths), `client_width/height` wide.
+    let content = ContentBox {
+        left: rect.left() + c.client_left() as f64,
+        top: rect.top() + c.client_top() as f64,
+        width: c.client_width() as f64,
+        height: c.client_height() as f64,
+    };
+    content.bitmap_point(
+        (e.client_x() as f64, e.client_y() as f64),
+        (c.width(), c.height()),
+    )
+}
+
+/// Where a canvas's bitmap is drawn on the page, in CSS pixels.
+// Only `canvas_xy` in the browser uses it; its tests run natively.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContentBox {
+    /// Left edge of the content box (inside the border).
+    pub left: f64,
+    /// Top edge of the content box.
+    pub top: f64,
+    /// Content width.
+    pub width: f64,
+    /// Content height.
+    pub height: f64,
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+impl ContentBox {
+    /// The bitmap pixel under the page point `client`, for a bitmap of `size` pixels
+    /// stretched over this box. Measuring from the border box (the bounding rect), as
+    /// before, put the bitmap's pixel 0 under the border and stretched it over the border's
+    /// width too: off by up to a CSS pixel, nearly a whole column on the 601-column heatmap
+    /// at the left edge.
+    pub fn bitmap_point(&self, client: (f64, f64), size: (u32, u32)) -> Option<(f64, f64)> {
+        if self.width <= 0.0 || self.height <= 0.0 {
+            return None;
+        }
+        let x = (client.0 - self.left) * size.0 as f64 / self.width;
+        let y = (client.1 - self.top) * size.1 as f64 / self.height;
+        Some((x, y))
     }
-    let x = (e.client_x() as f64 - rect.left()) * c.width() as f64 / rect.width();
-    let y = (e.client_y() as f64 - rect.top()) * c.height() as f64 / rect.height();
-    Some((x, y))
 }
 
 /// Native stand-in.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn canvas_xy(_canvas: &NodeRef, _e: &web_sys::MouseEvent) -> Option<(f64, f64)> {
     None
+}
+
+#[cfg(test)]
+mod content_box_tests {
+    use super::ContentBox;
+
+    /// The heatmap: 601 columns drawn 640 px wide inside a 1-px border at x = 100.
+    const HEATMAP: ContentBox = ContentBox {
+        left: 101.0,
+        top: 51.0,
+        width: 640.0,
+        height: 512.0,
+    };
+
+    #[test]
+    fn the_last_pixel_of_the_last_column_maps_to_that_column() {
+        let (x, _) = HEATMAP
+            .bitmap_point((101.0 + 639.9, 60.0), (601, 256))
+            .unwrap();
+        assert_eq!(x as u32, 600);
+        let (x, y) = HEATMAP.bitmap_point((101.0, 51.0), (601, 256)).unwrap();
+        assert_eq!(
+            (x as u32, y as u32),
+            (0, 0),
+            "the content box's corner is pixel 0"
+        );
+    }
+
+    #[test]
+    fn the_right_half_of_a_column_stays_in_that_column() {
+        // Column 225's cells span 225 * 640 / 601 .. 226 * 640 / 601 px from the content edge.
+        let right_half = 101.0 + 225.8 * 640.0 / 601.0;
+        let (x, _) = HEATMAP
+            .bitmap_point((right_half, 60.0), (601, 256))
+            .unwrap();
+        assert_eq!(x as u32, 225);
+    }
+
+    #[test]
+    fn an_empty_box_maps_nothing() {
+        let empty = ContentBox {
+            width: 0.0,
+            ..HEATMAP
+        };
+        assert_eq!(empty.bitmap_point((10.0, 10.0), (601, 256)), None);
+    }
 }
