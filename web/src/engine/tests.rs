@@ -410,3 +410,46 @@ fn claims_at_zero_agree_with_check_when_a_scenario_opens_paused() {
     }
     assert!(checked > 0, "no gallery tour has claims at 0s");
 }
+
+/// Where a full-scale seek's wall time goes in the engine the worker runs (slices vs frames),
+/// natively: `cargo test --release -p faultline-web seek_time_split -- --ignored --nocapture`.
+/// Prints the split; asserts only that the seek lands.
+#[test]
+#[ignore = "a full-scale measurement; run by hand"]
+fn seek_time_split_at_full_scale() {
+    let text = include_str!("../../../scenarios/tikv-14547-full-scale.toml");
+    let s = faultline_scenario::parse_scenario("tikv-14547-full-scale.toml", text).unwrap();
+    let start = std::time::Instant::now();
+    let clock = || start.elapsed().as_secs_f64() * 1e3;
+    let mut e = Engine::new();
+    e.handle(msg(1, load(&s, 30_000_000, false)));
+    while e.pending() {
+        e.pump(&clock);
+    }
+    let (mut with_frame, mut without) = ((0, 0.0), (0, 0.0));
+    let t0 = clock();
+    e.handle(msg(2, Command::Seek(360_000_000)));
+    while e.pending() {
+        let before = clock();
+        let framed = e.pump(&clock).is_some();
+        let took = clock() - before;
+        let bucket = if framed {
+            &mut with_frame
+        } else {
+            &mut without
+        };
+        bucket.0 += 1;
+        bucket.1 += took;
+    }
+    let total = clock() - t0;
+    assert_eq!(e.now(), SimTime(360_000_000));
+    println!(
+        "measured: engine seek 30 s -> 6 min: {:.2} s wall; {} pumps with a frame took \
+         {:.2} s, {} without {:.2} s",
+        total / 1e3,
+        with_frame.0,
+        with_frame.1 / 1e3,
+        without.0,
+        without.1 / 1e3
+    );
+}
