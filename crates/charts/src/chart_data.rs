@@ -118,6 +118,14 @@ impl ChartKind {
         }
     }
 
+    /// The right-hand axis's label, for the charts that have one.
+    pub(crate) fn y2_label(self) -> &'static str {
+        match self {
+            ChartKind::Writes => "failed requests (total)",
+            _ => "hibernated peers",
+        }
+    }
+
     /// True when this chart draws metric `name`.
     pub fn shows(self, name: &str) -> bool {
         self.axis_of(name).is_some()
@@ -320,7 +328,7 @@ pub fn chart_data(kind: ChartKind, runs: &[LabelledRun<'_>], cursor: Option<SimT
         y2_label: series
             .iter()
             .any(|s| s.secondary)
-            .then(|| "hibernated peers".to_string()),
+            .then(|| kind.y2_label().to_string()),
         x_max_secs,
         series,
         alerts: kind.alerts(),
@@ -413,5 +421,7 @@ mod tests {
             "a cumulative count is not a rate"
         );
         assert_eq!(ChartKind::from_id("writes"), Some(w));
+        assert_eq!(w.y2_label(), "failed requests (total)");
+        assert_eq!(ChartKind::Leaderless.y2_label(), "hibernated peers");
     }
 }

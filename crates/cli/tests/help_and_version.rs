@@ -84,3 +84,27 @@ fn completions_are_generated_for_bash() {
     let script = stdout(&o);
     assert!(script.contains("complete") && script.contains("explore-merge"));
 }
+
+/// `faultline chart --help` names every chart id `--chart` accepts (the list is written by
+/// hand in the flag's doc comment, so a new chart must be added there too).
+#[test]
+fn chart_help_names_every_chart_id() {
+    let o = faultline(&["chart", "--help"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    // The `--chart` option's paragraph only (the command's own line "writes one chart" must
+    // not count), in whole words (`writes` must not pass for being part of `writers`).
+    let start = text.find("--chart").expect("the help describes --chart");
+    let paragraph = &text[start..];
+    let paragraph = &paragraph[..paragraph.find("--output").unwrap_or(paragraph.len())];
+    let words: Vec<&str> = paragraph
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .collect();
+    for kind in faultline_charts::ChartKind::ALL {
+        assert!(
+            words.contains(&kind.id()),
+            "`faultline chart --help` does not name the chart `{}`",
+            kind.id()
+        );
+    }
+}
