@@ -70,13 +70,12 @@ impl Cdc {
         let unconfirmed: u64 = self.endpoints.iter().map(|e| e.check.unconfirmed).sum();
         out.push(unconfirmed as f64);
         out.extend(self.workload.failed.values().map(|n| n as f64));
-        let last_sec = (now.0 / 1_000_000).saturating_sub(1);
         for (cf, f) in self.watermarks.iter().enumerate() {
             out.push(f.checkpoint.lag_secs(now));
             out.push(f.resolved.lag_secs(now));
             out.push(f.checkpoint.sim_time().as_secs_f64());
             out.push(f.resolved.sim_time().as_secs_f64());
-            out.push(f.rows_by_sec.get(&last_sec).copied().unwrap_or(0) as f64);
+            out.push(f.rows_per_sec.last_second(now) as f64);
             let redo_age = if self.cfg.changefeeds[cf].redo {
                 now.since(f.redo_changed_at).as_secs_f64()
             } else {

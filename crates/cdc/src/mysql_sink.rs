@@ -51,15 +51,11 @@ impl Cdc {
         let Some(c) = self.capture_index(to) else {
             return;
         };
-        let now_sec = k.now().0 / 1_000_000;
         let sink = self.processors[c as usize][cf as usize]
             .tables
             .get_mut(&table);
         if let Some(rows) = sink.and_then(|sink| sink.on_ack(batch)) {
-            *self.watermarks[cf as usize]
-                .rows_by_sec
-                .entry(now_sec)
-                .or_insert(0) += rows;
+            self.watermarks[cf as usize].rows_per_sec.add(k.now(), rows);
         }
     }
 

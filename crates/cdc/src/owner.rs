@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use faultline_sim::SimTime;
+use faultline_sim::{PerSecond, SimTime};
 
 use crate::ts::Ts;
 
@@ -21,8 +21,8 @@ pub struct FeedWatermarks {
     pub redo_meta: (Ts, Ts),
     /// When the redo meta last changed.
     pub redo_changed_at: SimTime,
-    /// Rows acknowledged by MySQL, per simulated second.
-    pub rows_by_sec: BTreeMap<u64, u64>,
+    /// Rows the sink acknowledged (MySQL or Kafka), per simulated second.
+    pub rows_per_sec: PerSecond,
 }
 
 impl FeedWatermarks {

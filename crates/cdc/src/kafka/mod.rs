@@ -157,7 +157,6 @@ impl Cdc {
         let Some(c) = self.captures.iter().position(|n| *n == to) else {
             return;
         };
-        let now_sec = k.now().0 / 1_000_000;
         let Some(sink) = self.processors[c][cf as usize].tables.get_mut(&table) else {
             return;
         };
@@ -165,10 +164,7 @@ impl Cdc {
             if b == batch {
                 sink.checkpoint = sink.checkpoint.max(up_to);
                 sink.in_flight = None;
-                *self.watermarks[cf as usize]
-                    .rows_by_sec
-                    .entry(now_sec)
-                    .or_insert(0) += rows;
+                self.watermarks[cf as usize].rows_per_sec.add(k.now(), rows);
             }
         }
     }
