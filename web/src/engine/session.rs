@@ -36,14 +36,12 @@ impl Steppable for Towards<'_> {
         let s = &mut *self.session;
         // Stop at the heatmap's next column, so the column is the state at its own time.
         let until = self.until.min(s.heatmap.next_column_time().max(s.now()));
-        let reached = s.run.run_slice(until, max_events);
+        s.run.run_slice(until, max_events);
         s.heatmap.record_due(&s.run);
         s.snapshots.maybe_take(&s.run);
-        // Done only when the slice ran every event up to and including `self.until`. The clock
-        // alone says too little: a slice that ends on its event budget in the middle of the
-        // events at `self.until` already stands at that time with some of them still queued,
-        // and stopping there left the page's world (and trace hash) short of the run's.
-        reached && until == self.until
+        // Not the clock: a slice that ends on its event budget among the events at
+        // `self.until` already reads that time with some of them still queued.
+        s.run.world.has_run_through(self.until)
     }
 }
 
