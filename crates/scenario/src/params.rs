@@ -45,6 +45,14 @@ knob_section! {
         check_quorum: bool = knob(tikv::RAFT_CHECK_QUORUM) => tikv.raft.check_quorum,
         /// `raft-store-max-leader-lease`.
         leader_lease: Dur = knob(tikv::RAFT_LEADER_LEASE) => tikv.raft.leader_lease,
+        /// `raft-client-max-backoff`: reconnect wait and backoff.
+        raft_client_max_backoff: Dur = knob(tikv::RAFT_CLIENT_MAX_BACKOFF)
+            => tikv.raft.raft_client_max_backoff,
+        /// `grpc-keepalive-time`.
+        grpc_keepalive_time: Dur = knob(tikv::GRPC_KEEPALIVE_TIME) => tikv.raft.grpc_keepalive_time,
+        /// `grpc-keepalive-timeout`.
+        grpc_keepalive_timeout: Dur = knob(tikv::GRPC_KEEPALIVE_TIMEOUT)
+            => tikv.raft.grpc_keepalive_timeout,
     }
 }
 
@@ -75,11 +83,23 @@ knob_section! {
         store_heartbeat: Dur = knob(tikv::PD_STORE_HEARTBEAT) => tikv.pd.store_heartbeat,
         /// Region heartbeat interval.
         region_heartbeat: Dur = knob(tikv::PD_REGION_HEARTBEAT) => tikv.pd.region_heartbeat,
-        /// A store silent this long is Down and its replicas are rebuilt.
+        /// TiKV `max-peer-down-duration`: a replica silent this long is a down peer.
         max_peer_down_duration: Dur = knob(tikv::PD_MAX_PEER_DOWN)
             => tikv.pd.max_peer_down_duration,
         /// Balance leaders across stores.
         leader_balance: bool = knob(tikv::PD_LEADER_BALANCE) => tikv.pd.leader_balance,
+        /// `max-store-down-time`: a store silent this long is Down and its replicas are rebuilt.
+        max_store_down_time: Dur = knob(tikv::PD_MAX_STORE_DOWN_TIME)
+            => tikv.pd.max_store_down_time,
+        /// `replica-schedule-limit`: replica operators in flight.
+        replica_schedule_limit: u32 = knob(tikv::PD_REPLICA_SCHEDULE_LIMIT)
+            => tikv.pd.replica_schedule_limit,
+        /// `leader-schedule-limit`: leader transfers in flight.
+        leader_schedule_limit: u32 = knob(tikv::PD_LEADER_SCHEDULE_LIMIT)
+            => tikv.pd.leader_schedule_limit,
+        /// Store limit `add-peer`, per store per minute.
+        store_limit_add_peer: u32 = knob(tikv::PD_STORE_LIMIT_ADD_PEER)
+            => tikv.pd.store_limit_add_peer_per_min,
     }
 }
 

@@ -48,8 +48,9 @@ fn a_shorter_run_parts_where_it_ends() {
 fn buggy_and_fixed_part_at_the_same_event_count_either_way() {
     let g = gallery();
     let find = |f: &str| g.iter().find(|e| e.file == f).unwrap().scenario.clone();
-    let buggy = find("tikv-14547-leaders-lost-after-store-failure.toml");
-    let fixed = find("tikv-14547-leaders-lost-after-store-failure-fixed.toml");
+    // The tikv#14547 pair runs identically since model version 3; this pair still differs.
+    let buggy = find("tiflow-9595-changefeed-stuck-after-tikv-failure.toml");
+    let fixed = find("tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml");
     let ab = first_difference(&buggy, &fixed)
         .unwrap()
         .expect("they differ");

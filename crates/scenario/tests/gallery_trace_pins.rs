@@ -14,11 +14,11 @@ const PINNED_MODEL_VERSION: u32 = 5;
 const PINS: &[(&str, u64)] = &[
     (
         "tikv-14547-leaders-lost-after-store-failure.toml",
-        0xe3a1a10370df0720,
+        0x3f5ba03d10960c05,
     ),
     (
         "tikv-14547-leaders-lost-after-store-failure-fixed.toml",
-        0x83037cdbc28b81da,
+        0x3f5ba03d10960c05,
     ),
     ("raft-basics-kill-a-store.toml", 0x870578db3cd904c1),
     ("raft-minority-leader-partition.toml", 0x3a9fa84ee06e513a),

@@ -1,5 +1,6 @@
 //! tikv#14547 and TiCDC together: while regions are leaderless, nobody sends their resolved
-//! ts, so a changefeed's lag climbs (MODEL.md: "TiCDC cannot get resolved ts for it").
+//! ts, so a changefeed's lag would climb. Since model version 3 no region stays leaderless in
+//! either mode (see the buggy scenario's description), and the changefeed recovers in both.
 
 use faultline_scenario::*;
 
@@ -41,20 +42,13 @@ fn at(r: &Run, metric: &str, secs: u64) -> f64 {
 }
 
 #[test]
-fn changefeed_lag_climbs_while_regions_are_leaderless() {
+fn with_the_buggy_toggle_the_changefeed_recovers_too_since_model_version_3() {
+    // The late-MsgAppend race still hits, but the queued answers to the dead leader are
+    // reported Unreachable at the first timed-out reconnect, which wakes the followers.
     let r = with_changefeed("once_per_disconnect");
-    assert!(
-        at(&r, "leaderless_regions", 360) > 0.0,
-        "the race must still hit with CDC running"
-    );
-    let (l1, l2) = (
-        at(&r, "checkpoint_lag.cf", 240),
-        at(&r, "checkpoint_lag.cf", 420),
-    );
-    assert!(
-        l2 - l1 > 170.0,
-        "lag should grow ~1 s/s while leaderless: {l1} -> {l2}"
-    );
+    assert_eq!(at(&r, "leaderless_regions", 180), 0.0);
+    assert!(at(&r, "unreachable_reports", 180) > 0.0);
+    assert!(at(&r, "checkpoint_lag.cf", 420) < 10.0);
 }
 
 #[test]

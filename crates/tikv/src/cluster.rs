@@ -222,13 +222,7 @@ impl Cluster {
                 let every = self.cfg.hibernate.peer_stale_state_check_interval;
                 k.set_timer(node, every, Timer::StaleCheck);
             }
-            Timer::ConnFailed { store } => {
-                let t = store as usize;
-                self.stores[s].detect_pending[t] = false;
-                if !self.stores[s].conn_broken[t] && !k.reachable(node, self.store_nodes[t]) {
-                    self.conn_failed(k, s, t);
-                }
-            }
+            Timer::ConnFailed { store } => self.on_conn_failure_detected(k, s, store as usize),
             Timer::Reconnect { store } => self.reconnect(k, s, store as usize),
             Timer::StoreHeartbeat => {
                 let msg = Msg::StoreHeartbeat {
@@ -331,15 +325,6 @@ impl Cluster {
             _ => {}
         }
     }
-
-    /// Sends a client request to the region's leader store. Simplified: the client's region
-    /// cache is always right (real clients learn leaders through NotLeader retries).
-    fn route<H: TikvHost>(&mut self, k: &mut Kernel<H>, msg: Msg, region: u32) {
-        match self.leader_store_truth(RegionId(region)) {
-            Some(s) => k.send(self.pd_node, self.store_nodes[s], msg),
-            None => self.book.writes_dropped += 1,
-        }
-    }
 }
 
 impl Cluster {
@@ -347,6 +332,7 @@ impl Cluster {
     pub fn init_in<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
         self.now = k.now().0;
         self.seed_streams(k);
+        self.bootstrap_missing_ticks();
         if !self.cfg.hibernate.enabled {
             // Without hibernation every peer ticks from the start.
             for i in 0..self.peers.len() {
@@ -409,6 +395,8 @@ impl Cluster {
                 NodeState::Up => self.store_paused(s, false),
                 NodeState::Paused => self.store_paused(s, true),
             }
+            // A stalled store answers no keepalive ping.
+            self.schedule_failure_detection(k);
         } else if node == self.pd_node && state == NodeState::Crashed {
             self.pd_crashed = true;
         } else if node == self.pd_node && state == NodeState::Up && self.pd_crashed {

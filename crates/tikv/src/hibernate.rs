@@ -6,7 +6,10 @@
 //!   `Ordered` and tick ([`Cluster::on_group_message`]);
 //! - a follower stops ticking (`Idle`) when not `Chaos`, it has a leader, its last log term is
 //!   the current term and no reads are pending ([`Cluster::follower_may_sleep`]);
-//! - the leader hibernates after polling its peers ([`Cluster::leader_may_sleep`]);
+//! - the leader hibernates after polling its peers, every one of which must vote, as in 7.1
+//!   ([`Cluster::leader_may_sleep`]);
+//! - an Idle follower keeps ticking a few ticks, counting them as missing; the first tick after
+//!   a wake-up that keeps them replays them ([`Cluster::count_missing_tick`]);
 //! - every `peer_stale_state_check_interval`: `Idle` -> `PreChaos` -> `Chaos` -> tick, and a
 //!   leader missing for `abnormal_leader_missing_duration` is logged
 //!   ([`Cluster::stale_check_peer`]).
@@ -88,7 +91,50 @@ impl Cluster {
     /// `reset_raft_tick(state)`: new GroupState, missing ticks forgotten, tick registered.
     pub(crate) fn reset_raft_tick(&mut self, pid: PeerId, g: GroupState) {
         self.set_group(pid, g);
+        self.peers[pid.ix()].missing_ticks = 0;
         self.register_tick(pid);
+    }
+
+    /// A tick of an Idle peer (TiKV 7.1 `PeerFsmDelegate::on_raft_base_tick`): Raft does not
+    /// tick, but a follower counts the tick as missing while `missing + 1 + election_elapsed +
+    /// heartbeat_ticks < election_ticks` (so at most 6 with the defaults) and stays
+    /// registered; then it stops ticking. Returns whether the peer keeps ticking.
+    pub(crate) fn count_missing_tick(&mut self, pid: PeerId) -> bool {
+        let (hb, election) = (self.cfg.raft.heartbeat_ticks, self.cfg.raft.election_ticks);
+        let p = &mut self.peers[pid.ix()];
+        if p.role == Role::Leader {
+            return false;
+        }
+        let ahead = p.missing_ticks as u32 + 1 + p.election_elapsed as u32 + hb;
+        if ahead < election {
+            p.missing_ticks += 1;
+            return true;
+        }
+        false
+    }
+
+    /// The bootstrapped cluster has been idle long: every follower counted its missing ticks
+    /// up to the limit before it stopped ticking.
+    pub(crate) fn bootstrap_missing_ticks(&mut self) {
+        let (hb, election) = (self.cfg.raft.heartbeat_ticks, self.cfg.raft.election_ticks);
+        let full = election.saturating_sub(1 + hb) as u16;
+        // By index: `peers` is copy-on-write, and at boot nothing shares its chunks yet.
+        for i in 0..self.peers.len() {
+            let p = &mut self.peers[i];
+            if p.role == Role::Follower && p.group == GroupState::Idle {
+                p.missing_ticks = full.saturating_sub(p.election_elapsed);
+            }
+        }
+    }
+
+    /// The first tick after waking without `reset_raft_tick` (an Unreachable report, the
+    /// stale-state check) replays the missing ticks first, so a follower woken to Chaos
+    /// campaigns that much sooner (TiKV `on_raft_base_tick`: `for _ in 0..missing_ticks`).
+    pub(crate) fn replay_missing_ticks<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId) {
+        let n = std::mem::take(&mut self.peers[pid.ix()].missing_ticks);
+        for _ in 0..n {
+            self.raft_tick(k, pid);
+        }
     }
 
     /// GroupState effect of a raft message, applied before Raft sees it (TiKV
@@ -123,19 +169,10 @@ impl Cluster {
             && p.log.last_term() == p.term
     }
 
-    /// True if the leader's store regards the store holding `slot` as down. TiKV counts peers
-    /// silent for `max_peer_down_duration` as down peers for the hibernate vote; the model uses
-    /// the raft client's broken connection instead (a simplification that lets regions with a
-    /// dead replica hibernate, which keeps a 256k-region cluster with one dead store cheap).
-    pub(crate) fn slot_down(&self, pid: PeerId, slot: u8) -> bool {
-        let me = self.slot_store[pid.ix()] as usize;
-        let r = pid.region(self.replicas);
-        let other = self.slot_store[PeerId::of(r, slot, self.replicas).ix()] as usize;
-        self.stores[me].conn_broken[other]
-    }
-
-    /// TiKV `check_before_tick` for a leader: nothing left to replicate or apply, no transfer,
-    /// and the election clock almost at its timeout (TiKV waits that long after waking).
+    /// TiKV 7.1 `Peer::check_before_tick` for a leader: nothing left to replicate or apply, no
+    /// transfer, and the election clock almost at its timeout (TiKV waits that long after
+    /// waking). Every peer must have matched the last index, a dead one too ("We choose
+    /// availability instead of performance in this case").
     pub(crate) fn leader_up_to_date(&self, pid: PeerId) -> bool {
         let p = &self.peers[pid.ix()];
         if (p.election_elapsed as u32) + 1 < self.cfg.raft.election_ticks
@@ -148,13 +185,14 @@ impl Cluster {
         if p.log.commit != last || p.transferee != NO_SLOT {
             return false;
         }
-        (0..self.replicas as u8)
-            .all(|s| s == me || p.matched[s as usize] == last || self.slot_down(pid, s))
+        (0..self.replicas as u8).all(|s| s == me || p.matched[s as usize] == last)
     }
 
-    /// TiKV `HibernateState::maybe_hibernate`: the first call starts a poll; later calls
-    /// hibernate once every peer voted or is down and the votes form a quorum. Asks peers that
-    /// have not voted yet.
+    /// TiKV 7.1 `HibernateState::maybe_hibernate`: the first call starts a poll; later calls
+    /// hibernate once every peer voted. Asks peers that have not voted yet. So a leader with
+    /// a replica on a dead store stays awake until PD replaces that replica. (TiKV 8.x adds a
+    /// `down_peer_ids` argument: peers down for `max_peer_down_duration` need not vote if the
+    /// voters form a quorum. The model keeps 7.1.)
     pub(crate) fn leader_may_sleep(&mut self, pid: PeerId) -> bool {
         let me = pid.slot(self.replicas);
         match self.peers[pid.ix()].leader_state {
@@ -169,14 +207,14 @@ impl Cluster {
         let votes = self.peers[pid.ix()].hib_votes;
         let mut all = true;
         for s in 0..self.replicas as u8 {
-            if votes & (1 << s) == 0 && !self.slot_down(pid, s) {
+            if votes & (1 << s) == 0 {
                 all = false;
                 let term = self.peers[pid.ix()].term;
                 let r = pid.region(self.replicas).0;
                 self.send(pid, s, RaftMsg::new(r, me, s, Kind::HibernateRequest, term));
             }
         }
-        if all && votes.count_ones() >= self.quorum() {
+        if all {
             self.peers[pid.ix()].leader_state = LeaderState::Hibernated;
             return true;
         }

@@ -240,3 +240,60 @@ fn fixed_mode_rebroadcasts_only_if_messages_arrived_since_last_broadcast() {
     w.model.on_store_unreachable(&mut w.kernel, 1, 0);
     assert_eq!(w.model.peers[FOLLOWER.ix()].group, GroupState::Chaos);
 }
+
+#[test]
+fn idle_follower_counts_missing_ticks_up_to_the_limit_then_stops_ticking() {
+    let mut w = world(UnreachableBroadcast::OncePerDisconnect);
+    let p = &mut w.model.peers[FOLLOWER.ix()];
+    p.missing_ticks = 0;
+    p.election_elapsed = 1;
+    // 10 election ticks - 1 (the next tick) - 1 elapsed - 2 heartbeat ticks = 6 (TiKV's comment).
+    let kept = (0..10)
+        .take_while(|_| w.model.count_missing_tick(FOLLOWER))
+        .count();
+    assert_eq!(kept, 6);
+    assert_eq!(w.model.peers[FOLLOWER.ix()].missing_ticks, 6);
+    assert!(
+        !w.model.count_missing_tick(LEADER),
+        "an Idle leader does not tick"
+    );
+}
+
+#[test]
+fn follower_woken_by_unreachable_replays_missing_ticks_on_its_first_tick() {
+    let mut w = world(UnreachableBroadcast::OncePerDisconnect);
+    // The bootstrapped cluster has been idle long: 10 - 1 - 2 = 7 missing ticks each.
+    assert_eq!(w.model.peers[FOLLOWER.ix()].missing_ticks, 7);
+    w.model.on_peer_unreachable(FOLLOWER, 0, 0);
+    assert_eq!(w.model.peers[FOLLOWER.ix()].group, GroupState::Chaos);
+    w.run_until(secs(1).plus(SimDuration::from_millis(1)));
+    let p = &w.model.peers[FOLLOWER.ix()];
+    assert_eq!(p.missing_ticks, 0);
+    assert_eq!(p.election_elapsed, 8, "7 replayed + this tick");
+}
+
+#[test]
+fn a_message_from_the_leader_forgets_missing_ticks() {
+    let mut w = world(UnreachableBroadcast::OncePerDisconnect);
+    w.model
+        .on_group_message(FOLLOWER, &msg(Kind::Heartbeat, 0, 1, 6));
+    assert_eq!(w.model.peers[FOLLOWER.ix()].missing_ticks, 0);
+}
+
+#[test]
+fn leader_with_a_dead_replica_stays_awake_as_in_7_1() {
+    let mut w = world(UnreachableBroadcast::OncePerDisconnect);
+    let s2 = w.model.store_nodes()[2];
+    w.kernel
+        .schedule_fault(secs(4), faultline_sim::Fault::Crash(s2));
+    let (node, t) = w.model.action_timer(TikvAction::Write { region: 0 });
+    w.kernel.set_timer(node, SimDuration::from_secs(5), t);
+    w.run_until(secs(120));
+    let l = &w.model.peers[LEADER.ix()];
+    assert_eq!(l.role, Role::Leader);
+    assert!(
+        l.awake,
+        "the dead replica never votes, so the poll never ends"
+    );
+    assert_ne!(l.leader_state, LeaderState::Hibernated);
+}

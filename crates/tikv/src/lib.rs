@@ -17,13 +17,19 @@
 //! - `hibernated_peers` (Idle + PreChaos, as TiKV's gauge), `peers.ordered|chaos|prechaos|idle`
 //!   (peers on stores that are not crashed), `awake_peers` (ticking).
 //! - cumulative: `elections_started`, `raft_messages`, `writes_applied`, `writes_proposed`,
-//!   `writes_dropped`, `unreachable_broadcasts`, `pd.heartbeats_received` (store and region
-//!   heartbeats that reached PD); gauges `leader_missing`, `pd.down_stores`.
+//!   `writes_dropped`, `unreachable_broadcasts`, `unreachable_reports` (one per queued message
+//!   the raft client dropped for an unreachable store), `raft_queue_full` (messages a full
+//!   raft-client queue refused), `unreported_drops` (of those, the store writer's: lost with
+//!   no `Unreachable` report), `follower_wakeups` (followers a request woke),
+//!   `pd.heartbeats_received` (store and region heartbeats that reached PD); gauges
+//!   `leader_missing`, `pd.down_stores`, `raft_queue_peak` (deepest queue to a broken
+//!   connection so far).
 //! - per simulated second (the last whole second): `writes_proposed_per_sec` (proposals a
 //!   leader appended), `writes_applied_per_sec` (entries applied on leaders). A leader cut
 //!   from its quorum shows proposals with nothing applied.
 
 pub mod action;
+mod client_route;
 pub mod cluster;
 pub mod config;
 mod describe;
@@ -31,10 +37,12 @@ pub mod hibernate;
 pub mod host;
 pub mod ids;
 pub mod invariants;
+pub mod knobs;
 pub mod metrics;
 pub mod msg;
 pub mod pd;
 pub mod raft;
+pub mod raft_client;
 mod replace_peer;
 pub mod store;
 mod store_life;
@@ -42,7 +50,11 @@ pub mod view;
 pub mod watch;
 
 #[cfg(test)]
+mod follower_wake_tests;
+#[cfg(test)]
 mod hibernate_tests;
+#[cfg(test)]
+mod raft_client_tests;
 
 pub use action::TikvAction;
 pub use cluster::Cluster;

@@ -38,6 +38,16 @@ pub struct Book {
     pub writes_dropped: u64,
     /// StoreUnreachable broadcasts.
     pub unreachable_broadcasts: u64,
+    /// `Unreachable` reports, one per message the raft client dropped from a queue.
+    pub unreachable_reports: u64,
+    /// Messages a full raft-client queue refused (`DiscardReason::Full`).
+    pub raft_queue_full: u64,
+    /// Of those, messages the store writer sent, lost without an `Unreachable` report.
+    pub unreported_drops: u64,
+    /// Deepest raft-client queue to a broken connection so far.
+    pub raft_queue_peak: u64,
+    /// Followers woken by a request that reached them (`NotLeader` answers).
+    pub follower_wakeups: u64,
     /// Regions logged as leader missing (TiKV `leader_missing` metric) and not led since.
     pub leader_missing: BTreeSet<u32>,
     /// Store and region heartbeat messages that reached PD over their link.
@@ -65,6 +75,11 @@ impl Book {
             writes_proposed: 0,
             writes_dropped: 0,
             unreachable_broadcasts: 0,
+            unreachable_reports: 0,
+            raft_queue_full: 0,
+            unreported_drops: 0,
+            raft_queue_peak: 0,
+            follower_wakeups: 0,
             leader_missing: BTreeSet::new(),
             pd_heartbeats: 0,
             proposed_per_sec: PerSecond::default(),
@@ -155,6 +170,11 @@ impl Cluster {
             "pd.heartbeats_received",
             "writes_proposed_per_sec",
             "writes_applied_per_sec",
+            "unreachable_reports",
+            "raft_queue_full",
+            "unreported_drops",
+            "raft_queue_peak",
+            "follower_wakeups",
         ] {
             v.push(n.to_string());
         }
@@ -189,6 +209,11 @@ impl Cluster {
             b.pd_heartbeats as f64,
             b.proposed_per_sec.last_second(SimTime(now)) as f64,
             b.applied_per_sec.last_second(SimTime(now)) as f64,
+            b.unreachable_reports as f64,
+            b.raft_queue_full as f64,
+            b.unreported_drops as f64,
+            b.raft_queue_peak as f64,
+            b.follower_wakeups as f64,
         ]);
     }
 }

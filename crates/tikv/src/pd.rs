@@ -1,8 +1,17 @@
 //! PD: TSO, store and region heartbeats, Down stores and replica repair, leader balancing.
 //!
-//! Simplifications: PD reads region membership from the model (it learns it from region
-//! heartbeats in reality) but learns leaders only from region heartbeats; repair and balance
-//! are rate-limited scans rather than operators with steps.
+//! Defaults and limits as PD 7.1 (`server/config/config.go`): a store is Down after
+//! `max-store-down-time` (30 min) without heartbeats; repair and balance run as operators, at
+//! most `replica-schedule-limit` (64) and `leader-schedule-limit` (4) in flight at once, and a
+//! store takes at most 15 new replicas per minute (store limit `add-peer`).
+//!
+//! Simplifications: PD reads region membership and whether a new replica has caught up from
+//! the model (it learns both from region heartbeats in reality) but learns leaders only from
+//! region heartbeats; a replica operator's steps (add learner, snapshot, promote, remove) take
+//! effect as one step at the leader, and the operator ends when the new replica has its
+//! snapshot.
+
+use std::collections::BTreeMap;
 
 use crate::host::TikvHost;
 use faultline_sim::{Kernel, Level, NodeId};
@@ -13,6 +22,19 @@ use crate::Cluster;
 
 /// A store silent this long is Disconnected for PD (PD's 20 s `StoreDisconnected` rule).
 const STORE_DISCONNECT_US: u64 = 20_000_000;
+/// PD `operator/step.go` `FastStepWaitTime`: a leader transfer not seen within this is dropped.
+const FAST_STEP_WAIT_US: u64 = 60_000_000;
+/// PD `operator/step.go` `SlowStepWaitTime`: a step that sends a snapshot may take this long.
+const SLOW_STEP_WAIT_US: u64 = 600_000_000;
+
+/// An operator in flight: what it waits for and when PD gives up on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Operator {
+    /// Leader transfer: the target store. Replica repair: the slot being rebuilt.
+    pub target: u8,
+    /// PD drops the operator at this time (µs) if it has not finished.
+    pub deadline: u64,
+}
 
 /// PD's own state.
 #[derive(Clone, Debug)]
@@ -25,6 +47,12 @@ pub struct Pd {
     pub store_leaders: Vec<i64>,
     /// What region heartbeats said: `(leader store, term)` per region.
     pub region_leader: Vec<(u8, u64)>,
+    /// Leader-transfer operators in flight, by region.
+    pub leader_ops: BTreeMap<u32, Operator>,
+    /// Replica-repair operators in flight, by region.
+    pub replica_ops: BTreeMap<u32, Operator>,
+    /// Per store: earliest time (µs) the store limit lets PD add the next replica there.
+    pub store_next_add: Vec<u64>,
     tso_physical_ms: u64,
     tso_logical: u64,
     repair_cursor: u32,
@@ -43,6 +71,9 @@ impl Pd {
                 v
             },
             region_leader: (0..regions).map(|r| (leader_of(r), term)).collect(),
+            leader_ops: BTreeMap::new(),
+            replica_ops: BTreeMap::new(),
+            store_next_add: vec![0; stores],
             tso_physical_ms: 0,
             tso_logical: 0,
             repair_cursor: 0,
@@ -111,7 +142,7 @@ impl Cluster {
     /// PD's scheduling round, every second.
     pub(crate) fn pd_tick<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
         let now = k.now().0;
-        let max_down = self.cfg.pd.max_peer_down_duration.0;
+        let max_down = self.cfg.pd.max_store_down_time.0;
         for s in 0..self.stores.len() {
             if !self.pd.store_down[s] && now.saturating_sub(self.pd.store_last_hb[s]) >= max_down {
                 self.pd.store_down[s] = true;
@@ -127,6 +158,7 @@ impl Cluster {
                 );
             }
         }
+        self.pd_retire_operators(now);
         if self.pd.down_stores() > 0 {
             self.pd_repair(k);
         }
@@ -140,32 +172,64 @@ impl Cluster {
         );
     }
 
-    /// Replaces replicas on Down stores by replicas on live stores, a few per second.
+    /// Ends the operators that finished (a transferred leader PD has heard of; a new replica
+    /// that has its snapshot) or timed out (PD `Operator::CheckTimeout`).
+    fn pd_retire_operators(&mut self, now: u64) {
+        let region_leader = &self.pd.region_leader;
+        self.pd
+            .leader_ops
+            .retain(|r, op| now < op.deadline && region_leader[*r as usize].0 != op.target);
+        let (peers, replicas) = (&self.peers, self.replicas);
+        self.pd.replica_ops.retain(|r, op| {
+            let pid = PeerId::of(RegionId(*r), op.target, replicas);
+            now < op.deadline && peers[pid.ix()].log.commit == 0
+        });
+    }
+
+    /// PD's replica checker (`checker/replica_checker.go` `checkDownPeer` -> `fixPeer`): a
+    /// region whose replica is on a Down store, and was silent for TiKV's
+    /// `max_peer_down_duration` (a down peer in its leader's heartbeat), gets an operator that
+    /// rebuilds it on a live store, while fewer than `replica_schedule_limit` are in flight and
+    /// the target's store limit has a token.
     fn pd_repair<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
+        let now = k.now().0;
         let regions = self.region_count();
-        let mut budget = self.cfg.pd.replica_replacements_per_sec;
         let n = self.stores.len();
+        let limit = self.cfg.pd.replica_schedule_limit as usize;
+        let add_gap = 60_000_000 / self.cfg.pd.store_limit_add_peer_per_min.max(1) as u64;
+        let peer_down = self.cfg.pd.max_peer_down_duration.0;
         for _ in 0..regions.min(50_000) {
-            if budget == 0 {
+            if self.pd.replica_ops.len() >= limit {
                 break;
             }
             let r = self.pd.repair_cursor;
             self.pd.repair_cursor = (r + 1) % regions;
             let (leader, _) = self.pd.region_leader[r as usize];
-            if self.pd.store_down[leader as usize] {
+            if self.pd.store_down[leader as usize] || self.pd.replica_ops.contains_key(&r) {
                 continue;
             }
             let members: Vec<u8> = (0..self.replicas as u8)
                 .map(|sl| self.slot_store[PeerId::of(RegionId(r), sl, self.replicas).ix()])
                 .collect();
-            let Some(slot) = members.iter().position(|s| self.pd.store_down[*s as usize]) else {
+            let Some(slot) = members.iter().position(|s| {
+                let s = *s as usize;
+                self.pd.store_down[s] && now.saturating_sub(self.pd.store_last_hb[s]) >= peer_down
+            }) else {
                 continue;
             };
-            let target = (0..n)
-                .map(|i| (r as usize + i) % n)
-                .find(|t| !self.pd.store_down[*t] && !members.contains(&(*t as u8)));
+            // Placement: the first live store without a replica whose store limit allows one.
+            let target = (0..n).map(|i| (r as usize + i) % n).find(|t| {
+                !self.pd.store_down[*t]
+                    && !members.contains(&(*t as u8))
+                    && self.pd.store_next_add[*t] <= now
+            });
             let Some(target) = target else { continue };
-            budget -= 1;
+            self.pd.store_next_add[target] = now + add_gap;
+            let op = Operator {
+                target: slot as u8,
+                deadline: now + SLOW_STEP_WAIT_US,
+            };
+            self.pd.replica_ops.insert(r, op);
             let msg = Msg::ReplacePeer {
                 region: r,
                 slot: slot as u8,
@@ -176,8 +240,10 @@ impl Cluster {
     }
 
     /// Moves leaders from the store with most to the one with fewest while they differ by more
-    /// than 5% of the mean (PD's balance-leader scheduler, simplified to a tolerance), at most
-    /// `leader_transfers_per_sec` per round.
+    /// than 5% of the mean (PD's balance-leader scheduler, simplified to a tolerance), while
+    /// fewer than `leader_schedule_limit` transfers are in flight (PD
+    /// `OperatorController::OperatorCount` against `GetLeaderScheduleLimit`: a concurrency cap,
+    /// not a rate; a transfer ends when a region heartbeat shows the new leader).
     ///
     /// The pair is chosen again before every transfer, on counts that already include the
     /// transfers PD just ordered (PD's operator influence). Spending a round's whole budget on
@@ -196,10 +262,10 @@ impl Cluster {
         let total: i64 = live.iter().map(|s| self.pd.store_leaders[*s]).sum();
         let tolerance = (total / live.len() as i64 / 20).max(2);
         let regions = self.region_count();
-        let mut budget = self.cfg.pd.leader_transfers_per_sec;
+        let limit = self.cfg.pd.leader_schedule_limit as usize;
         // Bounds the work of one round on a 256k-region cluster.
         let mut scan = regions.min(20_000);
-        while budget > 0 && scan > 0 {
+        while self.pd.leader_ops.len() < limit && scan > 0 {
             let Some((max, min)) = self.pd_leader_extremes(&live) else {
                 return;
             };
@@ -209,10 +275,13 @@ impl Cluster {
             let Some(r) = self.pd_next_region_led_by(max, min, &mut scan) else {
                 return;
             };
-            budget -= 1;
             self.pd.store_leaders[max] -= 1;
             self.pd.store_leaders[min] += 1;
-            self.pd.region_leader[r as usize].0 = min as u8;
+            let op = Operator {
+                target: min as u8,
+                deadline: now + FAST_STEP_WAIT_US,
+            };
+            self.pd.leader_ops.insert(r, op);
             let msg = Msg::TransferLeader {
                 region: r,
                 to_store: min as u32,
@@ -235,7 +304,9 @@ impl Cluster {
             *scan -= 1;
             let r = self.pd.balance_cursor;
             self.pd.balance_cursor = (r + 1) % regions;
-            if self.pd.region_leader[r as usize].0 as usize != from {
+            if self.pd.region_leader[r as usize].0 as usize != from
+                || self.pd.leader_ops.contains_key(&r)
+            {
                 continue;
             }
             let has_to = (0..self.replicas as u8).any(|sl| {

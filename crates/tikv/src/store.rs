@@ -1,6 +1,6 @@
-//! A TiKV store: its raftstore (awake list, tick, inbox, per-store outbox batching) and its
-//! raft client (connections to other stores, unreachable reports, the StoreUnreachable
-//! broadcast whose repetition rule is the tikv#14547 toggle).
+//! A TiKV store: its raftstore (awake list, tick, inbox, per-store outbox batching) and the
+//! StoreUnreachable broadcast whose repetition rule is the tikv#14547 toggle. Its raft
+//! client's connections are in [`crate::raft_client`].
 
 use crate::host::TikvHost;
 use faultline_sim::{Kernel, Level, SimDuration, SimRng};
@@ -27,9 +27,10 @@ pub struct Store {
     pub conn_broken: Vec<bool>,
     /// A failure detection is scheduled for that connection.
     pub detect_pending: Vec<bool>,
-    /// Buggy raft client: it already reported this disconnect ("report unreachable only once
-    /// until being connected again").
-    pub reported: Vec<bool>,
+    /// Messages queued for that store while its connection is broken.
+    pub pending: Vec<Vec<RaftMsg>>,
+    /// Start of the raft client's last connection attempt to that store (µs).
+    pub last_attempt: Vec<Option<u64>>,
     /// Last StoreUnreachable broadcast for that store (µs).
     pub last_broadcast: Vec<Option<u64>>,
     /// `recv_count` at the last broadcast (the fix's `received_message_count`).
@@ -54,7 +55,8 @@ impl Store {
             outbox: vec![Vec::new(); n],
             conn_broken: vec![false; n],
             detect_pending: vec![false; n],
-            reported: vec![false; n],
+            pending: vec![Vec::new(); n],
+            last_attempt: vec![None; n],
             last_broadcast: vec![None; n],
             recv_at_broadcast: vec![0; n],
             recv_count: vec![0; n],
@@ -87,7 +89,7 @@ impl Cluster {
     }
 
     /// End of an event: each store sends one batch per target store. Messages to a store
-    /// whose connection is known broken are dropped, as raft client queues are cleared.
+    /// whose connection is known broken wait in the raft client's queue.
     pub(crate) fn flush<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
         for s in 0..self.stores.len() {
             if !self.stores[s].region_hb.is_empty() && self.store_live[s] {
@@ -99,7 +101,11 @@ impl Cluster {
                     continue;
                 }
                 let batch = std::mem::take(&mut self.stores[s].outbox[t]);
-                if self.stores[s].conn_broken[t] || !self.store_live[s] {
+                if !self.store_live[s] {
+                    continue;
+                }
+                if self.stores[s].conn_broken[t] {
+                    self.queue_while_broken(s, t, batch);
                     continue;
                 }
                 k.send(self.store_nodes[s], self.store_nodes[t], Msg::Raft(batch));
@@ -189,9 +195,12 @@ impl Cluster {
     fn tick_peer<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId) -> bool {
         let hib = self.cfg.hibernate.enabled;
         if hib && self.peers[pid.ix()].group == GroupState::Idle {
-            return false;
+            return self.count_missing_tick(pid);
         }
         let up_to_date = self.peers[pid.ix()].role == Role::Leader && self.leader_up_to_date(pid);
+        if hib {
+            self.replay_missing_ticks(k, pid);
+        }
         self.raft_tick(k, pid);
         if !hib {
             return true;
@@ -202,47 +211,11 @@ impl Cluster {
                 return false;
             }
         } else if self.follower_may_sleep(pid) {
+            // An Idle follower keeps its tick to count missing ticks (TiKV
+            // `on_raft_base_tick`: "Keep ticking for followers to allow it to campaign quickly").
             self.set_group(pid, GroupState::Idle);
-            return false;
         }
         true
-    }
-
-    /// The raft client's connection from `s` to `t` failed (detected, or a reconnect attempt
-    /// failed). The buggy client reports only the first failure per disconnect; the fixed one
-    /// reports every failure and lets the store decide.
-    pub(crate) fn conn_failed<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize, t: usize) {
-        let st = &mut self.stores[s];
-        st.conn_broken[t] = true;
-        let report = match self.cfg.unreachable_broadcast {
-            UnreachableBroadcast::OncePerDisconnect => {
-                !std::mem::replace(&mut st.reported[t], true)
-            }
-            UnreachableBroadcast::RepeatIfNewMessages => true,
-        };
-        if report {
-            self.on_store_unreachable(k, s, t);
-        }
-        let backoff = self.cfg.raft.raft_client_backoff;
-        k.set_timer(
-            self.store_nodes[s],
-            backoff,
-            Timer::Reconnect { store: t as u32 },
-        );
-    }
-
-    /// A reconnect attempt.
-    pub(crate) fn reconnect<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize, t: usize) {
-        if !self.stores[s].conn_broken[t] {
-            return;
-        }
-        if k.reachable(self.store_nodes[s], self.store_nodes[t]) {
-            let st = &mut self.stores[s];
-            st.conn_broken[t] = false;
-            st.reported[t] = false;
-            return;
-        }
-        self.conn_failed(k, s, t);
     }
 
     /// TiKV `StoreFsm::on_store_unreachable`: broadcast at most once per backoff; with the fix,
@@ -298,35 +271,10 @@ impl Cluster {
                     pid,
                     crate::watch::WatchWhat::Unreachable { store: t as u32 },
                 );
-                self.reset_raft_tick(pid, GroupState::Chaos);
-            }
-        }
-    }
-
-    /// Schedules failure detection on every store whose connection to another store is up
-    /// while the other store cannot be reached (a crash or a cut link).
-    pub(crate) fn schedule_failure_detection<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
-        let (lo, hi) = self.cfg.raft.conn_failure_detect;
-        for s in 0..self.stores.len() {
-            if !self.store_live[s] {
-                continue;
-            }
-            for t in 0..self.stores.len() {
-                let st = &self.stores[s];
-                if s == t || st.conn_broken[t] || st.detect_pending[t] {
-                    continue;
-                }
-                if k.reachable(self.store_nodes[s], self.store_nodes[t]) {
-                    continue;
-                }
-                let st = &mut self.stores[s];
-                st.detect_pending[t] = true;
-                let d = st.rng.range(lo.0, hi.0.max(lo.0 + 1));
-                k.set_timer(
-                    self.store_nodes[s],
-                    SimDuration(d),
-                    Timer::ConnFailed { store: t as u32 },
-                );
+                // `reset_hibernate_state(Chaos)` + `register_raft_base_tick`: missing ticks
+                // are kept, unlike `reset_raft_tick`.
+                self.set_group(pid, GroupState::Chaos);
+                self.register_tick(pid);
             }
         }
     }

@@ -25,7 +25,8 @@ fn a_store_cut_from_pd_only_is_down_to_pd_while_it_still_leads() {
         regions: 6,
         ..Default::default()
     };
-    cfg.pd.max_peer_down_duration = SimDuration::from_secs(60);
+    // PD calls a store Down after `max-store-down-time` without its heartbeat.
+    cfg.pd.max_store_down_time = SimDuration::from_secs(60);
     let mut w = world(&cfg, 4);
     let pd = w.model.pd_node();
     let store = w.model.store_nodes()[0];

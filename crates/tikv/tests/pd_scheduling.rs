@@ -28,7 +28,10 @@ fn down_store_replicas_are_rebuilt_on_live_stores() {
         unreachable_broadcast: UnreachableBroadcast::RepeatIfNewMessages,
         ..Default::default()
     };
+    cfg.pd.max_store_down_time = SimDuration::from_secs(60);
     cfg.pd.max_peer_down_duration = SimDuration::from_secs(60);
+    // Lift the store limit so the whole repair fits in the run; its own test is below.
+    cfg.pd.store_limit_add_peer_per_min = 100_000;
     let mut w = world(&cfg, 9);
     let victim = w.model.store_nodes()[3];
     w.kernel.schedule_fault(at(30), Fault::Crash(victim));
@@ -36,7 +39,7 @@ fn down_store_replicas_are_rebuilt_on_live_stores() {
     assert_eq!(
         last(&w, "pd.down_stores"),
         0.0,
-        "not Down before max_peer_down_duration"
+        "not Down before max_store_down_time"
     );
     run_to(&mut w, 200, 9);
     assert_eq!(last(&w, "pd.down_stores"), 1.0);
@@ -62,6 +65,83 @@ fn down_store_replicas_are_rebuilt_on_live_stores() {
         commits.iter().all(|c| *c == commits[0]),
         "all replicas caught up: {commits:?}"
     );
+}
+
+/// A 4-store cluster of 400 regions whose store 3 is killed at 30 s, PD configured by `tune`.
+fn killed_store_world(
+    tune: impl FnOnce(&mut TikvConfig),
+) -> faultline_sim::World<faultline_tikv::Cluster> {
+    let mut cfg = TikvConfig {
+        stores: 4,
+        regions: 400,
+        load: WriteLoad { writes_per_sec: 50 },
+        unreachable_broadcast: UnreachableBroadcast::RepeatIfNewMessages,
+        ..Default::default()
+    };
+    tune(&mut cfg);
+    let mut w = world(&cfg, 9);
+    let victim = w.model.store_nodes()[3];
+    w.kernel.schedule_fault(at(30), Fault::Crash(victim));
+    w
+}
+
+#[test]
+fn a_store_is_down_only_after_max_store_down_time_of_30_minutes() {
+    let mut w = killed_store_world(|_| {});
+    run_to(&mut w, 29 * 60, 9);
+    assert_eq!(
+        last(&w, "pd.down_stores"),
+        0.0,
+        "silent 28.5 min: not Down yet"
+    );
+    assert_eq!(w.kernel.log.count_containing("add peer by pd"), 0);
+    run_to(&mut w, 31 * 60, 9);
+    assert_eq!(last(&w, "pd.down_stores"), 1.0, "silent 30.5 min: Down");
+    assert!(
+        w.kernel.log.count_containing("add peer by pd") > 0,
+        "repair started"
+    );
+}
+
+/// Replicas PD added between `from` and `to` seconds in [`killed_store_world`], with the store
+/// Down and its peers down after 60 s instead of 30 and 10 min, and `tune` applied.
+fn replicas_added(tune: impl FnOnce(&mut TikvConfig), from: u64, to: u64) -> u64 {
+    let mut w = killed_store_world(|cfg| {
+        cfg.pd.max_store_down_time = SimDuration::from_secs(60);
+        cfg.pd.max_peer_down_duration = SimDuration::from_secs(60);
+        tune(cfg);
+    });
+    run_to(&mut w, from, 9);
+    let start = w.kernel.log.count_containing("add peer by pd");
+    assert!(start > 0, "repair started before {from} s");
+    run_to(&mut w, to, 9);
+    w.kernel.log.count_containing("add peer by pd") - start
+}
+
+#[test]
+fn store_limit_caps_new_replicas_at_15_per_store_per_minute() {
+    // Down at about 80-90 s; about 300 replicas to rebuild on 3 live stores.
+    let minute = replicas_added(|_| {}, 100, 160);
+    // 3 stores x 15 per minute, plus the token each store may hold at the start.
+    assert!(
+        (30..=48).contains(&minute),
+        "{minute} replicas added in one minute"
+    );
+}
+
+#[test]
+fn replica_schedule_limit_caps_operators_in_flight() {
+    let added = replicas_added(
+        |cfg| {
+            cfg.pd.store_limit_add_peer_per_min = 100_000;
+            cfg.pd.replica_schedule_limit = 2;
+        },
+        100,
+        110,
+    );
+    // Each operator ends within a PD round (the snapshot lands in milliseconds), so two in
+    // flight allow about two new ones per one-second round.
+    assert!((1..=22).contains(&added), "{added} replicas added in 10 s");
 }
 
 #[test]

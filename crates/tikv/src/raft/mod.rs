@@ -87,6 +87,8 @@ pub struct Peer {
     pub randomized_timeout: u16,
     /// In its store's awake (ticking) list.
     pub awake: bool,
+    /// Ticks an Idle follower skipped, replayed when it wakes (TiKV `PeerFsm::missing_ticks`).
+    pub missing_ticks: u16,
 }
 
 impl Peer {
@@ -121,6 +123,7 @@ impl Peer {
             heartbeat_elapsed: 0,
             randomized_timeout: 0,
             awake: false,
+            missing_ticks: 0,
         }
     }
 
@@ -147,6 +150,7 @@ impl Peer {
         self.lease_until = 0;
         self.leader_missing_since = u64::MAX;
         self.awake = false;
+        self.missing_ticks = 0;
     }
 
     /// True if this peer is leader.

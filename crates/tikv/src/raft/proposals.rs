@@ -91,6 +91,7 @@ impl Cluster {
         };
         if !self.propose(k, pid) {
             self.book.writes_dropped += 1;
+            self.wake_on_request(pid);
             let leader = self.peers[pid.ix()].leader;
             let hint = (leader != NO_SLOT && leader != pid.slot(self.replicas)).then(|| {
                 self.slot_store[PeerId::of(RegionId(region), leader, self.replicas).ix()] as u32
@@ -113,6 +114,20 @@ impl Cluster {
         }
         // `propose` may have committed at once (a one-replica region).
         self.ops_committed(pid, 0, self.peers[pid.ix()].log.commit);
+    }
+
+    /// A request that reached a follower wakes it: TiKV 7.1 `fsm/peer.rs`
+    /// `PeerFsmDelegate::pre_propose_raft_command` answers `NotLeader` after
+    /// `reset_hibernate_state(GroupState::Chaos)` and `register_raft_base_tick`, so a follower
+    /// whose leader died campaigns once clients knock. Missing ticks are kept, as for every
+    /// `reset_hibernate_state` wake-up.
+    fn wake_on_request(&mut self, pid: PeerId) {
+        if self.peers[pid.ix()].is_leader() || !self.cfg.hibernate.enabled {
+            return;
+        }
+        self.book.follower_wakeups += 1;
+        self.set_group(pid, crate::hibernate::GroupState::Chaos);
+        self.register_tick(pid);
     }
 
     fn op_event(&mut self, op: u64, region: u32, s: usize, outcome: OpOutcome) {

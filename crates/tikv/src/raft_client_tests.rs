@@ -1,0 +1,239 @@
+//! The raft client as TiKV 7.1 `src/server/raft_client.rs` has it: how a broken connection is
+//! noticed, and the `Unreachable` report for every message queued meanwhile.
+
+use faultline_sim::{Fault, LinkChange, Network, SimDuration, SimTime, World};
+
+use crate::hibernate::GroupState;
+use crate::ids::PeerId;
+use crate::msg::{Kind, RaftMsg};
+use crate::{Cluster, TikvConfig};
+
+/// Three stores, one hibernated region led by slot 0 on store 0.
+pub(crate) fn world() -> World<Cluster> {
+    let cfg = TikvConfig {
+        stores: 3,
+        regions: 1,
+        ..Default::default()
+    };
+    let mut net = Network::new((SimDuration::from_millis(1), SimDuration::from_millis(2)));
+    let c = Cluster::new(&cfg, &mut net);
+    World::new(c, 5, net, SimDuration::from_secs(1))
+}
+
+const FOLLOWER: PeerId = PeerId(1);
+
+pub(crate) fn ms(ms: u64) -> SimTime {
+    SimTime(ms * 1_000)
+}
+
+/// Store 1's connection to store 0 is known broken.
+fn broken(w: &World<Cluster>) -> bool {
+    w.model.stores[1].conn_broken[0]
+}
+
+#[test]
+fn killed_store_is_noticed_at_once_by_its_connection_reset() {
+    let mut w = world();
+    let victim = w.model.store_nodes()[0];
+    w.kernel.schedule_fault(ms(5_000), Fault::Crash(victim));
+    w.run_until(ms(5_100));
+    assert!(broken(&w), "the reset arrives within 50 ms");
+}
+
+#[test]
+fn partition_is_noticed_only_by_keepalive_after_3_to_13_seconds() {
+    let mut w = world();
+    let (a, b) = (w.model.store_nodes()[0], w.model.store_nodes()[1]);
+    let cut = Fault::Links {
+        from: vec![a],
+        to: vec![b],
+        both_ways: true,
+        change: LinkChange::Cut,
+    };
+    w.kernel.schedule_fault(ms(5_000), cut);
+    w.run_until(ms(5_000 + 2_900));
+    assert!(
+        !broken(&w),
+        "no reset crosses a cut: the keepalive timeout is 3 s"
+    );
+    w.run_until(ms(5_000 + 13_100));
+    assert!(broken(&w), "a ping within 10 s, unanswered for 3 s");
+}
+
+#[test]
+fn stalled_store_is_noticed_by_keepalive_too() {
+    let mut w = world();
+    let victim = w.model.store_nodes()[0];
+    w.kernel.schedule_fault(ms(5_000), Fault::Pause(victim));
+    w.run_until(ms(5_000 + 13_100));
+    assert!(broken(&w), "a stalled process answers no ping");
+}
+
+#[test]
+fn queued_message_to_the_dead_leader_is_reported_unreachable_and_wakes_its_follower() {
+    // The follower answered a late message from its (dead) leader, then went back to sleep.
+    // The other follower sleeps too, so no campaign of its wakes this one.
+    let mut w = dead_leader_sleeping_followers(8_192);
+    let m = &mut w.model;
+    let term = m.peers[FOLLOWER.ix()].term;
+    m.send(FOLLOWER, 0, RaftMsg::new(0, 1, 0, Kind::AppendResp, term));
+    m.flush(&mut w.kernel);
+    assert_eq!(w.model.stores[1].pending[0].len(), 1, "queued, not dropped");
+    w.run_until(ms(5_100 + 4_800));
+    assert_eq!(
+        w.model.peers[FOLLOWER.ix()].group,
+        GroupState::Idle,
+        "within the 5 s wait"
+    );
+    w.run_until(ms(5_100 + 5_100));
+    assert_eq!(w.model.book.unreachable_reports, 1);
+    assert_eq!(w.model.peers[FOLLOWER.ix()].group, GroupState::Chaos);
+    assert!(
+        w.model.peers[FOLLOWER.ix()].awake,
+        "and ticks, so it can campaign"
+    );
+}
+
+#[test]
+fn unreachable_report_to_a_leader_stops_pipelining_to_that_peer() {
+    let mut w = world();
+    let leader = PeerId(0);
+    let p = &mut w.model.peers[leader.ix()];
+    p.next[2] = p.matched[2] + 10;
+    w.model.on_peer_unreachable(leader, 2, 2);
+    let p = &w.model.peers[leader.ix()];
+    assert_eq!(p.next[2], p.matched[2] + 1, "raft-rs become_probe");
+}
+
+#[test]
+fn reconnect_sends_what_was_queued_once_the_store_is_back() {
+    let mut w = world();
+    let (a, b) = (w.model.store_nodes()[0], w.model.store_nodes()[1]);
+    let link = |change| Fault::Links {
+        from: vec![a],
+        to: vec![b],
+        both_ways: true,
+        change,
+    };
+    w.kernel.schedule_fault(ms(5_000), link(LinkChange::Cut));
+    w.run_until(ms(20_000));
+    assert!(broken(&w));
+    let term = w.model.peers[FOLLOWER.ix()].term;
+    let m = &mut w.model;
+    m.send(
+        FOLLOWER,
+        0,
+        RaftMsg::new(0, 1, 0, Kind::HeartbeatResp, term),
+    );
+    m.flush(&mut w.kernel);
+    w.kernel
+        .schedule_fault(ms(20_001), link(LinkChange::Restore));
+    // The next attempt ends at most one 5 s wait later.
+    w.run_until(ms(26_000));
+    assert!(!broken(&w), "reconnected");
+    assert!(w.model.stores[1].pending[0].is_empty(), "queue sent");
+    assert_eq!(w.model.book.unreachable_reports, 0, "nothing was dropped");
+}
+
+/// Store 1's connection to store 0 (the leader's) broken, with both followers asleep and
+/// following the dead leader in slot 0; queues hold `queue_size` messages.
+fn dead_leader_sleeping_followers(queue_size: usize) -> World<Cluster> {
+    let mut w = world();
+    w.model.cfg.raft.raft_client_queue_size = queue_size;
+    let victim = w.model.store_nodes()[0];
+    w.kernel.schedule_fault(ms(5_000), Fault::Crash(victim));
+    w.run_until(ms(5_100));
+    assert!(broken(&w));
+    let m = &mut w.model;
+    for pid in [FOLLOWER, PeerId(2)] {
+        m.set_group(pid, GroupState::Idle);
+        m.peers[pid.ix()].awake = false;
+        m.peers[pid.ix()].leader = 0;
+    }
+    w
+}
+
+/// As above, with a one-message queue that one heartbeat answer fills.
+fn full_queue_to_dead_leader() -> World<Cluster> {
+    let mut w = dead_leader_sleeping_followers(1);
+    let m = &mut w.model;
+    let term = m.peers[FOLLOWER.ix()].term;
+    m.send(
+        FOLLOWER,
+        0,
+        RaftMsg::new(0, 1, 0, Kind::HeartbeatResp, term),
+    );
+    m.flush(&mut w.kernel);
+    assert_eq!(w.model.stores[1].pending[0].len(), 1, "the queue is full");
+    w
+}
+
+#[test]
+fn full_queue_loses_a_followers_append_answer_without_an_unreachable_report() {
+    let mut w = full_queue_to_dead_leader();
+    let m = &mut w.model;
+    let term = m.peers[FOLLOWER.ix()].term;
+    m.send(FOLLOWER, 0, RaftMsg::new(0, 1, 0, Kind::AppendResp, term));
+    m.flush(&mut w.kernel);
+    let m = &w.model;
+    assert_eq!(m.book.raft_queue_full, 1, "refused: DiscardReason::Full");
+    assert_eq!(
+        m.book.unreported_drops, 1,
+        "the store writer only counts it"
+    );
+    assert_eq!(m.book.unreachable_reports, 0);
+    assert_eq!(
+        m.peers[FOLLOWER.ix()].group,
+        GroupState::Idle,
+        "nothing tells the follower its leader is gone"
+    );
+}
+
+#[test]
+fn full_queue_reports_a_raftstore_threads_message_to_the_leader_at_once() {
+    let mut w = full_queue_to_dead_leader();
+    let m = &mut w.model;
+    let term = m.peers[FOLLOWER.ix()].term;
+    m.send(
+        FOLLOWER,
+        0,
+        RaftMsg::new(0, 1, 0, Kind::HeartbeatResp, term),
+    );
+    m.flush(&mut w.kernel);
+    let m = &w.model;
+    assert_eq!(m.book.raft_queue_full, 1);
+    assert_eq!(m.book.unreported_drops, 0);
+    assert_eq!(
+        m.book.unreachable_reports, 1,
+        "send_raft_messages reports it"
+    );
+    assert_eq!(
+        m.peers[FOLLOWER.ix()].group,
+        GroupState::Chaos,
+        "leader_unreachable: Chaos"
+    );
+    assert!(m.peers[FOLLOWER.ix()].awake, "and ticking");
+}
+
+#[test]
+fn queue_peak_counts_what_waits_for_a_broken_connection() {
+    let mut w = world();
+    let victim = w.model.store_nodes()[0];
+    w.kernel.schedule_fault(ms(5_000), Fault::Crash(victim));
+    w.run_until(ms(5_100));
+    let m = &mut w.model;
+    let term = m.peers[FOLLOWER.ix()].term;
+    for _ in 0..3 {
+        m.send(
+            FOLLOWER,
+            0,
+            RaftMsg::new(0, 1, 0, Kind::HeartbeatResp, term),
+        );
+    }
+    m.flush(&mut w.kernel);
+    assert_eq!(w.model.book.raft_queue_peak, 3);
+    assert_eq!(
+        w.model.book.raft_queue_full, 0,
+        "8,192 slots: nothing refused"
+    );
+}
