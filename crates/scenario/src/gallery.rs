@@ -26,6 +26,7 @@ pub const SHIPPED: &[(&str, &str)] = shipped![
     "tikv-14547-leaders-lost-after-store-failure-fixed.toml",
     "raft-basics-kill-a-store.toml",
     "raft-minority-leader-partition.toml",
+    "raft-quorum-lost-two-stores.toml",
     "cdc-basic-replication.toml",
     "cdc-capture-loses-pd.toml",
     "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",

@@ -8,7 +8,7 @@
 use faultline_scenario::{gallery, Run, MODEL_VERSION};
 
 /// The model version the pins below were recorded with.
-const PINNED_MODEL_VERSION: u32 = 5;
+const PINNED_MODEL_VERSION: u32 = 6;
 
 /// (gallery file, trace hash at the end of its run).
 const PINS: &[(&str, u64)] = &[
@@ -20,17 +20,18 @@ const PINS: &[(&str, u64)] = &[
         "tikv-14547-leaders-lost-after-store-failure-fixed.toml",
         0x3f5ba03d10960c05,
     ),
-    ("raft-basics-kill-a-store.toml", 0x870578db3cd904c1),
-    ("raft-minority-leader-partition.toml", 0x3a9fa84ee06e513a),
-    ("cdc-basic-replication.toml", 0x2cef4b78bfbabf70),
+    ("raft-basics-kill-a-store.toml", 0xf85d5b0a63ed0825),
+    ("raft-minority-leader-partition.toml", 0xacd66e435c2ea22d),
+    ("raft-quorum-lost-two-stores.toml", 0xdcc48a8d965509f5),
+    ("cdc-basic-replication.toml", 0x0a731d03ad22edc2),
     ("cdc-capture-loses-pd.toml", 0x527165bc582c2edc),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
-        0x6ccef279fb512332,
+        0x9f3ac9bfefd75d78,
     ),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml",
-        0x4bd7d6baf1774410,
+        0x30a834872176d554,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss.toml",
