@@ -32,8 +32,8 @@ test("learning: a tour step shows its caption and its chart in sight", async () 
   await waitStatus(page, problems, ["paused"]);
   await page.click("#guide-start");
   await page.waitForSelector("#guide");
-  // Step 4 of tikv#14547: 1m30s, the handful of regions still leaderless.
-  for (let i = 1; i < 4; i++) {
+  // Step 5 of tikv#14547: 2m, every region led again.
+  for (let i = 1; i < 5; i++) {
     await page.click("#guide-next");
     await page.waitForFunction((n) => document.getElementById("guide-step")?.textContent.startsWith(`Step ${n}`), i + 1);
   }

@@ -189,15 +189,24 @@ fn a_node_has_the_same_colour_in_every_chart() {
 }
 
 #[test]
-fn the_kills_brief_spike_leaves_the_axis_to_the_stuck_regions() {
-    // tikv#14547 at 6 min: 250 regions leaderless for seconds after the kill, then 5 for
-    // minutes. The axis is for the 5; the spike is cut at the top with its peak written.
+fn a_brief_spike_is_cut_at_the_top_with_its_peak_written() {
+    // The leaderless chart of a run whose store failure leaves 250 regions leaderless for ten
+    // seconds and then 5 for minutes (no gallery run has that shape since the raft client
+    // reports queued messages, so the samples are set here; `axis` decides from them alone).
     let run = run_at(TIKV_14547, 360);
     let runs = [LabelledRun {
         label: "run",
         run: &run,
     }];
-    let data = chart_data(ChartKind::Leaderless, &runs, None);
+    let mut data = chart_data(ChartKind::Leaderless, &runs, None);
+    let series = data
+        .series
+        .iter_mut()
+        .find(|s| s.metric == "leaderless_regions")
+        .expect("the chart shows leaderless_regions");
+    for (i, p) in series.points.iter_mut().enumerate() {
+        p.1 = if (60..70).contains(&i) { 250.0 } else { 5.0 };
+    }
     let (y_max, _) = super::left_axis(&data);
     assert!(y_max < 20.0, "the axis shows the handful: {y_max}");
     let svg = render_svg(&data, 640, 320).expect("renders");

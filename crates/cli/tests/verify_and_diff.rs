@@ -77,9 +77,10 @@ fn verify_says_different_run_when_the_recorded_hash_does_not_match() {
 
 #[test]
 fn verify_names_a_changed_verdict_even_when_the_hash_matches() {
-    // A small corpus link with one expectation.
-    let link = include_str!("../../scenario/tests/link_corpus/v2/self-checking-golden.link").trim();
-    let bad = tampered(link, |r| {
+    // A link this build records, so its hash matches; then one verdict flipped.
+    let s = scenario("raft-quorum-lost-two-stores.toml");
+    let link = self_checking_link(&s, s.duration.to_time()).expect("builds");
+    let bad = tampered(&link, |r| {
         r.verdicts[0] = match r.verdicts[0] {
             faultline_scenario::Verdict::Pass => faultline_scenario::Verdict::Fail,
             _ => faultline_scenario::Verdict::Pass,
@@ -105,10 +106,10 @@ fn verify_exits_2_on_a_bad_link_or_one_without_a_record() {
 #[test]
 fn diff_finds_where_buggy_and_fixed_part_and_nothing_between_equal_runs() {
     let buggy = faultline_scenario::encode_link(&scenario(
-        "tikv-14547-leaders-lost-after-store-failure.toml",
+        "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
     ));
     let fixed = faultline_scenario::encode_link(&scenario(
-        "tikv-14547-leaders-lost-after-store-failure-fixed.toml",
+        "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml",
     ));
     let (code, text) = faultline(&["diff", &buggy, &fixed]);
     assert_eq!(code, 1, "{text}");

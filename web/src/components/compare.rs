@@ -59,14 +59,25 @@ pub fn Compare(props: &PanelProps) -> Html {
             <h3>{ format!("Compare: {} ({})", bug.issue, bug.symptom) }
                 <button id="compare-off" onclick={ stop }>{ "Leave compare" }</button></h3>
             if f.trace_hash == twin.trace_hash && f.now_us > 0 {
-                <p class="notice" id="compare-same" role="status">{ format!(
-                    "Both runs are identical so far: this scenario does not exercise {} yet.", bug.issue) }</p>
+                <p class="notice" id="compare-same" role="status">{ same_run_notice(bug) }</p>
             }
             <div class="compare-grid">
                 { for sides.into_iter().map(column) }
             </div>
             <p class="hint">{ "Each view below shows both runs side by side, buggy on the left." }</p>
         </section>
+    }
+}
+
+/// What compare says while both runs are identical: why, when the model does not reproduce
+/// the bug at all.
+fn same_run_notice(bug: &crate::toggles::BugInfo) -> String {
+    match bug.not_reproduced {
+        Some(why) => why.to_string(),
+        None => format!(
+            "Both runs are identical so far: this scenario does not exercise {} yet.",
+            bug.issue
+        ),
     }
 }
 

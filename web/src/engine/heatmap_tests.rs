@@ -163,48 +163,44 @@ fn a_slice_that_skips_columns_records_each_of_them() {
     assert_eq!(rec.vm(END, vec![]).recorded, 61);
 }
 
-/// The gallery's tikv#14547 (1,000 regions), buggy or fixed.
-fn tikv_14547(fixed: bool) -> super::super::session::Session {
-    let file = if fixed {
-        "tikv-14547-leaders-lost-after-store-failure-fixed"
-    } else {
-        "tikv-14547-leaders-lost-after-store-failure"
-    };
+/// A session over the gallery's quorum-loss scenario: tikv-1 and tikv-2 die at 30 s, tikv-2
+/// returns at 2m30s; regions with two replicas there have no quorum until then.
+fn quorum_lost() -> super::super::session::Session {
     let entry = faultline_scenario::gallery()
         .into_iter()
-        .find(|e| e.file.starts_with(file) && (fixed || !e.file.contains("fixed")))
+        .find(|e| e.file == "raft-quorum-lost-two-stores.toml")
         .expect("shipped in the gallery");
     super::super::session::Session::new(&entry.scenario).expect("builds")
 }
 
+/// The heatmap's last recorded column at `at`: how many buckets are leaderless there, and how
+/// many leaderless cells the whole map has. Every cell the recorder coloured leaderless names a
+/// region the region map calls leaderless at that time (checked against the model directly).
+fn leaderless_at(at: SimTime) -> (usize, usize) {
+    let mut s = quorum_lost();
+    s.seek(at);
+    let vm = s.heatmap();
+    let last = vm.recorded - 1;
+    let stripe = (0..vm.buckets)
+        .filter(|&b| matches!(vm.cell(last, b), LEADERLESS | LEADERLESS_HIBERNATED))
+        .count();
+    let map = crate::view_model::region_map(&s.run);
+    for b in 0..vm.buckets {
+        let leaderless = matches!(vm.cell(last, b), LEADERLESS | LEADERLESS_HIBERNATED);
+        let region = vm.region_at(last, b).expect("recorded");
+        assert_eq!(leaderless, map.leaderless.contains(&region), "bucket {b}");
+    }
+    (stripe, vm.leaderless_cells())
+}
+
 #[test]
-fn tikv_14547_buggy_leaves_a_leaderless_stripe_and_fixed_does_not() {
-    let at = SimTime(240_000_000);
-    let last_leaderless = |fixed: bool| {
-        let mut s = tikv_14547(fixed);
-        s.seek(at);
-        let vm = s.heatmap();
-        let last = vm.recorded - 1;
-        let stripe = (0..vm.buckets)
-            .filter(|&b| matches!(vm.cell(last, b), LEADERLESS | LEADERLESS_HIBERNATED))
-            .count();
-        // Every cell the recorder coloured leaderless names a region the map calls leaderless
-        // at that time; at the cursor, compare with the model directly.
-        let map = crate::view_model::region_map(&s.run);
-        for b in 0..vm.buckets {
-            let leaderless = matches!(vm.cell(last, b), LEADERLESS | LEADERLESS_HIBERNATED);
-            let region = vm.region_at(last, b).expect("recorded");
-            assert_eq!(leaderless, map.leaderless.contains(&region), "bucket {b}");
-        }
-        (stripe, vm.leaderless_cells())
-    };
-    let (buggy_now, buggy_cells) = last_leaderless(false);
-    let (fixed_now, fixed_cells) = last_leaderless(true);
-    assert!(buggy_now > 0, "buggy: regions still leaderless at 4 min");
-    assert_eq!(fixed_now, 0, "fixed: every region led again at 4 min");
+fn regions_without_quorum_are_a_stripe_until_the_store_returns() {
+    let (during, cells_during) = leaderless_at(SimTime(120_000_000));
+    let (after, cells_after) = leaderless_at(SimTime(240_000_000));
+    assert!(during > 0, "leaderless regions while tikv-2 is down");
+    assert_eq!(after, 0, "every region led again after tikv-2 returns");
     assert!(
-        fixed_cells > 0,
-        "fixed: the kill still shows as a short leaderless band"
+        cells_after > cells_during,
+        "the stripe stays on the map after it ends: {cells_during} then {cells_after}"
     );
-    assert!(buggy_cells > fixed_cells, "buggy's stripe is longer");
 }

@@ -78,9 +78,13 @@ fn a_plain_link_shows_no_banner_and_copy_link_records_the_run() {
 
 #[test]
 fn compare_mode_finds_the_first_difference_and_jumps_there() {
-    // tikv#14547 buggy vs fixed part at about 1m19s; two minutes keep the test quick.
-    let mut s = faultline_scenario::default_scenario();
-    s.duration = faultline_scenario::Dur::secs(120);
+    // tiflow#9595 buggy vs fixed part soon after the 1 min kill (tikv#14547's twins run
+    // alike in this model).
+    let mut s = faultline_scenario::gallery()
+        .into_iter()
+        .find(|e| e.file == "tiflow-9595-changefeed-stuck-after-tikv-failure.toml")
+        .expect("shipped")
+        .scenario;
     s.guide.clear();
     let mut l = opened(&format!("{}&t=0", faultline_scenario::encode_link(&s)));
     let toggle = crate::playground::toggles::primary_toggle(&s);
@@ -96,7 +100,9 @@ fn compare_mode_finds_the_first_difference_and_jumps_there() {
         faultline_scenario::first_difference(&s, &faultline_scenario::decode_link(&twin).unwrap())
             .unwrap()
             .expect("buggy and fixed part");
-    let at = d.at_us.expect("the page has a time to jump to");
+    let at = d
+        .at_us
+        .unwrap_or_else(|| panic!("the page has a time to jump to: {:?}", d.lines));
     assert_eq!(at, expected.time().as_micros());
     assert_eq!(d.lines, expected.describe());
     l.apply(Action::Seek(SimTime(at)));

@@ -188,10 +188,9 @@ mod tests {
         assert!(text.contains(&format!(
             "Faultline {FAULTLINE_VERSION} (commit `{FAULTLINE_COMMIT}`)"
         )));
-        assert!(
-            text.contains("**Verdicts:** 0 pass, 0 FAIL, 3 pending"),
-            "{text}"
-        );
+        let pending = format!("**Verdicts:** 0 pass, 0 FAIL, {} pending", s.expect.len());
+        assert!(s.expect.len() > 1, "the default scenario has expectations");
+        assert!(text.contains(&pending), "{text}");
     }
 
     #[test]

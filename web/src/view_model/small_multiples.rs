@@ -59,36 +59,35 @@ mod tests {
 
     #[test]
     fn compare_charts_split_into_one_plot_per_run_on_shared_axes() {
-        let buggy = run_at("tikv-14547-leaders-lost-after-store-failure.toml", 400);
-        let fixed = run_at(
-            "tikv-14547-leaders-lost-after-store-failure-fixed.toml",
-            400,
-        );
+        // Two runs of two minutes: regions without quorum stay leaderless in the first, and
+        // the second (one store of three dies, then returns) has every region led again.
+        let stuck = run_at("raft-quorum-lost-two-stores.toml", 120);
+        let healed = run_at("raft-basics-kill-a-store.toml", 120);
         let runs = [
             LabelledRun {
-                label: "buggy",
-                run: &buggy,
+                label: "stuck",
+                run: &stuck,
             },
             LabelledRun {
-                label: "fixed",
-                run: &fixed,
+                label: "healed",
+                run: &healed,
             },
         ];
         let data = chart_data(ChartKind::Leaderless, &runs, None);
         assert_eq!(run_count(&data), 2);
         let parts = per_run(&data);
         let labels: Vec<&str> = parts.iter().map(|(l, _)| l.as_str()).collect();
-        assert_eq!(labels, ["buggy", "fixed"]);
+        assert_eq!(labels, ["stuck", "healed"]);
         let (_, b) = &parts[0];
         let (_, f) = &parts[1];
-        assert!(b.title.ends_with("(buggy)"), "{}", b.title);
+        assert!(b.title.ends_with("(stuck)"), "{}", b.title);
         // Each plot holds only its own run's lines, drawn solid and named by metric.
         assert!(b.series.iter().all(|s| s.run == 0 && s.label == s.metric));
         let last = |c: &ChartData| c.series[0].points.last().map(|p| p.1);
-        assert!(last(b) > Some(0.0), "buggy: regions still leaderless");
-        assert_eq!(last(f), Some(0.0), "fixed: every region led");
-        // Both share the axes, set by both runs' samples together: the stuck regions, not
-        // the kill's brief spike.
+        assert!(last(b) > Some(0.0), "stuck: regions still leaderless");
+        assert_eq!(last(f), Some(0.0), "healed: every region led");
+        // Both share the axes, set by both runs' samples together: the first run's stuck
+        // regions, more than the second's brief spike.
         assert_eq!(b.shared_max, f.shared_max);
         assert_eq!(b.shared_max, Some(faultline_charts::data_extents(&data)));
         assert_eq!(b.x_max_secs, f.x_max_secs);

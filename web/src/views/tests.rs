@@ -7,7 +7,7 @@ use yew::{BaseComponent, Callback, LocalServerRenderer};
 
 use super::*;
 use crate::view_model as vm;
-use crate::view_model::tests::{run_at, TIFLOW_4241, TIFLOW_9595, TIKV_14547};
+use crate::view_model::tests::{run_at, QUORUM_LOST, TIFLOW_4241, TIFLOW_9595};
 
 /// Renders a component to an HTML string on a current-thread runtime.
 fn html<C: BaseComponent>(props: C::Properties) -> String {
@@ -92,7 +92,7 @@ fn expectations_panel_has_index_and_verdict_attributes() {
 
 #[test]
 fn region_views_render_legend_and_peers() {
-    let run = run_at(TIKV_14547, 240);
+    let run = run_at(QUORUM_LOST, 120);
     let map = vm::region_map(&run);
     let out = html::<RegionMap>(RegionMapProps {
         map: Rc::new(map),
@@ -101,8 +101,8 @@ fn region_views_render_legend_and_peers() {
         on_hover_region: Callback::noop(),
         min_css_px: 320,
     });
-    assert!(out.contains("data-regions=\"1000\""));
-    assert!(out.contains("led by tikv-2"));
+    assert!(out.contains("data-regions=\"256\""));
+    assert!(out.contains("led by tikv-3"));
     assert!(out.contains("region-map-selected"));
     let (r, _) = run
         .world
