@@ -31,6 +31,15 @@ async function heatmap(page) {
   return page.evaluate(() => ({ ...document.querySelector(".heatmap").dataset }));
 }
 
+/** How many of the region map's canvas pixels are painted (not transparent). */
+const paintedPixels = (page) =>
+  page.$eval(".region-map canvas", (c) => {
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
+    return n;
+  });
+
 /** The selected region the detail panel shows, and whether it is leaderless. */
 async function selected(page) {
   await page.waitForSelector(".region-detail[data-region]", { timeout: 30_000 });
@@ -84,6 +93,9 @@ test("regions without quorum are a leaderless stripe until tikv-2 returns, and n
   await waitStatus(buggy.page, buggy.problems);
   const pick = await selected(buggy.page);
   assert.equal(pick.leaderless, "true", `clicked region ${pick.region} is leaderless`);
+  // The region map is still painted: this click selects a region without moving the cursor,
+  // so the map does not change, and the map used to stay blank after it.
+  assert.equal(await paintedPixels(buggy.page), 256, "every region's pixel is painted");
   await screenshot(buggy.page, "heatmap-quorum-lost-clicked");
 
   // "Next leaderless region" moves to another leaderless region, in key order, and cycles.

@@ -39,12 +39,7 @@ fn scale(width: u32, min_css_px: u32) -> u32 {
 pub fn RegionMap(props: &RegionMapProps) -> Html {
     let canvas_ref = use_node_ref();
     let hover = use_state(|| None::<u32>);
-    {
-        let canvas_ref = canvas_ref.clone();
-        use_effect_with(props.map.clone(), move |map| {
-            canvas::put_rgba(&canvas_ref, map.width, map.height, &rgba_bytes(map));
-        });
-    }
+    use_map_painting(&canvas_ref, &props.map);
     let map = &props.map;
     let px = scale(map.width, props.min_css_px);
     let (onmousemove, onmouseleave, onclick) = pointer_handlers(&canvas_ref, &hover, props);
@@ -68,6 +63,28 @@ pub fn RegionMap(props: &RegionMapProps) -> Html {
             { legend(&map.stores, Some(map)) }
         </section>
     }
+}
+
+/// Paints `map` on the canvas after a render in which the map or the canvas element changed.
+/// Keyed on the element too, not on the map alone: selecting the first region (the outline
+/// appears) gives the component a new, blank `<canvas>`, and a heatmap click at the cursor's
+/// own time selects a region without changing the map, which left the map blank.
+#[hook]
+fn use_map_painting(canvas_ref: &NodeRef, map: &Rc<RegionMapVm>) {
+    let painted = use_mut_ref(|| None::<(web_sys::Node, Rc<RegionMapVm>)>);
+    let (canvas_ref, map) = (canvas_ref.clone(), map.clone());
+    use_effect(move || {
+        let node = canvas_ref.get();
+        let mut last = painted.borrow_mut();
+        let stale = match (&*last, &node) {
+            (Some((n, m)), Some(now)) => n != now || !Rc::ptr_eq(m, &map),
+            _ => true,
+        };
+        if stale {
+            canvas::put_rgba(&canvas_ref, map.width, map.height, &rgba_bytes(&map));
+            *last = node.map(|n| (n, map.clone()));
+        }
+    });
 }
 
 /// Hovering reports the region under the pointer (once per change), leaving reports none,
