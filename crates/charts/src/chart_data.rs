@@ -401,6 +401,28 @@ mod tests {
         assert!(t.windows(2).all(|w| w[0].0 < w[1].0));
     }
 
+    /// A tour step on the charts tab that names a metric highlights the chart drawing it, so
+    /// every such metric in the gallery must be drawn by some chart (else the page has
+    /// nothing to bring into sight).
+    #[test]
+    fn every_gallery_tour_metric_on_the_charts_tab_has_a_chart() {
+        use faultline_scenario::GuideTab;
+        for entry in faultline_scenario::gallery() {
+            for (i, step) in entry.scenario.guide.iter().enumerate() {
+                let on_charts = matches!(step.tab, None | Some(GuideTab::Charts));
+                let Some(metric) = step.metric.as_deref().filter(|_| on_charts) else {
+                    continue;
+                };
+                assert!(
+                    ChartKind::ALL.iter().any(|k| k.shows(metric)),
+                    "{} guide step {}: no chart draws {metric}",
+                    entry.file,
+                    i + 1
+                );
+            }
+        }
+    }
+
     /// The Writes chart draws rates against the left axis and the cumulative failure counts
     /// against the right one, so a few hundred timeouts do not flatten 50 commits a second.
     #[test]
