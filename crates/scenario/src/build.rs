@@ -42,6 +42,8 @@ pub fn model_configs(s: &Scenario) -> ModelConfigs {
     s.workload.apply(&mut cfg);
     s.cdc.apply(&mut cfg);
     map_toggles(s, &mut cfg);
+    // One `workload.stop_at` stops both loads: the transactions and the TiKV-only writes.
+    cfg.tikv.load.stop_at = s.workload.stop_at.map(|d| d.to_sim());
     let c = &mut cfg.cdc;
     c.changefeeds = s.changefeeds.iter().map(changefeed_config).collect();
     c.workload.kind = match s.workload.kind {

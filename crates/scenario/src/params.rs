@@ -128,7 +128,8 @@ knob_section! {
         tables: u32 = knob(cdc::TABLES) => cdc.workload.tables,
         /// Rows per table.
         rows_per_table: u32 = knob(cdc::ROWS_PER_TABLE) => cdc.workload.rows_per_table,
-        /// Stop the transactions at this time (the finish mark for consistency checks).
+        /// Stop the workload (transactions and TiKV-only writes) at this time; the finish mark for
+        /// consistency checks.
         stop_at: Option<Dur> = plain(None) => cdc.workload.stop_at,
     }
 }

@@ -33,7 +33,7 @@ pub const OTHER_KEYS: &[(&str, &[OtherKey])] = &[
     ]),
     ("[workload]", &[
         ("workload.kind", "string", "\"oltp_update_non_index\"", "\"oltp_update_non_index\", \"oltp_write_only\", \"insert\"", "sysbench-like transaction: one UPDATE of a non-indexed column; two UPDATEs, a DELETE and an INSERT; or one INSERT."),
-        ("workload.stop_at", "duration", "none (runs to the end)", "<= duration", "Stop the transactions here; the finish mark of the consistency checks."),
+        ("workload.stop_at", "duration", "none (runs to the end)", "<= duration", "Stop the workload here (the transactions and the TiKV-only writes); the finish mark of the consistency checks."),
     ]),
     ("[toggles]", &[
         ("toggles.\"tikv.unreachable_broadcast\"", "string", "\"repeat_if_new_messages\"", "\"once_per_disconnect\" (buggy), \"repeat_if_new_messages\" (fixed, tikv#14574)", "tikv#14547: how a store re-broadcasts StoreUnreachable."),

@@ -305,6 +305,9 @@ impl Cluster {
         match timer {
             Timer::PdTick => self.pd_tick(k),
             Timer::Load => {
+                if self.cfg.load.stop_at.is_some_and(|t| k.now().0 >= t.0) {
+                    return;
+                }
                 self.load_acc += self.cfg.load.writes_per_sec as u64;
                 let n = self.load_acc / 100;
                 self.load_acc %= 100;

@@ -165,12 +165,26 @@ pub enum UnreachableBroadcast {
 pub struct WriteLoad {
     /// Writes per simulated second over the whole cluster (0 = none).
     pub writes_per_sec: u32,
+    /// The load stops at this simulated time (the scenario's `workload.stop_at`); `None`
+    /// runs it to the end.
+    pub stop_at: Option<SimDuration>,
+}
+
+impl WriteLoad {
+    /// `n` writes per second to the end of the run.
+    pub const fn per_sec(n: u32) -> Self {
+        WriteLoad {
+            writes_per_sec: n,
+            stop_at: None,
+        }
+    }
 }
 
 impl Default for WriteLoad {
     fn default() -> Self {
         WriteLoad {
             writes_per_sec: knobs::WRITES_PER_SEC.default_count(),
+            stop_at: None,
         }
     }
 }

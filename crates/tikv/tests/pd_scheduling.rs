@@ -22,7 +22,7 @@ fn down_store_replicas_are_rebuilt_on_live_stores() {
     let mut cfg = TikvConfig {
         stores: 4,
         regions: 400,
-        load: WriteLoad { writes_per_sec: 50 },
+        load: WriteLoad::per_sec(50),
         // The fixed broadcast, so no region is left leaderless by tikv#14547 (PD can only
         // repair regions that have a leader).
         unreachable_broadcast: UnreachableBroadcast::RepeatIfNewMessages,
@@ -74,7 +74,7 @@ fn killed_store_world(
     let mut cfg = TikvConfig {
         stores: 4,
         regions: 400,
-        load: WriteLoad { writes_per_sec: 50 },
+        load: WriteLoad::per_sec(50),
         unreachable_broadcast: UnreachableBroadcast::RepeatIfNewMessages,
         ..Default::default()
     };

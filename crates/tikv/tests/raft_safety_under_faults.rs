@@ -11,7 +11,7 @@ fn chaos_run(seed: u64, hibernate: bool) -> (u64, u64) {
     let mut cfg = TikvConfig {
         stores: 5,
         regions: 24,
-        load: WriteLoad { writes_per_sec: 40 },
+        load: WriteLoad::per_sec(40),
         unreachable_broadcast: UnreachableBroadcast::RepeatIfNewMessages,
         ..Default::default()
     };

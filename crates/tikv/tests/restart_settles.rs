@@ -20,7 +20,7 @@ fn kill_and_restart(seed: u64, hibernate: bool) -> World<Cluster> {
     let mut cfg = TikvConfig {
         stores: 3,
         regions: 64,
-        load: WriteLoad { writes_per_sec: 20 },
+        load: WriteLoad::per_sec(20),
         ..Default::default()
     };
     cfg.hibernate.enabled = hibernate;
