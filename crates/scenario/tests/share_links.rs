@@ -157,6 +157,18 @@ fn link_with_invalid_scenario_names_the_field() {
 }
 
 #[test]
+fn a_link_whose_workload_stops_after_the_run_ends_names_the_field() {
+    let mut s = small();
+    s.workload.stop_at = Some(Dur::secs(s.duration.0 / 1_000_000 + 60));
+    let err = decode_link(&encode_link(&s)).unwrap_err();
+    assert!(
+        err.to_string().contains("`workload.stop_at`")
+            && err.to_string().contains("after the end of the run"),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_page_url_with_its_cursor_opens() {
     let s = small();
     let url = format!("{}&t=40", share_url("http://127.0.0.1:8080/", &s));
