@@ -253,16 +253,24 @@ pub struct FaultMark {
     pub label: String,
 }
 
-/// The fault moments of a run's scenario.
+/// The fault moments of a run's scenario, in time order. Faults at the same moment share one
+/// mark (`kill tikv-1, kill tikv-2`), so their labels never print over each other.
 pub fn fault_marks(run: &Run) -> Vec<FaultMark> {
-    run.scenario
-        .faults
-        .iter()
-        .map(|f| FaultMark {
-            secs: f.at.to_time().as_secs_f64(),
-            label: format!("{} {}", f.action.name(), f.target),
-        })
-        .collect()
+    let mut faults: Vec<_> = run.scenario.faults.iter().collect();
+    faults.sort_by_key(|f| f.at);
+    let mut marks: Vec<FaultMark> = Vec::new();
+    for f in faults {
+        let secs = f.at.to_time().as_secs_f64();
+        let label = format!("{} {}", f.action.name(), f.target);
+        match marks.last_mut() {
+            Some(m) if m.secs == secs => {
+                m.label.push_str(", ");
+                m.label.push_str(&label);
+            }
+            _ => marks.push(FaultMark { secs, label }),
+        }
+    }
+    marks
 }
 
 impl ChartData {

@@ -152,14 +152,25 @@ type Dual<'a, DB> = DualCoordChartContext<'a, DB, Xy, Xy>;
 /// The fault colour: a muted grey, so fault moments read as context under the data.
 pub(crate) const FAULT: RGBColor = RGBColor(110, 110, 110);
 
-/// Each fault's moment: a dotted vertical line with its verb and target at the top.
+/// Approximate width of one character of a fault label (10 px sans-serif), in pixels.
+const FAULT_CHAR_PX: f64 = 5.5;
+/// Height of one row of fault labels, in pixels.
+const FAULT_ROW_PX: f64 = 12.0;
+
+/// Each fault's moment: a dotted vertical line with its verb and target at the top. A label
+/// that would run into the one before it drops to the next row ([`fault_label_rows`]).
 fn draw_fault_marks<'a, DB: DrawingBackend + 'a>(
     chart: &mut Dual<'a, DB>,
     data: &ChartData,
     x_max: f64,
     y_max: f64,
 ) -> DrawResult<(), DB> {
-    for f in data.faults.iter().filter(|f| f.secs <= x_max) {
+    let marks: Vec<_> = data.faults.iter().filter(|f| f.secs <= x_max).collect();
+    let (w_px, h_px) = chart.plotting_area().dim_in_pixel();
+    let secs_per_px = x_max / f64::from(w_px.max(1));
+    let y_per_px = y_max / f64::from(h_px.max(1));
+    let rows = fault_label_rows(&marks, secs_per_px);
+    for (f, row) in marks.iter().zip(rows) {
         chart.draw_series(DashedLineSeries::new(
             [(f.secs, 0.0), (f.secs, y_max)],
             3,
@@ -168,11 +179,33 @@ fn draw_fault_marks<'a, DB: DrawingBackend + 'a>(
         ))?;
         chart.draw_series(std::iter::once(Text::new(
             f.label.clone(),
-            (f.secs, y_max),
+            (f.secs, y_max - row as f64 * FAULT_ROW_PX * y_per_px),
             ("sans-serif", 10).into_font().color(&FAULT),
         )))?;
     }
     Ok(())
+}
+
+/// The row (0 = top) of each fault label, in order: the first row where the label starts
+/// after the previous label of that row ends. `secs_per_px` converts the labels' pixel width
+/// to the time axis.
+pub(crate) fn fault_label_rows(marks: &[&crate::FaultMark], secs_per_px: f64) -> Vec<usize> {
+    let mut row_ends: Vec<f64> = Vec::new();
+    marks
+        .iter()
+        .map(|m| {
+            let width = m.label.chars().count() as f64 * FAULT_CHAR_PX * secs_per_px;
+            let row = row_ends
+                .iter()
+                .position(|end| m.secs > *end)
+                .unwrap_or(row_ends.len());
+            if row == row_ends.len() {
+                row_ends.push(0.0);
+            }
+            row_ends[row] = m.secs + width;
+            row
+        })
+        .collect()
 }
 
 /// Each left-axis series that a brief spike takes above the plot (`crate::axis`): its peak,

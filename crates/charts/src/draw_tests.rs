@@ -5,7 +5,7 @@ use faultline_sim::SimTime;
 use super::render_svg;
 use crate::chart_data::{chart_data, ChartKind, LabelledRun};
 use crate::palette::series_colour;
-use crate::test_support::{run_at, TIFLOW_9595, TIFLOW_9595_FIXED, TIKV_14547};
+use crate::test_support::{run_at, QUORUM_LOST, TIFLOW_9595, TIFLOW_9595_FIXED, TIKV_14547};
 
 /// `#RRGGBB` as plotters' SVG backend writes a colour.
 fn hex(c: plotters::style::RGBColor) -> String {
@@ -214,4 +214,40 @@ fn a_brief_spike_is_cut_at_the_top_with_its_peak_written() {
         svg.contains("leaderless_regions: peak 250 (off scale)"),
         "{svg}"
     );
+}
+
+#[test]
+fn faults_at_one_moment_share_one_label() {
+    // raft-quorum-lost-two-stores kills tikv-1 and tikv-2 at 30 s.
+    let run = run_at(QUORUM_LOST, 40);
+    let runs = [LabelledRun {
+        label: "run",
+        run: &run,
+    }];
+    let data = chart_data(ChartKind::Leaderless, &runs, Some(run.now()));
+    let at_30: Vec<_> = data.faults.iter().filter(|f| f.secs == 30.0).collect();
+    assert_eq!(at_30.len(), 1, "one mark at 30 s: {:?}", data.faults);
+    assert_eq!(at_30[0].label, "kill tikv-1, kill tikv-2");
+    let svg = render_svg(&data, 640, 320).expect("renders");
+    assert_eq!(svg.matches("kill tikv-1, kill tikv-2").count(), 1);
+}
+
+#[test]
+fn a_fault_label_that_would_overlap_the_one_before_drops_a_row() {
+    let mark = |secs: f64, label: &str| crate::FaultMark {
+        secs,
+        label: label.to_string(),
+    };
+    let marks = [
+        mark(30.0, "kill tikv-1"),
+        mark(32.0, "partition tikv-2"),
+        mark(34.0, "heal tikv-2"),
+        mark(200.0, "restart tikv-1"),
+    ];
+    let refs: Vec<_> = marks.iter().collect();
+    // 1 s per pixel: "kill tikv-1" is about 60 s wide, so the next two stack under it and the
+    // mark at 200 s goes back to the top row.
+    assert_eq!(super::fault_label_rows(&refs, 1.0), vec![0, 1, 2, 0]);
+    // Zoomed out far enough, every label fits on the top row.
+    assert_eq!(super::fault_label_rows(&refs, 0.01), vec![0, 0, 0, 0]);
 }
