@@ -1,6 +1,7 @@
 //! Operator actions in the fault script (`pause_changefeed`, `resume_changefeed`,
 //! `remove_capture`, `add_capture`): TiCDC model actions, scheduled as timers on `pd-1` (the
-//! CLI talks to etcd inside PD), not kernel faults.
+//! CLI talks to etcd inside PD), not kernel faults. `evict_leader` is a TiKV model action,
+//! also a timer on `pd-1` (pd-ctl adds the scheduler to PD itself).
 //!
 //! Simplifications: an action is lost if `pd-1` is down when it fires, or was killed since the
 //! run started (timers armed by an earlier life of a node are dropped). A `remove_capture` at
@@ -9,6 +10,7 @@
 use faultline_cdc::msg::CdcTimer;
 use faultline_cdc::session::{OperatorAction, SessionTimer};
 use faultline_cdc::StackTimer;
+use faultline_tikv::TikvAction;
 
 use crate::dur::Dur;
 use crate::format::{FaultAction, FaultSpec, Scenario};
@@ -83,6 +85,39 @@ pub fn operator_actions(spec: &FaultSpec, s: &Scenario) -> Vec<(Dur, OperatorAct
     if let Some(d) = spec.duration {
         let at = Dur(spec.at.0.saturating_add(d.0));
         out.extend(undo.into_iter().map(|a| (at, a)));
+    }
+    out
+}
+
+/// Store indices (0-based) a selector names (`tikv-1`, `tikv-*`).
+pub fn store_indices(selector: &str, s: &Scenario) -> Vec<u32> {
+    resolve(selector, &node_names(s))
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|n| n.strip_prefix("tikv-")?.parse::<u32>().ok())
+        .filter(|i| *i >= 1)
+        .map(|i| i - 1)
+        .collect()
+}
+
+/// The TiKV model actions one script step expands to: `evict_leader` adds PD's evict-leader
+/// scheduler for each store, and removes it after `duration`.
+pub fn tikv_actions(spec: &FaultSpec, s: &Scenario) -> Vec<(Dur, TikvAction)> {
+    if spec.action != FaultAction::EvictLeader {
+        return Vec::new();
+    }
+    let stores = store_indices(&spec.target, s);
+    let mut out: Vec<(Dur, TikvAction)> = stores
+        .iter()
+        .map(|&store| (spec.at, TikvAction::EvictLeader { store }))
+        .collect();
+    if let Some(d) = spec.duration {
+        let at = Dur(spec.at.0.saturating_add(d.0));
+        out.extend(
+            stores
+                .iter()
+                .map(|&store| (at, TikvAction::RemoveEvictLeader { store })),
+        );
     }
     out
 }

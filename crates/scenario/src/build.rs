@@ -1,9 +1,9 @@
 //! Wires a scenario into a runnable `World`: the TiKV/PD model, the network, and the fault
 //! script as kernel events.
 
-use faultline_cdc::{CdcConfig, ChangefeedConfig, SinkType, Stack};
+use faultline_cdc::{CdcConfig, ChangefeedConfig, SinkType, Stack, StackTimer};
 use faultline_sim::{Fault, LinkChange, Network, NodeId, SimDuration, World};
-use faultline_tikv::TikvConfig;
+use faultline_tikv::{TikvConfig, Timer};
 
 use crate::format::{
     FaultAction, FaultSpec, KafkaProtocol, KvClientEvict, ProcessorCloseOnSessionLoss, Scenario,
@@ -118,6 +118,12 @@ pub fn build_world(s: &Scenario) -> SimWorld {
                     .kernel
                     .set_timer(pd, after, crate::actions::action_timer(a));
             }
+            for (at, a) in crate::actions::tikv_actions(spec, s) {
+                let after = faultline_sim::SimDuration(at.to_sim().0);
+                world
+                    .kernel
+                    .set_timer(pd, after, StackTimer::Tikv(Timer::Action(a)));
+            }
         }
     }
     world
@@ -180,7 +186,8 @@ pub fn kernel_faults(
         FaultAction::PauseChangefeed
         | FaultAction::ResumeChangefeed
         | FaultAction::RemoveCapture
-        | FaultAction::AddCapture => (vec![], vec![]),
+        | FaultAction::AddCapture
+        | FaultAction::EvictLeader => (vec![], vec![]),
     };
     let mut out: Vec<_> = now.into_iter().map(|f| (spec.at, f)).collect();
     if let Some(d) = spec.duration {

@@ -313,6 +313,10 @@ pub enum FaultAction {
     RemoveCapture,
     /// Operator: scale out: the capture joins.
     AddCapture,
+    /// Operator (pd-ctl): PD's evict-leader scheduler moves every leader off the TiKV store
+    /// and lets none back, as a rolling restart does before restarting it (`duration`
+    /// removes the scheduler).
+    EvictLeader,
 }
 
 unit_enum_deserialize!(FaultAction {
@@ -328,11 +332,12 @@ unit_enum_deserialize!(FaultAction {
     ResumeChangefeed = "resume_changefeed",
     RemoveCapture = "remove_capture",
     AddCapture = "add_capture",
+    EvictLeader = "evict_leader",
 });
 
 impl FaultAction {
     /// Every action, for error messages and the UI palette.
-    pub const ALL: [FaultAction; 12] = [
+    pub const ALL: [FaultAction; 13] = [
         FaultAction::Kill,
         FaultAction::Restart,
         FaultAction::Pause,
@@ -345,6 +350,7 @@ impl FaultAction {
         FaultAction::ResumeChangefeed,
         FaultAction::RemoveCapture,
         FaultAction::AddCapture,
+        FaultAction::EvictLeader,
     ];
 
     /// The name used in scenario files.
@@ -362,6 +368,7 @@ impl FaultAction {
             FaultAction::ResumeChangefeed => "resume_changefeed",
             FaultAction::RemoveCapture => "remove_capture",
             FaultAction::AddCapture => "add_capture",
+            FaultAction::EvictLeader => "evict_leader",
         }
     }
 

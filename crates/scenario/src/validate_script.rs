@@ -77,6 +77,14 @@ fn check_target(p: &mut Problems, s: &Scenario, f: &FaultSpec, names: &[String],
             ),
             Err(e) => p.add(field, e),
         },
+        FaultAction::EvictLeader => match resolve(&f.target, names) {
+            Ok(hit) if hit.iter().all(|n| n.starts_with("tikv-")) => {}
+            Ok(_) => p.add(
+                field,
+                format!("{} takes TiKV stores only, e.g. `tikv-1`", f.action.name()),
+            ),
+            Err(e) => p.add(field, e),
+        },
         _ => {
             if let Err(e) = resolve(&f.target, names) {
                 p.add(field, e);
@@ -171,9 +179,10 @@ fn check_undo(p: &mut Problems, f: &FaultSpec, field: &str) {
             | FaultAction::Delay
             | FaultAction::PauseChangefeed
             | FaultAction::RemoveCapture
+            | FaultAction::EvictLeader
     );
     if !undoable {
-        p.add(field, format!("{} cannot be undone after a duration; only kill, pause, partition, loss, delay, pause_changefeed and remove_capture can", f.action.name()));
+        p.add(field, format!("{} cannot be undone after a duration; only kill, pause, partition, loss, delay, pause_changefeed, remove_capture and evict_leader can", f.action.name()));
     }
     dur_range(p, field, d, Dur(1), Dur::secs(MAX_DURATION_SECS));
 }

@@ -16,9 +16,7 @@ fn config(hibernate: bool) -> TikvConfig {
         regions: 256_000,
         replicas: 3,
         unreachable_broadcast: UnreachableBroadcast::OncePerDisconnect,
-        load: WriteLoad {
-            writes_per_sec: 1000,
-        },
+        load: WriteLoad::per_sec(1000),
         ..Default::default()
     };
     cfg.hibernate.enabled = hibernate;

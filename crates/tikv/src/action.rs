@@ -24,6 +24,18 @@ pub enum TikvAction {
         /// Region index.
         region: u32,
     },
+    /// `pd-ctl scheduler add evict-leader-scheduler <store>`: PD moves every leader off the
+    /// store and lets none move onto it, until [`TikvAction::RemoveEvictLeader`]. What a
+    /// rolling restart does before it restarts each store.
+    EvictLeader {
+        /// Store index (0-based).
+        store: u32,
+    },
+    /// `pd-ctl scheduler remove evict-leader-scheduler-<store>`: leaders may come back.
+    RemoveEvictLeader {
+        /// Store index (0-based).
+        store: u32,
+    },
 }
 
 impl TraceEncode for TikvAction {
@@ -36,6 +48,14 @@ impl TraceEncode for TikvAction {
             TikvAction::Write { region } => {
                 h.word(2);
                 h.word(*region as u64);
+            }
+            TikvAction::EvictLeader { store } => {
+                h.word(3);
+                h.word(*store as u64);
+            }
+            TikvAction::RemoveEvictLeader { store } => {
+                h.word(4);
+                h.word(*store as u64);
             }
         }
     }

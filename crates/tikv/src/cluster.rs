@@ -325,6 +325,12 @@ impl Cluster {
             {
                 self.route(k, Msg::TransferLeader { region, to_store }, region);
             }
+            Timer::Action(TikvAction::EvictLeader { store }) => {
+                self.pd_set_evict(k, store as usize, true);
+            }
+            Timer::Action(TikvAction::RemoveEvictLeader { store }) => {
+                self.pd_set_evict(k, store as usize, false);
+            }
             _ => {}
         }
     }

@@ -33,6 +33,7 @@ mod client_route;
 pub mod cluster;
 pub mod config;
 mod describe;
+mod evict_leader;
 pub mod hibernate;
 pub mod host;
 pub mod ids;

@@ -48,6 +48,8 @@ pub struct Book {
     pub raft_queue_peak: u64,
     /// Followers woken by a request that reached them (`NotLeader` answers).
     pub follower_wakeups: u64,
+    /// Leader transfers PD's evict-leader scheduler ordered.
+    pub evict_leader_ops: u64,
     /// Regions logged as leader missing (TiKV `leader_missing` metric) and not led since.
     pub leader_missing: BTreeSet<u32>,
     /// Store and region heartbeat messages that reached PD over their link.
@@ -80,6 +82,7 @@ impl Book {
             unreported_drops: 0,
             raft_queue_peak: 0,
             follower_wakeups: 0,
+            evict_leader_ops: 0,
             leader_missing: BTreeSet::new(),
             pd_heartbeats: 0,
             proposed_per_sec: PerSecond::default(),
@@ -175,6 +178,7 @@ impl Cluster {
             "unreported_drops",
             "raft_queue_peak",
             "follower_wakeups",
+            "pd.evict_leader_ops",
         ] {
             v.push(n.to_string());
         }
@@ -214,6 +218,7 @@ impl Cluster {
             b.unreported_drops as f64,
             b.raft_queue_peak as f64,
             b.follower_wakeups as f64,
+            b.evict_leader_ops as f64,
         ]);
     }
 }

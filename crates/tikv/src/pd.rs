@@ -23,7 +23,7 @@ use crate::Cluster;
 /// A store silent this long is Disconnected for PD (PD's 20 s `StoreDisconnected` rule).
 const STORE_DISCONNECT_US: u64 = 20_000_000;
 /// PD `operator/step.go` `FastStepWaitTime`: a leader transfer not seen within this is dropped.
-const FAST_STEP_WAIT_US: u64 = 60_000_000;
+pub(crate) const FAST_STEP_WAIT_US: u64 = 60_000_000;
 /// PD `operator/step.go` `SlowStepWaitTime`: a step that sends a snapshot may take this long.
 const SLOW_STEP_WAIT_US: u64 = 600_000_000;
 
@@ -53,6 +53,9 @@ pub struct Pd {
     pub replica_ops: BTreeMap<u32, Operator>,
     /// Per store: earliest time (µs) the store limit lets PD add the next replica there.
     pub store_next_add: Vec<u64>,
+    /// Per store: under PD's evict-leader scheduler (`crate::evict_leader`).
+    pub evicting: Vec<bool>,
+    pub(crate) evict_cursor: u32,
     tso_physical_ms: u64,
     tso_logical: u64,
     repair_cursor: u32,
@@ -74,6 +77,8 @@ impl Pd {
             leader_ops: BTreeMap::new(),
             replica_ops: BTreeMap::new(),
             store_next_add: vec![0; stores],
+            evicting: vec![false; stores],
+            evict_cursor: 0,
             tso_physical_ms: 0,
             tso_logical: 0,
             repair_cursor: 0,
@@ -134,6 +139,7 @@ impl Cluster {
                         *known = (s as u8, term);
                     }
                 }
+                self.pd_evict_on_heartbeat(k);
             }
             _ => {}
         }
@@ -162,6 +168,8 @@ impl Cluster {
         if self.pd.down_stores() > 0 {
             self.pd_repair(k);
         }
+        // The evict-leader scheduler's operators are urgent: it runs before the balancer.
+        self.pd_evict_leaders(k);
         if self.cfg.pd.leader_balance {
             self.pd_balance_leaders(k);
         }
@@ -174,7 +182,7 @@ impl Cluster {
 
     /// Ends the operators that finished (a transferred leader PD has heard of; a new replica
     /// that has its snapshot) or timed out (PD `Operator::CheckTimeout`).
-    fn pd_retire_operators(&mut self, now: u64) {
+    pub(crate) fn pd_retire_operators(&mut self, now: u64) {
         let region_leader = &self.pd.region_leader;
         self.pd
             .leader_ops
@@ -253,8 +261,9 @@ impl Cluster {
     fn pd_balance_leaders<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
         // PD only schedules onto and away from stores that heartbeat (not Disconnected).
         let now = k.now().0;
+        // An evicting store takes no leaders (PD `PauseLeaderTransfer(store, In)`).
         let live: Vec<usize> = (0..self.stores.len())
-            .filter(|s| now.saturating_sub(self.pd.store_last_hb[*s]) < STORE_DISCONNECT_US)
+            .filter(|s| self.pd_store_connected(*s, now) && !self.pd.evicting[*s])
             .collect();
         if live.len() < 2 {
             return;
@@ -288,6 +297,11 @@ impl Cluster {
             };
             k.send(self.pd_node, self.store_nodes[max], msg);
         }
+    }
+
+    /// The store heartbeats PD (not Disconnected: PD's 20 s rule).
+    pub(crate) fn pd_store_connected(&self, s: usize, now: u64) -> bool {
+        now.saturating_sub(self.pd.store_last_hb[s]) < STORE_DISCONNECT_US
     }
 
     /// The live stores with the most and the fewest leaders in PD's view.

@@ -9,6 +9,7 @@ use yew::prelude::*;
 
 use super::PanelProps;
 use crate::engine::protocol::NodeView;
+use crate::playground::node_edit::{kind_of, menu_faults};
 use crate::playground::Action;
 
 fn select_value(e: &Event) -> Option<String> {
@@ -164,7 +165,7 @@ pub fn FaultPalette(props: &PanelProps) -> Html {
         *action,
         FaultAction::PauseChangefeed | FaultAction::ResumeChangefeed
     );
-    let names = target_names(&pg.scenario().changefeeds, &pg.frame.nodes, on_changefeed);
+    let names = target_names(&pg.scenario().changefeeds, &pg.frame.nodes, *action);
     let every_store = *target == "tikv-*" && !on_changefeed;
     if !names.contains(&*target) && !every_store {
         if let Some(first) = names.first() {
@@ -216,17 +217,26 @@ pub fn FaultPalette(props: &PanelProps) -> Html {
     }
 }
 
-/// What a verb can target: the changefeeds' ids for an operator action on a changefeed, the
-/// nodes in the engine's latest frame for every other verb.
+/// What a verb can target: the changefeeds' ids for an operator action on a changefeed; for
+/// every other verb, the nodes of the engine's latest frame that the verb applies to.
 fn target_names(
     changefeeds: &[ChangefeedSpec],
     nodes: &[NodeView],
-    on_changefeed: bool,
+    action: FaultAction,
 ) -> Vec<String> {
-    if on_changefeed {
+    if matches!(
+        action,
+        FaultAction::PauseChangefeed | FaultAction::ResumeChangefeed
+    ) {
         changefeeds.iter().map(|c| c.id.clone()).collect()
     } else {
-        nodes.iter().map(|n| n.name.clone()).collect()
+        // The nodes whose own menu offers this verb: captures for scale in and out, stores
+        // for leader eviction, every node for process and network faults.
+        nodes
+            .iter()
+            .filter(|n| menu_faults(kind_of(&n.name)).contains(&action))
+            .map(|n| n.name.clone())
+            .collect()
     }
 }
 

@@ -8,14 +8,15 @@ use faultline_scenario::{FaultAction, Scenario};
 use super::topology::NodeKind;
 
 /// The fault actions a node's menu offers: process and network faults for every node, the
-/// capture operations for captures only. Changefeed pauses target a changefeed, not a node,
-/// so no node offers them.
+/// capture operations for captures only, leader eviction for TiKV stores only. Changefeed
+/// pauses target a changefeed, not a node, so no node offers them.
 pub fn menu_faults(kind: NodeKind) -> Vec<FaultAction> {
     FaultAction::ALL
         .into_iter()
         .filter(|a| match a {
             FaultAction::PauseChangefeed | FaultAction::ResumeChangefeed => false,
             FaultAction::RemoveCapture | FaultAction::AddCapture => kind == NodeKind::Cdc,
+            FaultAction::EvictLeader => kind == NodeKind::Tikv,
             _ => true,
         })
         .collect()
@@ -112,12 +113,14 @@ mod tests {
         let tikv = menu_faults(NodeKind::Tikv);
         assert!(tikv.contains(&FaultAction::Kill) && tikv.contains(&FaultAction::Loss));
         assert!(!tikv.contains(&FaultAction::RemoveCapture));
+        assert!(tikv.contains(&FaultAction::EvictLeader));
         assert!(!tikv.contains(&FaultAction::PauseChangefeed));
         let cdc = menu_faults(NodeKind::Cdc);
         assert!(
             cdc.contains(&FaultAction::RemoveCapture) && cdc.contains(&FaultAction::AddCapture)
         );
         assert!(!cdc.contains(&FaultAction::ResumeChangefeed));
+        assert!(!cdc.contains(&FaultAction::EvictLeader));
         assert!(!removable(NodeKind::Pd) && !removable(NodeKind::Kafka));
         assert!(removable(NodeKind::Tikv) && removable(NodeKind::Cdc));
     }
