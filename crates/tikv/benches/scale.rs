@@ -18,6 +18,7 @@ fn config(hibernate: bool) -> TikvConfig {
         unreachable_broadcast: UnreachableBroadcast::OncePerDisconnect,
         load: WriteLoad {
             writes_per_sec: 1000,
+            stop_at: None,
         },
         ..Default::default()
     };
