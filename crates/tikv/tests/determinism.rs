@@ -10,9 +10,7 @@ fn trace(seed: u64) -> (u64, Vec<f64>) {
     let cfg = TikvConfig {
         stores: 4,
         regions: 2_000,
-        load: WriteLoad {
-            writes_per_sec: 200,
-        },
+        load: WriteLoad::per_sec(200),
         ..Default::default()
     };
     let mut w = world(&cfg, seed);
@@ -42,9 +40,7 @@ fn restarted_store_rejoins_and_leads_again() {
     let cfg = TikvConfig {
         stores: 3,
         regions: 300,
-        load: WriteLoad {
-            writes_per_sec: 100,
-        },
+        load: WriteLoad::per_sec(100),
         ..Default::default()
     };
     let mut w = world(&cfg, 3);

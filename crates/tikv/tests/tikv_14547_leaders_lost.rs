@@ -182,9 +182,7 @@ fn cluster_run(mode: UnreachableBroadcast, seed: u64, secs_after_kill: u64) -> W
         stores: 4,
         regions: 16_000,
         unreachable_broadcast: mode,
-        load: WriteLoad {
-            writes_per_sec: 1000,
-        },
+        load: WriteLoad::per_sec(1000),
         ..Default::default()
     };
     let mut w = world(&cfg, seed);
