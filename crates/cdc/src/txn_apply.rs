@@ -33,6 +33,8 @@ impl Cdc {
                     let failure = Some(TxnFailure::NotLeader { leader });
                     self.send_txn_reply(k, e.store, e.op, failure)
                 }
+                // The endpoint asks no ReadIndex yet.
+                OpOutcome::ReadReady | OpOutcome::ReadNotLeader { .. } | OpOutcome::ReadStale => {}
             }
         }
         self.flush_endpoints(k);
