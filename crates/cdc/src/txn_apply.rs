@@ -33,8 +33,9 @@ impl Cdc {
                     let failure = Some(TxnFailure::NotLeader { leader });
                     self.send_txn_reply(k, e.store, e.op, failure)
                 }
-                // The endpoint asks no ReadIndex yet.
-                OpOutcome::ReadReady | OpOutcome::ReadNotLeader { .. } | OpOutcome::ReadStale => {}
+                OpOutcome::ReadReady | OpOutcome::ReadNotLeader { .. } | OpOutcome::ReadStale => {
+                    self.endpoint_read_answered(k, tikv, e)
+                }
             }
         }
         self.flush_endpoints(k);
