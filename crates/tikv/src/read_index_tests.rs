@@ -166,3 +166,38 @@ fn a_killed_leader_store_answers_nothing() {
     );
     assert!(!w.model.has_pending_reads(LEADER));
 }
+
+#[test]
+fn a_new_leader_holds_a_read_until_it_commits_an_entry_of_its_term() {
+    let mut w = world();
+    let nodes = w.model.store_nodes().to_vec();
+    w.kernel.schedule_fault(
+        ms(1_000),
+        Fault::Links {
+            from: vec![nodes[0]],
+            to: nodes[1..].to_vec(),
+            both_ways: true,
+            change: LinkChange::Cut,
+        },
+    );
+    w.run_until(ms(1_001));
+    // Slot 0 wins a new term (its votes are not the point): its empty entry is uncommitted.
+    w.model.peers[LEADER.ix()].term += 1;
+    w.model.become_leader(&mut w.kernel, LEADER);
+    w.model.read_index(&mut w.kernel, 0, 0, 4);
+    assert_eq!(
+        w.model.read_ctx(LEADER),
+        0,
+        "raft-rs commit_to_current_term"
+    );
+    let p = &w.model.peers[LEADER.ix()];
+    let mut resp = RaftMsg::new(0, 1, 0, Kind::AppendResp, p.term);
+    resp.index = p.log.last_index;
+    w.model.step(&mut w.kernel, LEADER, &resp);
+    let ctx = w.model.read_ctx(LEADER);
+    assert_ne!(ctx, 0, "the commit released the read to the heartbeats");
+    assert!(outcomes(&mut w).is_empty());
+    let m = ack(&w, 1, ctx);
+    w.model.step(&mut w.kernel, LEADER, &m);
+    assert_eq!(outcomes(&mut w), vec![OpOutcome::ReadReady]);
+}

@@ -23,7 +23,7 @@
 //!   `StaleCommand` ([`OpOutcome::ReadStale`]). A killed store answers nothing: its callbacks
 //!   die with the process.
 //! - **Not on the leader** the model refuses at once with `NotLeader` and the local peer's
-//!   leader hint, waking the follower as a write does ([`Cluster::propose_op`]).
+//!   leader hint, waking the follower as a write does (`Cluster::propose_op`).
 //!   Simplified: 7.1 lets a ReadIndex through `pre_propose_raft_command` on a follower
 //!   (`is_read_index_request`); `Peer::read_index` answers `NotLeader` without a hint at once
 //!   only when no leader is known, otherwise forwards `MsgReadIndex` to the leader and answers
