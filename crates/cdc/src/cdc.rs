@@ -79,7 +79,7 @@ pub struct Cdc {
     /// Jitter of goroutine scheduling in the KV client (its own seeded stream).
     pub(crate) rng: SimRng,
     /// ReadIndex requests the endpoints asked for, waiting for the Stack to hand them to TiKV.
-    pub(crate) read_requests: crate::endpoint_host::ReadRequests,
+    pub(crate) read_requests: crate::endpoint::ReadRequests,
 }
 
 impl Cdc {

@@ -9,51 +9,18 @@
 //! `PeerFsmDelegate::on_capture_change`, makes it a ReadIndex: the scan is scheduled only once
 //! the read is confirmed by a quorum (`faultline_tikv::raft::read_index`). An error in the
 //! read's answer fails the registration (`Initializer::on_change_cmd_response`). Handlers
-//! here see TiKV immutably, so reads wait in [`ReadRequests`] until the Stack hands them to
-//! TiKV after the handler (`Stack::run_read_requests`).
-
-use std::collections::BTreeMap;
+//! here see TiKV immutably, so reads wait in `ReadRequests` (`endpoint.rs`) until the Stack
+//! hands them to TiKV after the handler (`Stack::run_read_requests`).
 
 use faultline_sim::Kernel;
 use faultline_tikv::{Cluster, OpEvent, OpOutcome};
 
 use crate::cdc::Cdc;
 use crate::change::{RegionError, RegionEvent, RegionEventKind, RowChange};
-use crate::endpoint::{Subscriber, Subscription};
+use crate::endpoint::{ReadRequest, ScanRequest, Subscription};
 use crate::msg::CdcTimer;
 use crate::stack::Stack;
 use crate::ts::Ts;
-
-/// One region request a store is serving: who asked, for which region, under which request id,
-/// and the ts after which the incremental scan returns changes.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ScanRequest {
-    pub(crate) sub: Subscriber,
-    pub(crate) region: u32,
-    pub(crate) request: u64,
-    pub(crate) checkpoint: Ts,
-}
-
-/// A ReadIndex an endpoint asks of its store's peer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ReadRequest {
-    /// Store index.
-    pub store: u32,
-    /// Region.
-    pub region: u32,
-    /// Id the answer comes back with (an [`OpEvent`]'s `op`).
-    pub op: u64,
-}
-
-/// Reads asked for by the endpoints and not yet handed to TiKV, and the registrations
-/// waiting for their reads' answers.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct ReadRequests {
-    outbox: Vec<ReadRequest>,
-    /// Per read op: the store and the registration it will start.
-    waiting: BTreeMap<u64, (u32, ScanRequest)>,
-    last_op: u64,
-}
 
 impl Cdc {
     /// A capture registers a region on store `s`: RegionNotFound if the store has no replica,

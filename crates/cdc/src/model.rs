@@ -5,8 +5,7 @@ use faultline_sim::{Kernel, Level, NodeId, NodeState, SimDuration};
 use faultline_tikv::Cluster;
 
 use crate::cdc::Cdc;
-use crate::endpoint::Subscriber;
-use crate::endpoint_host::ScanRequest;
+use crate::endpoint::{ScanRequest, Subscriber};
 use crate::ids::CfIx;
 use crate::kvclient::KvClient;
 use crate::msg::{CdcMsg, CdcTimer, RegionEventKind};
