@@ -78,6 +78,8 @@ pub struct Cdc {
     pub transport: Transport,
     /// Jitter of goroutine scheduling in the KV client (its own seeded stream).
     pub(crate) rng: SimRng,
+    /// ReadIndex requests the endpoints asked for, waiting for the Stack to hand them to TiKV.
+    pub(crate) read_requests: crate::endpoint::ReadRequests,
 }
 
 impl Cdc {
@@ -146,6 +148,7 @@ impl Cdc {
             paused: vec![false; cfg.changefeeds.len()],
             transport: Default::default(),
             rng: SimRng::stream(seed, "cdc.goroutines"),
+            read_requests: Default::default(),
         }
     }
 

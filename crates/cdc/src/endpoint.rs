@@ -12,6 +12,7 @@ use faultline_sim::{SimDuration, SimTime};
 
 use crate::change::RegionEvent;
 use crate::ids::CfIx;
+use crate::ts::Ts;
 
 /// Who a subscription sends to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -31,6 +32,38 @@ pub struct Subscription {
     pub to: Subscriber,
     /// Request id.
     pub request: u64,
+}
+
+/// One region request a store is serving: who asked, for which region, under which request id,
+/// and the ts after which the incremental scan returns changes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ScanRequest {
+    pub(crate) sub: Subscriber,
+    pub(crate) region: u32,
+    pub(crate) request: u64,
+    pub(crate) checkpoint: Ts,
+}
+
+/// A ReadIndex an endpoint asks of its store's peer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadRequest {
+    /// Store index.
+    pub store: u32,
+    /// Region.
+    pub region: u32,
+    /// Id the answer comes back with (a `faultline_tikv::OpEvent`'s `op`).
+    pub op: u64,
+}
+
+/// Reads asked for by the endpoints and not yet handed to TiKV, and the registrations
+/// waiting for their reads' answers.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ReadRequests {
+    pub(crate) outbox: Vec<ReadRequest>,
+    /// Per read op: the store and the registration it will start.
+    pub(crate) waiting: BTreeMap<u64, (u32, ScanRequest)>,
+    /// The last op id given to a read (ids start at 1; 0 means untracked to TiKV).
+    pub(crate) last_op: u64,
 }
 
 /// The endpoint of one store.

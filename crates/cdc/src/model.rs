@@ -5,8 +5,7 @@ use faultline_sim::{Kernel, Level, NodeId, NodeState, SimDuration};
 use faultline_tikv::Cluster;
 
 use crate::cdc::Cdc;
-use crate::endpoint::Subscriber;
-use crate::endpoint_host::ScanRequest;
+use crate::endpoint::{ScanRequest, Subscriber};
 use crate::ids::CfIx;
 use crate::kvclient::KvClient;
 use crate::msg::{CdcMsg, CdcTimer, RegionEventKind};
@@ -75,7 +74,7 @@ impl Cdc {
                     return;
                 };
                 let req = scan_request((c, cf, stream), region, request, checkpoint);
-                self.endpoint_on_register(k, tikv, to, s, req);
+                self.endpoint_on_register(tikv, s, req);
             }
             CdcMsg::Events {
                 cf,
@@ -220,6 +219,7 @@ impl Cdc {
             match state {
                 NodeState::Crashed => {
                     self.endpoints[s as usize].reset();
+                    self.endpoint_reads_lost(s);
                     self.pd_clients.stores[s as usize].clear();
                     self.transport_store_reset(s);
                     self.streams_may_break(k, s, RST_LATENCY);

@@ -100,6 +100,18 @@ impl Stack {
             self.cdc.on_op_events(k, &self.tikv, events);
         }
     }
+
+    /// Hands the ReadIndex requests TiCDC's endpoints asked for during the last event to
+    /// TiKV (the endpoint and raftstore share a process; the read reaches the peer at once),
+    /// then TiKV's answers back to TiCDC.
+    fn run_read_requests(&mut self, k: &mut Kernel<Self>) {
+        while self.cdc.has_read_requests() {
+            for r in self.cdc.take_read_requests() {
+                self.tikv.read_index(k, r.store, r.region, r.op);
+            }
+            self.take_op_events(k);
+        }
+    }
 }
 
 impl Model for Stack {
@@ -117,7 +129,10 @@ impl Model for Stack {
                 self.tikv.message_in(k, from, to, m);
                 self.take_op_events(k);
             }
-            StackMsg::Cdc(m) => self.cdc.on_message(k, &self.tikv, from, to, m),
+            StackMsg::Cdc(m) => {
+                self.cdc.on_message(k, &self.tikv, from, to, m);
+                self.run_read_requests(k);
+            }
         }
     }
 
@@ -127,7 +142,10 @@ impl Model for Stack {
                 self.tikv.timer_in(k, node, t);
                 self.take_op_events(k);
             }
-            StackTimer::Cdc(t) => self.cdc.on_timer(k, &self.tikv, node, t),
+            StackTimer::Cdc(t) => {
+                self.cdc.on_timer(k, &self.tikv, node, t);
+                self.run_read_requests(k);
+            }
         }
     }
 
@@ -135,11 +153,13 @@ impl Model for Stack {
         self.tikv.node_state_in(k, node, state);
         self.take_op_events(k);
         self.cdc.on_node_state(k, node, state);
+        self.run_read_requests(k);
     }
 
     fn on_links_changed(&mut self, k: &mut Kernel<Self>) {
         self.tikv.links_changed_in(k);
         self.cdc.on_links_changed(k);
+        self.run_read_requests(k);
     }
 
     fn metric_names(&self) -> Vec<String> {

@@ -33,6 +33,9 @@ impl Cdc {
                     let failure = Some(TxnFailure::NotLeader { leader });
                     self.send_txn_reply(k, e.store, e.op, failure)
                 }
+                OpOutcome::ReadReady | OpOutcome::ReadNotLeader { .. } | OpOutcome::ReadStale => {
+                    self.endpoint_read_answered(k, tikv, e)
+                }
             }
         }
         self.flush_endpoints(k);

@@ -8,7 +8,7 @@
 use faultline_scenario::{gallery, Run, MODEL_VERSION};
 
 /// The model version the pins below were recorded with.
-const PINNED_MODEL_VERSION: u32 = 6;
+const PINNED_MODEL_VERSION: u32 = 7;
 
 /// (gallery file, trace hash at the end of its run).
 const PINS: &[(&str, u64)] = &[
@@ -21,37 +21,37 @@ const PINS: &[(&str, u64)] = &[
         0x3f5ba03d10960c05,
     ),
     ("raft-basics-kill-a-store.toml", 0xf85d5b0a63ed0825),
-    ("raft-minority-leader-partition.toml", 0xacd66e435c2ea22d),
+    ("raft-minority-leader-partition.toml", 0x97ed7e2eb204f8b6),
     ("raft-quorum-lost-two-stores.toml", 0xdcc48a8d965509f5),
-    ("cdc-basic-replication.toml", 0x0a731d03ad22edc2),
-    ("cdc-capture-loses-pd.toml", 0x527165bc582c2edc),
+    ("cdc-basic-replication.toml", 0x715bb675f8a98f5d),
+    ("cdc-capture-loses-pd.toml", 0xb5d3d4fb084e77ca),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
-        0x9f3ac9bfefd75d78,
+        0x189293ac55bd2cec,
     ),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml",
-        0x30a834872176d554,
+        0x61e853909f4c390c,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss.toml",
-        0xc0f4c1a45d7e37e4,
+        0x021eb5c2e28d4713,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss-fixed.toml",
-        0xd36c4de18b607a8c,
+        0x34450aa7a3d24638,
     ),
     (
         "tiflow-9344-scale-captures-during-workload.toml",
-        0xe25a1e33439af59f,
+        0xbae56edab708e375,
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner.toml",
-        0x6160d34b22a24538,
+        0x1a26e2d6eca198f9,
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner-fixed.toml",
-        0x2d0538f3ff9557c9,
+        0xee8d3dc6dcb81988,
     ),
 ];
 

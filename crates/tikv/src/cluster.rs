@@ -16,6 +16,7 @@ use crate::msg::{Msg, Timer};
 use crate::pd::Pd;
 use crate::raft::log::RaftLog;
 use crate::raft::proposals::Proposals;
+use crate::raft::read_index::ReadIndexes;
 use crate::raft::{Peer, MAX_REPLICAS};
 use crate::store::Store;
 
@@ -48,6 +49,8 @@ pub struct Cluster {
     pub(crate) inv: Invariants,
     /// Client operations riding on log entries (see [`crate::raft::proposals`]).
     pub(crate) proposals: Proposals,
+    /// ReadIndex requests waiting for a quorum (see [`crate::raft::read_index`]).
+    pub(crate) reads: ReadIndexes,
     load_rng: SimRng,
     load_acc: u64,
     pd_crashed: bool,
@@ -135,6 +138,7 @@ impl Cluster {
             pd: Pd::new(n, regions, INIT_TERM, |r| (r % n) as u8),
             book,
             proposals: Proposals::default(),
+            reads: ReadIndexes::default(),
             inv: Invariants::new(regions, INIT_INDEX + 1, INIT_TERM, INIT_TERM, |_| 0),
             load_rng: SimRng::stream(0, "load"),
             load_acc: 0,

@@ -160,7 +160,7 @@ impl Cluster {
 
     /// The follower rule (TiKV `Peer::check_after_tick` for followers): stop ticking when not
     /// Chaos, a leader is known, the last log term equals the term, and no read is pending
-    /// (the model has no reads).
+    /// (a follower refuses reads at once in the model, so it never has one).
     pub(crate) fn follower_may_sleep(&self, pid: PeerId) -> bool {
         let p = &self.peers[pid.ix()];
         p.role == Role::Follower
@@ -170,7 +170,7 @@ impl Cluster {
     }
 
     /// TiKV 7.1 `Peer::check_before_tick` for a leader: nothing left to replicate or apply, no
-    /// transfer, and the election clock almost at its timeout (TiKV waits that long after
+    /// transfer, no pending read, and the election clock almost at its timeout (TiKV waits that long after
     /// waking). Every peer must have matched the last index, a dead one too ("We choose
     /// availability instead of performance in this case").
     pub(crate) fn leader_up_to_date(&self, pid: PeerId) -> bool {
@@ -182,7 +182,7 @@ impl Cluster {
         }
         let me = pid.slot(self.replicas);
         let last = p.log.last_index;
-        if p.log.commit != last || p.transferee != NO_SLOT {
+        if p.log.commit != last || p.transferee != NO_SLOT || self.has_pending_reads(pid) {
             return false;
         }
         (0..self.replicas as u8).all(|s| s == me || p.matched[s as usize] == last)

@@ -56,6 +56,8 @@ mod follower_wake_tests;
 mod hibernate_tests;
 #[cfg(test)]
 mod raft_client_tests;
+#[cfg(test)]
+mod read_index_tests;
 
 pub use action::TikvAction;
 pub use cluster::Cluster;

@@ -137,8 +137,9 @@ impl Cluster {
             .on_leader(r, p.term, pid.slot(self.replicas), &p.log);
     }
 
-    /// A peer stopped being leader.
+    /// A peer stopped being leader; its pending reads fail.
     pub(crate) fn leader_lost(&mut self, pid: PeerId) {
+        self.reads_lost(pid);
         let s = self.slot_store[pid.ix()] as usize;
         self.book.leaders_per_store[s] -= 1;
         if self.store_up[s] {

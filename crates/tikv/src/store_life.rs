@@ -12,6 +12,7 @@ impl Cluster {
     pub(crate) fn store_crashed<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize) {
         for pid in self.peers_of(s) {
             if self.peers[pid.ix()].is_leader() {
+                self.reads_dropped(pid);
                 self.leader_lost(pid);
             }
             let p = &mut self.peers[pid.ix()];

@@ -77,10 +77,12 @@ impl Cluster {
         }
     }
 
-    /// Heartbeats to every follower (raft-rs `bcast_heartbeat`, TiKV `Peer::ping`).
+    /// Heartbeats to every follower (raft-rs `bcast_heartbeat`, TiKV `Peer::ping`), carrying
+    /// the newest pending read's context in `index` (raft-rs puts it in `context`).
     pub(crate) fn ping(&mut self, pid: PeerId) {
         let me = pid.slot(self.replicas);
         let r = pid.region(self.replicas).0;
+        let ctx = self.read_ctx(pid);
         for s in 0..self.replicas as u8 {
             if s == me {
                 continue;
@@ -88,6 +90,7 @@ impl Cluster {
             let p = &self.peers[pid.ix()];
             let mut m = RaftMsg::new(r, me, s, Kind::Heartbeat, p.term);
             m.commit = p.log.commit.min(p.matched[s as usize]);
+            m.index = ctx;
             self.send(pid, s, m);
         }
     }

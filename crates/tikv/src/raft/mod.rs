@@ -8,6 +8,7 @@ pub mod election;
 pub mod leader_info;
 pub mod log;
 pub mod proposals;
+pub mod read_index;
 pub mod replication;
 pub mod step;
 

@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 use faultline_sim::Kernel;
 
 use crate::host::TikvHost;
-use crate::ids::{PeerId, RegionId, NO_SLOT};
+use crate::ids::PeerId;
 use crate::Cluster;
 
 /// What happened to an operation a client proposed.
@@ -40,6 +40,17 @@ pub enum OpOutcome {
         /// Leader hint (store index).
         leader: Option<u32>,
     },
+    /// A ReadIndex asked with [`Cluster::read_index`] is confirmed: a quorum answered the
+    /// leader's heartbeats carrying it (see [`crate::raft::read_index`]).
+    ReadReady,
+    /// A ReadIndex was refused at once: the local peer is not leader (or the replica moved
+    /// away). `leader` is the store its peer believes leads, if any.
+    ReadNotLeader {
+        /// Leader hint (store index).
+        leader: Option<u32>,
+    },
+    /// A ReadIndex was pending when its leader stepped down: TiKV answers `StaleCommand`.
+    ReadStale,
 }
 
 /// One outcome for the layer above to act on.
@@ -92,10 +103,7 @@ impl Cluster {
         if !self.propose(k, pid) {
             self.book.writes_dropped += 1;
             self.wake_on_request(pid);
-            let leader = self.peers[pid.ix()].leader;
-            let hint = (leader != NO_SLOT && leader != pid.slot(self.replicas)).then(|| {
-                self.slot_store[PeerId::of(RegionId(region), leader, self.replicas).ix()] as u32
-            });
+            let hint = self.leader_hint(pid);
             self.op_event(op, region, s, OpOutcome::NotLeader { leader: hint });
             return;
         }
@@ -121,7 +129,7 @@ impl Cluster {
     /// `reset_hibernate_state(GroupState::Chaos)` and `register_raft_base_tick`, so a follower
     /// whose leader died campaigns once clients knock. Missing ticks are kept, as for every
     /// `reset_hibernate_state` wake-up.
-    fn wake_on_request(&mut self, pid: PeerId) {
+    pub(crate) fn wake_on_request(&mut self, pid: PeerId) {
         if self.peers[pid.ix()].is_leader() || !self.cfg.hibernate.enabled {
             return;
         }
@@ -130,7 +138,7 @@ impl Cluster {
         self.register_tick(pid);
     }
 
-    fn op_event(&mut self, op: u64, region: u32, s: usize, outcome: OpOutcome) {
+    pub(crate) fn op_event(&mut self, op: u64, region: u32, s: usize, outcome: OpOutcome) {
         if op != 0 {
             let store = s as u32;
             let ev = OpEvent {

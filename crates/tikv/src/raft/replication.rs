@@ -139,7 +139,8 @@ impl Cluster {
         self.send(pid, m.from, resp);
     }
 
-    /// A follower handles a heartbeat.
+    /// A follower handles a heartbeat, echoing its read context (raft-rs
+    /// `handle_heartbeat` copies `context` into `MsgHeartbeatResponse`).
     pub(crate) fn handle_heartbeat<H: TikvHost>(
         &mut self,
         k: &mut Kernel<H>,
@@ -148,13 +149,14 @@ impl Cluster {
     ) {
         let me = pid.slot(self.replicas);
         self.advance_commit(k, pid, m.commit);
-        let resp = RaftMsg::new(
+        let mut resp = RaftMsg::new(
             m.region,
             me,
             m.from,
             Kind::HeartbeatResp,
             self.peers[pid.ix()].term,
         );
+        resp.index = m.index;
         self.send(pid, m.from, resp);
     }
 
@@ -190,13 +192,15 @@ impl Cluster {
         }
     }
 
-    /// The leader handles a heartbeat answer: catch the follower up if it lags.
+    /// The leader handles a heartbeat answer: catch the follower up if it lags, and count it
+    /// for the read whose context it echoes.
     pub(crate) fn handle_heartbeat_response(&mut self, pid: PeerId, m: &RaftMsg) {
         let p = &mut self.peers[pid.ix()];
         p.recent_active |= 1 << m.from;
         if p.matched[m.from as usize] < p.log.last_index {
             self.send_append(pid, m.from);
         }
+        self.read_acked(pid, m);
     }
 
     /// Commits what a quorum has, but only entries of the leader's own term (Raft §5.4.2).
@@ -220,6 +224,7 @@ impl Cluster {
     pub(crate) fn advance_commit<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId, c: u64) {
         let p = &mut self.peers[pid.ix()];
         let before = p.log.commit;
+        let before_term = p.log.term_at(before);
         let n = p.log.commit_to(c);
         if n == 0 {
             return;
@@ -233,7 +238,11 @@ impl Cluster {
         self.inv
             .on_commit(pid.region(self.replicas), &p.log, p.term);
         let after = p.log.commit;
+        let leads = p.role == Role::Leader;
         self.ops_committed(pid, before, after);
+        if leads {
+            self.reads_on_commit(pid, before_term);
+        }
     }
 
     /// Leader transfer (raft-rs `MsgTransferLeader`): wait until the target is caught up,
