@@ -27,6 +27,8 @@ pub const SHIPPED: &[(&str, &str)] = shipped![
     "raft-basics-kill-a-store.toml",
     "raft-minority-leader-partition.toml",
     "raft-quorum-lost-two-stores.toml",
+    "tikv-rolling-restart.toml",
+    "tikv-rolling-restart-without-eviction.toml",
     "cdc-basic-replication.toml",
     "cdc-capture-loses-pd.toml",
     "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",

@@ -23,6 +23,11 @@ const PINS: &[(&str, u64)] = &[
     ("raft-basics-kill-a-store.toml", 0xf85d5b0a63ed0825),
     ("raft-minority-leader-partition.toml", 0x97ed7e2eb204f8b6),
     ("raft-quorum-lost-two-stores.toml", 0xdcc48a8d965509f5),
+    ("tikv-rolling-restart.toml", 0xe7897685ad344bf8),
+    (
+        "tikv-rolling-restart-without-eviction.toml",
+        0x9eee4c5c3102cdfe,
+    ),
     ("cdc-basic-replication.toml", 0x715bb675f8a98f5d),
     ("cdc-capture-loses-pd.toml", 0xb5d3d4fb084e77ca),
     (
@@ -35,11 +40,11 @@ const PINS: &[(&str, u64)] = &[
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss.toml",
-        0x021eb5c2e28d4713,
+        0x105da2eeacda322f,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss-fixed.toml",
-        0x34450aa7a3d24638,
+        0xd4667a902f6afa9c,
     ),
     (
         "tiflow-9344-scale-captures-during-workload.toml",

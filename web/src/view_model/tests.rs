@@ -355,7 +355,7 @@ pub(crate) const TIFLOW_9344: &str = "tiflow-9344-double-write-after-cdc-network
 
 #[test]
 fn tiflow_9344_double_write_windows_match_the_writers_metric() {
-    // The owner cdc-2 loses its network at 63 s for 10 s; its tables move and its old
+    // The owner cdc-2 loses its network at 59 s for 10 s; its tables move and its old
     // processors keep writing: some table has two writers for a while.
     let run = run_at(TIFLOW_9344, 150);
     let lanes = table_lanes(&run);
