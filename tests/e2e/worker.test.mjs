@@ -38,6 +38,36 @@ test("a worker script that does not load is reported in the page, not left at se
   await page.close();
 });
 
+// index.html downloads the worker's files early, beside the page's (issue 18 item 8); when
+// that download fails, the page must spawn the worker the normal way, from its own requests.
+// Only the first request for the file is spoilt (the early one, made while the page's HTML is
+// parsed); the worker's own request for it goes through.
+for (const [what, file, spoil] of [
+  ["aborted", /faultline-worker_bg\.wasm$/, (route) => route.abort()],
+  [
+    "answered with the page (a server's fallback for missing files)",
+    /faultline-worker\.js$/,
+    (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>Faultline</title>" }),
+  ],
+]) {
+  test(`an early worker download ${what} leaves the worker to load the normal way`, async () => {
+    const page = await ctx.browser.context.newPage();
+    const problems = [];
+    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+    let spoilt = 0;
+    await page.route(file, (route) => (spoilt++ === 0 ? spoil(route) : route.continue()));
+    ctx.server.requests.length = 0;
+    await page.goto(`${ctx.server.url}${linkFragment(SMALL)}`);
+    await waitStatus(page, problems);
+    assert.equal(spoilt, 2, "the early request, then the worker's own");
+    assert.equal(await text(page, "error"), null, "no error shown");
+    // The worker ran: it built the scenario and answered with a frame.
+    assert.equal(await text(page, "status"), "paused");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+}
+
 test("a panic in the simulation worker is reported in the page with a repro link", async () => {
   const link = linkFragment(SMALL);
   const page = await ctx.browser.context.newPage();

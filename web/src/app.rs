@@ -55,18 +55,66 @@ fn initial_state() -> AppState {
     }
 }
 
-/// Spawns the simulation worker: its frames and crash reports become actions, and the
-/// state's sender posts to it (flushing what the page queued before it existed).
+/// Spawns the simulation worker once index.html's early download of its script and
+/// WebAssembly (`faultlineWorkerLoader`) settles, from those bytes; the normal way (its own
+/// requests for [`SCRIPT`](crate::engine::worker::SCRIPT) and its WebAssembly) if that
+/// download failed or the page has no such loader. Commands wait in the playground's outbox
+/// until then.
 #[cfg(target_arch = "wasm32")]
 fn spawn_engine(state: &crate::state::StateHandle) {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsValue;
+
+    // A worker whose script fails to load fails silently (gloo's bridge just queues the
+    // commands), so the page says so itself if the worker has not reported in time. Counted
+    // from here, not from the spawn: waiting for the early download is part of the start.
+    let d = state.dispatcher();
+    Timeout::new(crate::playground::WORKER_START_MS, move || {
+        d.dispatch(Action::EngineSilent)
+    })
+    .forget();
+    let Some(loader) = early_worker_loader() else {
+        connect_engine(state, None);
+        return;
+    };
+    let state = state.clone();
+    // The loader never rejects, but a rejection must not leave the page without a worker:
+    // `catch` turns it into undefined, which means "the normal way".
+    let ignore = Closure::once(|_: JsValue| {});
+    let spawn = Closure::once(move |url: JsValue| connect_engine(&state, url.as_string()));
+    let _ = loader.catch(&ignore).then(&spawn);
+    // Each runs at most once, when the download settles; a page load makes one pair.
+    ignore.forget();
+    spawn.forget();
+}
+
+/// index.html's `window.faultlineWorkerLoader`, if the page has it.
+#[cfg(target_arch = "wasm32")]
+fn early_worker_loader() -> Option<js_sys::Promise> {
+    let window = web_sys::window()?;
+    js_sys::Reflect::get(&window, &"faultlineWorkerLoader".into())
+        .ok()?
+        .dyn_into::<js_sys::Promise>()
+        .ok()
+}
+
+/// Starts the worker, from `loader` (a script that brings the worker's code and WebAssembly
+/// with it) or else from its files: its frames and crash reports become actions, and the
+/// state's sender posts to it (flushing what the page queued before it existed).
+#[cfg(target_arch = "wasm32")]
+fn connect_engine(state: &crate::state::StateHandle, loader: Option<String>) {
     use crate::engine::worker::{SimWorker, SCRIPT};
     use crate::engine::FromEngine;
     use gloo::worker::Spawnable;
 
     let d = state.dispatcher();
-    let bridge = SimWorker::spawner()
+    let mut spawner = SimWorker::spawner();
+    spawner
         // trunk builds workers with wasm-bindgen's no-modules target.
         .as_module(false)
+        // The early loader starts the WebAssembly itself; without it gloo writes the
+        // shim that loads SCRIPT and its `_bg.wasm`.
+        .with_loader(loader.is_some())
         .callback(move |out: FromEngine| match out {
             FromEngine::Ready => d.dispatch(Action::EngineReady),
             FromEngine::Frame(f) => d.dispatch(Action::Frame(f)),
@@ -75,17 +123,10 @@ fn spawn_engine(state: &crate::state::StateHandle) {
             FromEngine::Crashed { message, at_us } => {
                 d.dispatch(Action::EngineCrashed(message, at_us))
             }
-        })
-        .spawn(SCRIPT);
+        });
+    let bridge = spawner.spawn(loader.as_deref().unwrap_or(SCRIPT));
     *state.send.borrow_mut() = Some(Box::new(move |m| bridge.send(m)));
     state.flush();
-    // A worker whose script fails to load fails silently (gloo's bridge just queues the
-    // commands), so the page says so itself if the worker has not reported in time.
-    let d = state.dispatcher();
-    gloo::timers::callback::Timeout::new(crate::playground::WORKER_START_MS, move || {
-        d.dispatch(Action::EngineSilent)
-    })
-    .forget();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -28,11 +28,18 @@ function deflatedBody(file, stat, body) {
   return deflated.get(key);
 }
 
-/** Serves `root` on 127.0.0.1 at a free port; resolves to { url, close }. */
+/**
+ * Serves `root` on 127.0.0.1 at a free port; resolves to { url, close, requests }.
+ * `requests` lists the path of every request that reached the server, in order (clear it
+ * with `requests.length = 0`): a test can count what was really downloaded, whichever page
+ * or worker asked for it.
+ */
 export async function serveDir(root) {
+  const requests = [];
   const server = http.createServer(async (req, res) => {
     try {
       const urlPath = decodeURIComponent(new URL(req.url, "http://x").pathname);
+      requests.push(urlPath);
       let file = path.join(root, path.normalize(urlPath));
       if (!file.startsWith(path.resolve(root))) {
         res.writeHead(403).end();
@@ -60,6 +67,7 @@ export async function serveDir(root) {
   const { port } = server.address();
   return {
     url: `http://127.0.0.1:${port}/`,
+    requests,
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 }
