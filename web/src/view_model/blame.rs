@@ -203,16 +203,15 @@ fn feed_blame(run: &Run, cdc: &Cdc, cf: usize) -> FeedBlame {
             }
         })
         .collect();
-    let cp_holder = marks
-        .iter()
-        .min_by_key(|m| (m.checkpoint, m.table))
-        .map(|m| m.table);
     let rs_holder = marks
         .iter()
         .min_by_key(|m| (m.resolved, m.table))
         .map(|m| m.table);
     let mut order: Vec<&TableMarks> = marks.iter().collect();
     order.sort_by_key(|m| (m.checkpoint, m.resolved, m.table));
+    // The holder is the first table listed: when several tables share the lowest checkpoint
+    // (a caught-up changefeed), the one with the lowest resolved ts, so it is always listed.
+    let cp_holder = order.first().map(|m| m.table);
     let mut listed: Vec<&TableMarks> = order.iter().take(TABLES_LISTED).copied().collect();
     if let Some(m) = order.iter().find(|m| Some(m.table) == rs_holder) {
         if !listed.iter().any(|l| l.table == m.table) {
