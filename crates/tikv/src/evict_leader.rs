@@ -16,8 +16,6 @@ use faultline_sim::{Kernel, Level};
 
 use crate::host::TikvHost;
 use crate::ids::{PeerId, RegionId};
-use crate::msg::Msg;
-use crate::pd::{Operator, FAST_STEP_WAIT_US};
 use crate::Cluster;
 
 /// Regions one scheduling pass looks at, at most (bounds a pass on a 256,000-region cluster).
@@ -67,19 +65,8 @@ impl Cluster {
             let Some(to) = self.pd_evict_target(r, from, now) else {
                 continue;
             };
-            self.pd.store_leaders[from] -= 1;
-            self.pd.store_leaders[to] += 1;
-            let op = Operator {
-                target: to as u8,
-                deadline: now + FAST_STEP_WAIT_US,
-            };
-            self.pd.leader_ops.insert(r, op);
-            let msg = Msg::TransferLeader {
-                region: r,
-                to_store: to as u32,
-            };
             self.book.evict_leader_ops += 1;
-            k.send(self.pd_node, self.store_nodes[from], msg);
+            self.pd_order_transfer(k, r, from, to);
         }
     }
 

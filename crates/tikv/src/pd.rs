@@ -23,7 +23,7 @@ use crate::Cluster;
 /// A store silent this long is Disconnected for PD (PD's 20 s `StoreDisconnected` rule).
 const STORE_DISCONNECT_US: u64 = 20_000_000;
 /// PD `operator/step.go` `FastStepWaitTime`: a leader transfer not seen within this is dropped.
-pub(crate) const FAST_STEP_WAIT_US: u64 = 60_000_000;
+const FAST_STEP_WAIT_US: u64 = 60_000_000;
 /// PD `operator/step.go` `SlowStepWaitTime`: a step that sends a snapshot may take this long.
 const SLOW_STEP_WAIT_US: u64 = 600_000_000;
 
@@ -284,19 +284,31 @@ impl Cluster {
             let Some(r) = self.pd_next_region_led_by(max, min, &mut scan) else {
                 return;
             };
-            self.pd.store_leaders[max] -= 1;
-            self.pd.store_leaders[min] += 1;
-            let op = Operator {
-                target: min as u8,
-                deadline: now + FAST_STEP_WAIT_US,
-            };
-            self.pd.leader_ops.insert(r, op);
-            let msg = Msg::TransferLeader {
-                region: r,
-                to_store: min as u32,
-            };
-            k.send(self.pd_node, self.store_nodes[max], msg);
+            self.pd_order_transfer(k, r, max, min);
         }
+    }
+
+    /// A leader-transfer operator for region `r` from store `from` to `to`: counted in PD's
+    /// leader counts at once (operator influence) and sent to the leader's store.
+    pub(crate) fn pd_order_transfer<H: TikvHost>(
+        &mut self,
+        k: &mut Kernel<H>,
+        r: u32,
+        from: usize,
+        to: usize,
+    ) {
+        self.pd.store_leaders[from] -= 1;
+        self.pd.store_leaders[to] += 1;
+        let op = Operator {
+            target: to as u8,
+            deadline: k.now().0 + FAST_STEP_WAIT_US,
+        };
+        self.pd.leader_ops.insert(r, op);
+        let msg = Msg::TransferLeader {
+            region: r,
+            to_store: to as u32,
+        };
+        k.send(self.pd_node, self.store_nodes[from], msg);
     }
 
     /// The store heartbeats PD (not Disconnected: PD's 20 s rule).
