@@ -41,6 +41,24 @@ fn ack(w: &World<Cluster>, slot: u8, ctx: u64) -> RaftMsg {
     m
 }
 
+/// The world at 1.001 s, tikv-1 (the leader's store) cut from the other stores at 1 s, and
+/// the store nodes.
+fn leader_cut_at_one_second() -> (World<Cluster>, Vec<faultline_sim::NodeId>) {
+    let mut w = world();
+    let nodes = w.model.store_nodes().to_vec();
+    w.kernel.schedule_fault(
+        ms(1_000),
+        Fault::Links {
+            from: vec![nodes[0]],
+            to: nodes[1..].to_vec(),
+            both_ways: true,
+            change: LinkChange::Cut,
+        },
+    );
+    w.run_until(ms(1_001));
+    (w, nodes)
+}
+
 #[test]
 fn a_read_wakes_a_hibernated_leader_and_its_heartbeats_wake_the_followers() {
     let mut w = world();
@@ -99,18 +117,7 @@ fn a_read_is_confirmed_only_by_answers_from_a_quorum_of_distinct_followers() {
 
 #[test]
 fn a_leader_cut_from_its_followers_never_confirms_and_fails_the_read_when_it_steps_down() {
-    let mut w = world();
-    let nodes = w.model.store_nodes().to_vec();
-    w.kernel.schedule_fault(
-        ms(1_000),
-        Fault::Links {
-            from: vec![nodes[0]],
-            to: nodes[1..].to_vec(),
-            both_ways: true,
-            change: LinkChange::Cut,
-        },
-    );
-    w.run_until(ms(1_001));
+    let (mut w, _) = leader_cut_at_one_second();
     w.model.read_index(&mut w.kernel, 0, 0, 5);
     w.run_until(ms(1_500));
     assert!(outcomes(&mut w).is_empty(), "no answer crosses the cut");
@@ -145,18 +152,7 @@ fn a_read_on_a_follower_is_refused_with_a_hint_and_wakes_it() {
 
 #[test]
 fn a_killed_leader_store_answers_nothing() {
-    let mut w = world();
-    let nodes = w.model.store_nodes().to_vec();
-    w.kernel.schedule_fault(
-        ms(1_000),
-        Fault::Links {
-            from: vec![nodes[0]],
-            to: nodes[1..].to_vec(),
-            both_ways: true,
-            change: LinkChange::Cut,
-        },
-    );
-    w.run_until(ms(1_001));
+    let (mut w, nodes) = leader_cut_at_one_second();
     w.model.read_index(&mut w.kernel, 0, 0, 5);
     w.kernel.schedule_fault(ms(1_200), Fault::Crash(nodes[0]));
     w.run_until(ms(30_000));
@@ -169,18 +165,7 @@ fn a_killed_leader_store_answers_nothing() {
 
 #[test]
 fn a_new_leader_holds_a_read_until_it_commits_an_entry_of_its_term() {
-    let mut w = world();
-    let nodes = w.model.store_nodes().to_vec();
-    w.kernel.schedule_fault(
-        ms(1_000),
-        Fault::Links {
-            from: vec![nodes[0]],
-            to: nodes[1..].to_vec(),
-            both_ways: true,
-            change: LinkChange::Cut,
-        },
-    );
-    w.run_until(ms(1_001));
+    let (mut w, _) = leader_cut_at_one_second();
     // Slot 0 wins a new term (its votes are not the point): its empty entry is uncommitted.
     w.model.peers[LEADER.ix()].term += 1;
     w.model.become_leader(&mut w.kernel, LEADER);
