@@ -18,16 +18,24 @@ pub enum FaultKind {
     Pause,
     /// Kill a Kafka broker (`kafka-*`), restart it later; skipped without brokers.
     BrokerDown,
+    /// PD's evict-leader scheduler on one TiKV store, removed later (a rolling restart's
+    /// first step). Not in the default budget.
+    EvictLeader,
+    /// PD moves every leader of one TiKV store to another (`transfer_leader` with `from`);
+    /// nothing to undo: the balancer evens leaders out again. Not in the default budget.
+    TransferLeader,
 }
 
 impl FaultKind {
     /// Every kind, in the order schedules draw them (part of the value-stable stream).
-    pub const ALL: [FaultKind; 5] = [
+    pub const ALL: [FaultKind; 7] = [
         FaultKind::Kill,
         FaultKind::Partition,
         FaultKind::Loss,
         FaultKind::Pause,
         FaultKind::BrokerDown,
+        FaultKind::EvictLeader,
+        FaultKind::TransferLeader,
     ];
 
     /// The name used on the command line.
@@ -38,6 +46,8 @@ impl FaultKind {
             FaultKind::Loss => "loss",
             FaultKind::Pause => "pause",
             FaultKind::BrokerDown => "broker-down",
+            FaultKind::EvictLeader => "evict-leader",
+            FaultKind::TransferLeader => "transfer-leader",
         }
     }
 

@@ -18,6 +18,9 @@ pub const STREAM: &str = "explore";
 /// Name prefix of Kafka broker nodes, the targets of `broker-down`.
 pub const BROKER_PREFIX: &str = "kafka-";
 
+/// Name prefix of TiKV store nodes, the targets of `evict-leader` and `transfer-leader`.
+const STORE_PREFIX: &str = "tikv-";
+
 /// True if the scenario has Kafka brokers for `broker-down` to take down.
 pub fn has_brokers(s: &Scenario) -> bool {
     node_names(s).iter().any(|n| n.starts_with(BROKER_PREFIX))
@@ -125,11 +128,13 @@ impl Draw<'_> {
             // A broker going down is a broker process killed; explore notes when there are
             // no brokers and leaves the kind out.
             FaultKind::BrokerDown => FaultAction::Kill,
+            FaultKind::EvictLeader => FaultAction::EvictLeader,
+            FaultKind::TransferLeader => FaultAction::TransferLeader,
         };
-        let target = if kind == FaultKind::BrokerDown {
-            self.broker(rng)?
-        } else {
-            self.node(rng)
+        let target = match kind {
+            FaultKind::BrokerDown => self.broker(rng)?,
+            FaultKind::EvictLeader | FaultKind::TransferLeader => self.store(rng)?,
+            _ => self.node(rng),
         };
         // The latest start still leaves one duration step before `healed_by`.
         let first = self.first / AT_STEP;
@@ -137,22 +142,29 @@ impl Draw<'_> {
         let at = rng.range(first, last.max(first + 1)) * AT_STEP;
         let longest = (self.healed_by.saturating_sub(at) / self.unit).max(1);
         let duration = rng.range(1, longest + 1);
-        let mut f = FaultSpec {
-            at: Dur(at),
-            action,
-            target: target.clone(),
-            peers: None,
-            one_way: false,
-            loss_percent: None,
-            delay: None,
-            duration: Some(Dur(duration * self.unit)),
-        };
+        let mut f = FaultSpec::new(Dur(at), action, &target);
+        f.loss_percent = None;
+        f.delay = None;
+        f.duration = Some(Dur(duration * self.unit));
         match kind {
             FaultKind::Partition => {
                 f.peers = self.some_peers(&target, rng);
                 f.one_way = rng.chance(1, 4);
             }
             FaultKind::Loss => f.loss_percent = Some(rng.range(10, 101) as u32),
+            FaultKind::TransferLeader => {
+                // Nothing to undo; the source is another store (none: no transfer).
+                f.duration = None;
+                let others: Vec<&String> = self
+                    .names
+                    .iter()
+                    .filter(|n| n.starts_with(STORE_PREFIX) && **n != target)
+                    .collect();
+                if others.is_empty() {
+                    return None;
+                }
+                f.from = Some(others[rng.below(others.len() as u64) as usize].clone());
+            }
             _ => {}
         }
         Some(f)
@@ -160,6 +172,18 @@ impl Draw<'_> {
 
     fn node(&self, rng: &mut SimRng) -> String {
         self.names[rng.below(self.names.len() as u64) as usize].clone()
+    }
+
+    fn store(&self, rng: &mut SimRng) -> Option<String> {
+        let stores: Vec<&String> = self
+            .names
+            .iter()
+            .filter(|n| n.starts_with(STORE_PREFIX))
+            .collect();
+        if stores.is_empty() {
+            return None;
+        }
+        Some(stores[rng.below(stores.len() as u64) as usize].clone())
     }
 
     fn broker(&self, rng: &mut SimRng) -> Option<String> {
@@ -221,6 +245,38 @@ mod tests {
                 assert!(f.at.0 >= first && end <= healed_by, "seed {seed}: {f:?}");
             }
         }
+    }
+
+    #[test]
+    fn leader_kinds_target_stores_and_are_valid() {
+        let base = base();
+        let budget = FaultBudget::parse("evict-leader=2,transfer-leader=2").unwrap();
+        let mut seen = [0, 0];
+        for seed in 0..100 {
+            let s = scenario_for_seed(&base, &budget, seed);
+            validate("t", &s).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            assert!(
+                last_heal(&s).is_some(),
+                "seed {seed}: liveness can be judged"
+            );
+            for f in &s.faults[1..] {
+                assert!(f.target.starts_with("tikv-"), "seed {seed}: {f:?}");
+                match f.action {
+                    FaultAction::EvictLeader => {
+                        seen[0] += 1;
+                        assert!(f.duration.is_some(), "the scheduler is removed later");
+                    }
+                    FaultAction::TransferLeader => {
+                        seen[1] += 1;
+                        let from = f.from.as_deref().expect("a source store");
+                        assert!(from.starts_with("tikv-") && from != f.target, "{f:?}");
+                        assert_eq!(f.duration, None);
+                    }
+                    other => panic!("seed {seed}: {other:?} not in the budget"),
+                }
+            }
+        }
+        assert!(seen[0] > 20 && seen[1] > 20, "{seen:?}");
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Operator actions in the fault script (`pause_changefeed`, `resume_changefeed`,
 //! `remove_capture`, `add_capture`): TiCDC model actions, scheduled as timers on `pd-1` (the
-//! CLI talks to etcd inside PD), not kernel faults. `evict_leader` is a TiKV model action,
-//! also a timer on `pd-1` (pd-ctl adds the scheduler to PD itself).
+//! CLI talks to etcd inside PD), not kernel faults. `evict_leader` and `transfer_leader` are
+//! TiKV model actions, also timers on `pd-1` (pd-ctl adds the scheduler or operator to PD
+//! itself).
 //!
 //! Simplifications: an action is lost if `pd-1` is down when it fires, or was killed since the
 //! run started (timers armed by an earlier life of a node are dropped). A `remove_capture` at
@@ -100,11 +101,37 @@ pub fn operator_actions(spec: &FaultSpec, s: &Scenario) -> Vec<(Dur, OperatorAct
 }
 
 /// The TiKV model actions one script step expands to: `evict_leader` adds PD's evict-leader
-/// scheduler for each store, and removes it after `duration`.
+/// scheduler for each store, and removes it after `duration`; `transfer_leader` asks PD for
+/// one region's transfer or a store-wide one.
 pub fn tikv_actions(spec: &FaultSpec, s: &Scenario) -> Vec<(Dur, TikvAction)> {
-    if spec.action != FaultAction::EvictLeader {
-        return Vec::new();
+    match spec.action {
+        FaultAction::EvictLeader => evict_actions(spec, s),
+        FaultAction::TransferLeader => transfer_actions(spec, s),
+        _ => Vec::new(),
     }
+}
+
+/// `transfer_leader` to the target store (validation makes it exactly one, and gives exactly
+/// one of `region` and `from`).
+fn transfer_actions(spec: &FaultSpec, s: &Scenario) -> Vec<(Dur, TikvAction)> {
+    let Some(&to_store) = store_indices(&spec.target, s).first() else {
+        return Vec::new();
+    };
+    let action = match (spec.region, &spec.from) {
+        (Some(region), _) => TikvAction::TransferLeader { region, to_store },
+        (None, Some(from)) => match store_indices(from, s).first() {
+            Some(&from_store) => TikvAction::TransferLeaders {
+                from_store,
+                to_store,
+            },
+            None => return Vec::new(),
+        },
+        (None, None) => return Vec::new(),
+    };
+    vec![(spec.at, action)]
+}
+
+fn evict_actions(spec: &FaultSpec, s: &Scenario) -> Vec<(Dur, TikvAction)> {
     let stores = store_indices(&spec.target, s);
     let mut out: Vec<(Dur, TikvAction)> = stores
         .iter()

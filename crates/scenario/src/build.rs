@@ -187,7 +187,8 @@ pub fn kernel_faults(
         | FaultAction::ResumeChangefeed
         | FaultAction::RemoveCapture
         | FaultAction::AddCapture
-        | FaultAction::EvictLeader => (vec![], vec![]),
+        | FaultAction::EvictLeader
+        | FaultAction::TransferLeader => (vec![], vec![]),
     };
     let mut out: Vec<_> = now.into_iter().map(|f| (spec.at, f)).collect();
     if let Some(d) = spec.duration {

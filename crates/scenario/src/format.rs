@@ -282,6 +282,41 @@ pub struct FaultSpec {
     /// Undo the fault after this long (restart, resume or heal).
     #[serde(default)]
     pub duration: Option<Dur>,
+    /// For `transfer_leader`: move every leader of this TiKV store to the target.
+    #[serde(default)]
+    pub from: Option<String>,
+    /// For `transfer_leader`: move only this region's leader to the target (the region's
+    /// index, as the region map and the log number it).
+    #[serde(default)]
+    pub region: Option<u32>,
+}
+
+impl FaultSpec {
+    /// A step with the values an editor starts from: `loss` drops 30%, `delay` adds 200 ms,
+    /// `transfer_leader` moves the leaders of another store (`tikv-1`, or `tikv-2` when the
+    /// target is `tikv-1`) to the target; nothing is undone.
+    pub fn new(at: Dur, action: FaultAction, target: &str) -> FaultSpec {
+        let from = (action == FaultAction::TransferLeader).then(|| {
+            let other = if target == "tikv-1" {
+                "tikv-2"
+            } else {
+                "tikv-1"
+            };
+            other.to_string()
+        });
+        FaultSpec {
+            at,
+            action,
+            target: target.to_string(),
+            peers: None,
+            one_way: false,
+            loss_percent: (action == FaultAction::Loss).then_some(30),
+            delay: (action == FaultAction::Delay).then_some(Dur::millis(200)),
+            duration: None,
+            from,
+            region: None,
+        }
+    }
 }
 
 /// Fault verbs, named as Chaos Mesh users know them.
@@ -317,6 +352,9 @@ pub enum FaultAction {
     /// and lets none back, as a rolling restart does before restarting it (`duration`
     /// removes the scheduler).
     EvictLeader,
+    /// Operator (pd-ctl `operator add transfer-leader`): PD moves a region's leader, or every
+    /// leader of the `from` store, to the target TiKV store.
+    TransferLeader,
 }
 
 unit_enum_deserialize!(FaultAction {
@@ -333,11 +371,12 @@ unit_enum_deserialize!(FaultAction {
     RemoveCapture = "remove_capture",
     AddCapture = "add_capture",
     EvictLeader = "evict_leader",
+    TransferLeader = "transfer_leader",
 });
 
 impl FaultAction {
     /// Every action, for error messages and the UI palette.
-    pub const ALL: [FaultAction; 13] = [
+    pub const ALL: [FaultAction; 14] = [
         FaultAction::Kill,
         FaultAction::Restart,
         FaultAction::Pause,
@@ -351,6 +390,7 @@ impl FaultAction {
         FaultAction::RemoveCapture,
         FaultAction::AddCapture,
         FaultAction::EvictLeader,
+        FaultAction::TransferLeader,
     ];
 
     /// The name used in scenario files.
@@ -369,6 +409,7 @@ impl FaultAction {
             FaultAction::RemoveCapture => "remove_capture",
             FaultAction::AddCapture => "add_capture",
             FaultAction::EvictLeader => "evict_leader",
+            FaultAction::TransferLeader => "transfer_leader",
         }
     }
 

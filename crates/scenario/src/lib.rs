@@ -29,6 +29,7 @@ mod unit_enum;
 pub mod validate;
 mod validate_cdc;
 mod validate_script;
+mod validate_transfer;
 pub mod verify;
 
 pub use build::{build_world, SimWorld};

@@ -45,6 +45,7 @@ pub(crate) fn check_faults(p: &mut Problems, s: &Scenario) {
             check_target(p, s, f, &names, &field("target"));
         }
         check_link_fields(p, f, &names, &field);
+        crate::validate_transfer::check_transfer(p, s, f, &names, &field);
         check_action_values(p, f, &field);
         check_undo(p, f, &field("duration"));
     }
@@ -77,6 +78,8 @@ fn check_target(p: &mut Problems, s: &Scenario, f: &FaultSpec, names: &[String],
             ),
             Err(e) => p.add(field, e),
         },
+        // Its target, `from` and `region` are checked together in `validate_transfer`.
+        FaultAction::TransferLeader => {}
         FaultAction::EvictLeader => match resolve(&f.target, names) {
             Ok(hit) if hit.iter().all(|n| n.starts_with("tikv-")) => {}
             Ok(_) => p.add(

@@ -264,3 +264,47 @@ fn control_characters_are_rejected_in_names() {
     );
     parse_scenario("p.toml", &prose).expect("newlines and tabs are fine in a description");
 }
+
+#[test]
+fn transfer_leader_needs_one_store_and_one_of_region_or_from() {
+    let step = |fields: &str| {
+        err(&format!(
+            "[[faults]]\nat = \"10s\"\naction = \"transfer_leader\"\n{fields}\n"
+        ))
+    };
+    let e = step("target = \"tikv-2\"");
+    assert!(
+        e.contains("`faults[0].region`: transfer_leader needs region (one region's leader) or from (a store's leaders)"),
+        "{e}"
+    );
+    let e = step("target = \"tikv-2\"\nregion = 1\nfrom = \"tikv-1\"");
+    assert!(
+        e.contains("`faults[0].from`: transfer_leader takes region or from, not both"),
+        "{e}"
+    );
+    let e = step("target = \"tikv-*\"\nregion = 1");
+    assert!(
+        e.contains("`faults[0].target`: transfer_leader takes one TiKV store here, e.g. `tikv-2`"),
+        "{e}"
+    );
+    let e = step("target = \"tikv-2\"\nregion = 4");
+    assert!(
+        e.contains("`faults[0].region`: 4 is out of range; regions are numbered 0..=3"),
+        "{e}"
+    );
+    let e = step("target = \"tikv-2\"\nfrom = \"tikv-2\"");
+    assert!(
+        e.contains("`faults[0].from`: from and target are the same store"),
+        "{e}"
+    );
+    let e = step("target = \"tikv-2\"\nfrom = \"pd-1\"");
+    assert!(
+        e.contains("`faults[0].from`: transfer_leader takes one TiKV store"),
+        "{e}"
+    );
+    let e = err("[[faults]]\nat = \"10s\"\naction = \"kill\"\ntarget = \"tikv-1\"\nregion = 2\n");
+    assert!(
+        e.contains("`faults[0].region`: only transfer_leader takes region, not kill"),
+        "{e}"
+    );
+}

@@ -12,10 +12,19 @@ use faultline_sim::{TraceEncode, TraceHasher};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TikvAction {
     /// Move leadership of `region` to its peer on store `to_store` (0-based), as
-    /// `pd-ctl operator add transfer-leader` does. Ignored if that store has no peer.
+    /// `pd-ctl operator add transfer-leader` does: PD orders the leader it knows of, or
+    /// refuses (logged) if that store has no peer (see `crate::admin_transfer`).
     TransferLeader {
         /// Region index.
         region: u32,
+        /// Target store index (0-based).
+        to_store: u32,
+    },
+    /// Move every leader PD believes `from_store` has to `to_store` (0-based), one
+    /// `transfer-leader` operator per region that has a replica there.
+    TransferLeaders {
+        /// Source store index (0-based).
+        from_store: u32,
         /// Target store index (0-based).
         to_store: u32,
     },
@@ -56,6 +65,13 @@ impl TraceEncode for TikvAction {
             TikvAction::RemoveEvictLeader { store } => {
                 h.word(4);
                 h.word(*store as u64);
+            }
+            TikvAction::TransferLeaders {
+                from_store,
+                to_store,
+            } => {
+                h.word(5);
+                h.word((*from_store as u64) << 32 | *to_store as u64);
             }
         }
     }

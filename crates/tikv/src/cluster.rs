@@ -324,10 +324,14 @@ impl Cluster {
             Timer::Action(TikvAction::Write { region }) if region < self.cfg.regions => {
                 self.route(k, Msg::Propose { region, op: 0 }, region);
             }
-            Timer::Action(TikvAction::TransferLeader { region, to_store })
-                if region < self.cfg.regions =>
-            {
-                self.route(k, Msg::TransferLeader { region, to_store }, region);
+            Timer::Action(TikvAction::TransferLeader { region, to_store }) => {
+                self.pd_admin_transfer(k, region, to_store as usize);
+            }
+            Timer::Action(TikvAction::TransferLeaders {
+                from_store,
+                to_store,
+            }) => {
+                self.pd_admin_transfer_store(k, from_store as usize, to_store as usize);
             }
             Timer::Action(TikvAction::EvictLeader { store }) => {
                 self.pd_set_evict(k, store as usize, true);

@@ -21,7 +21,9 @@
 //!   the raft client dropped for an unreachable store), `raft_queue_full` (messages a full
 //!   raft-client queue refused), `unreported_drops` (of those, the store writer's: lost with
 //!   no `Unreachable` report), `follower_wakeups` (followers a request woke),
-//!   `pd.heartbeats_received` (store and region heartbeats that reached PD); gauges
+//!   `pd.heartbeats_received` (store and region heartbeats that reached PD),
+//!   `pd.evict_leader_ops` and `pd.admin_transfer_ops` (leader transfers PD ordered for the
+//!   evict-leader scheduler and for `transfer_leader` actions); gauges
 //!   `leader_missing`, `pd.down_stores`, `raft_queue_peak` (deepest queue to a broken
 //!   connection so far).
 //! - per simulated second (the last whole second): `writes_proposed_per_sec` (proposals a
@@ -29,6 +31,7 @@
 //!   from its quorum shows proposals with nothing applied.
 
 pub mod action;
+mod admin_transfer;
 mod client_route;
 pub mod cluster;
 pub mod config;

@@ -50,6 +50,8 @@ pub struct Book {
     pub follower_wakeups: u64,
     /// Leader transfers PD's evict-leader scheduler ordered.
     pub evict_leader_ops: u64,
+    /// Leader transfers PD ordered for `transfer_leader` actions (admin operators).
+    pub admin_transfer_ops: u64,
     /// Regions logged as leader missing (TiKV `leader_missing` metric) and not led since.
     pub leader_missing: BTreeSet<u32>,
     /// Store and region heartbeat messages that reached PD over their link.
@@ -83,6 +85,7 @@ impl Book {
             raft_queue_peak: 0,
             follower_wakeups: 0,
             evict_leader_ops: 0,
+            admin_transfer_ops: 0,
             leader_missing: BTreeSet::new(),
             pd_heartbeats: 0,
             proposed_per_sec: PerSecond::default(),
@@ -180,6 +183,7 @@ impl Cluster {
             "raft_queue_peak",
             "follower_wakeups",
             "pd.evict_leader_ops",
+            "pd.admin_transfer_ops",
         ] {
             v.push(n.to_string());
         }
@@ -220,6 +224,7 @@ impl Cluster {
             b.raft_queue_peak as f64,
             b.follower_wakeups as f64,
             b.evict_leader_ops as f64,
+            b.admin_transfer_ops as f64,
         ]);
     }
 }

@@ -56,6 +56,10 @@ struct FaultFields {
     loss: UseStateHandle<String>,
     delay: UseStateHandle<String>,
     duration: UseStateHandle<String>,
+    /// `transfer_leader`: the store whose leaders move.
+    from: UseStateHandle<String>,
+    /// `transfer_leader`: or the one region whose leader moves.
+    region: UseStateHandle<String>,
 }
 
 fn optional_dur(text: &str, field: &str) -> Result<Option<faultline_scenario::Dur>, String> {
@@ -94,8 +98,39 @@ impl FaultFields {
                 return Err("delay: give the added latency, e.g. 200ms".into());
             }
         }
+        self.fill_transfer(f)?;
         f.duration = optional_dur(&self.duration, "duration")?;
         Ok(())
+    }
+
+    /// `transfer_leader`'s source: one region, or every leader of a store.
+    fn fill_transfer(&self, f: &mut FaultSpec) -> Result<(), String> {
+        f.from = None;
+        f.region = None;
+        if f.action != FaultAction::TransferLeader {
+            return Ok(());
+        }
+        let (from, region) = (self.from.trim(), self.region.trim());
+        match (from.is_empty(), region.is_empty()) {
+            (true, true) => Err(
+                "transfer leader: give the store whose leaders move (e.g. tikv-1) or one region"
+                    .into(),
+            ),
+            (false, false) => Err("transfer leader: give a store or a region, not both".into()),
+            (false, true) => {
+                f.from = Some(from.to_string());
+                Ok(())
+            }
+            (true, false) => match region.parse::<u32>() {
+                Ok(r) => {
+                    f.region = Some(r);
+                    Ok(())
+                }
+                Err(_) => Err(format!(
+                    "transfer leader: region `{region}` is not a region number"
+                )),
+            },
+        }
     }
 
     /// The inputs for `action`, ids prefixed by `prefix`.
@@ -121,6 +156,10 @@ impl FaultFields {
             if action == FaultAction::Delay {
                 { text_field(format!("{prefix}-delay"), "delay", &self.delay, "e.g. 200ms") }
             }
+            if action == FaultAction::TransferLeader {
+                { text_field(format!("{prefix}-from"), "leaders of", &self.from, "e.g. tikv-1") }
+                { text_field(format!("{prefix}-region"), "or region", &self.region, "e.g. 7") }
+            }
             { text_field(format!("{prefix}-duration"), "for", &self.duration, "e.g. 30s") }
             </>
         }
@@ -141,7 +180,14 @@ fn use_fault_fields(f: Option<&FaultSpec>) -> FaultFields {
         .and_then(|f| f.duration)
         .map(|d| d.to_string())
         .unwrap_or_default();
+    let from = f.and_then(|f| f.from.clone()).unwrap_or_default();
+    let region = f
+        .and_then(|f| f.region)
+        .map(|r| r.to_string())
+        .unwrap_or_default();
     FaultFields {
+        from: use_state(move || from),
+        region: use_state(move || region),
         peers: use_state(move || peers),
         one_way: use_state(move || one_way),
         loss: use_state(move || loss),

@@ -36,15 +36,8 @@ pub fn NodeMenu(props: &NodeMenuProps) -> Html {
     };
     let name = props.name.to_string();
     let kind = kind_of(&name);
-    let fault = |a: FaultAction| faultline_scenario::FaultSpec {
-        at: faultline_scenario::Dur(props.at),
-        action: a,
-        target: name.clone(),
-        peers: None,
-        one_way: false,
-        loss_percent: (a == FaultAction::Loss).then_some(30),
-        delay: (a == FaultAction::Delay).then_some(faultline_scenario::Dur::millis(200)),
-        duration: None,
+    let fault = |a: FaultAction| {
+        faultline_scenario::FaultSpec::new(faultline_scenario::Dur(props.at), a, &name)
     };
     html! {
         <div class="node-menu" id="node-menu" role="menu">

@@ -283,16 +283,7 @@ impl Playground {
 
     /// A fault at the cursor (for "apply now").
     pub fn fault_now(&self, action: faultline_scenario::FaultAction, target: &str) -> FaultSpec {
-        FaultSpec {
-            at: Dur(self.now().as_micros()),
-            action,
-            target: target.to_string(),
-            peers: None,
-            one_way: false,
-            loss_percent: (action == faultline_scenario::FaultAction::Loss).then_some(30),
-            delay: (action == faultline_scenario::FaultAction::Delay).then_some(Dur::millis(200)),
-            duration: None,
-        }
+        FaultSpec::new(Dur(self.now().as_micros()), action, target)
     }
 }
 

@@ -8,7 +8,7 @@ use faultline_scenario::{FaultAction, Scenario};
 use super::topology::NodeKind;
 
 /// The fault actions a node's menu offers: process and network faults for every node, the
-/// capture operations for captures only, leader eviction for TiKV stores only. Changefeed
+/// capture operations for captures only, leader eviction and transfer for TiKV stores only. Changefeed
 /// pauses target a changefeed, not a node, so no node offers them.
 pub fn menu_faults(kind: NodeKind) -> Vec<FaultAction> {
     FaultAction::ALL
@@ -16,7 +16,7 @@ pub fn menu_faults(kind: NodeKind) -> Vec<FaultAction> {
         .filter(|a| match a {
             FaultAction::PauseChangefeed | FaultAction::ResumeChangefeed => false,
             FaultAction::RemoveCapture | FaultAction::AddCapture => kind == NodeKind::Cdc,
-            FaultAction::EvictLeader => kind == NodeKind::Tikv,
+            FaultAction::EvictLeader | FaultAction::TransferLeader => kind == NodeKind::Tikv,
             _ => true,
         })
         .collect()
@@ -114,6 +114,7 @@ mod tests {
         assert!(tikv.contains(&FaultAction::Kill) && tikv.contains(&FaultAction::Loss));
         assert!(!tikv.contains(&FaultAction::RemoveCapture));
         assert!(tikv.contains(&FaultAction::EvictLeader));
+        assert!(tikv.contains(&FaultAction::TransferLeader));
         assert!(!tikv.contains(&FaultAction::PauseChangefeed));
         let cdc = menu_faults(NodeKind::Cdc);
         assert!(
@@ -121,6 +122,7 @@ mod tests {
         );
         assert!(!cdc.contains(&FaultAction::ResumeChangefeed));
         assert!(!cdc.contains(&FaultAction::EvictLeader));
+        assert!(!cdc.contains(&FaultAction::TransferLeader));
         assert!(!removable(NodeKind::Pd) && !removable(NodeKind::Kafka));
         assert!(removable(NodeKind::Tikv) && removable(NodeKind::Cdc));
     }

@@ -97,6 +97,12 @@ fn fault_timeline(s: &Scenario) -> String {
         if let Some(d) = f.delay {
             line += &format!(", +{d}");
         }
+        if let Some(from) = &f.from {
+            line += &format!(", the leaders of {from}");
+        }
+        if let Some(r) = f.region {
+            line += &format!(", region {r}");
+        }
         if let Some(d) = f.duration {
             line += &format!(", for {d}");
         }

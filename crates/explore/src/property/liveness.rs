@@ -105,12 +105,16 @@ pub fn recovery_needed(s: &Scenario) -> Dur {
 }
 
 /// When the last fault of the script is undone, or `None` if one never is. A fault without a
-/// duration counts as undone by the first later restart/resume/heal of the same target.
+/// duration counts as undone by the first later restart/resume/heal of the same target; a
+/// leader transfer leaves nothing to undo, so it is over when it is ordered.
 pub fn last_heal(s: &Scenario) -> Option<Dur> {
     let mut last = Dur(0);
     for (i, f) in s.faults.iter().enumerate() {
         let undo = match f.action {
-            FaultAction::Restart | FaultAction::Resume | FaultAction::Heal => Some(f.at),
+            FaultAction::Restart
+            | FaultAction::Resume
+            | FaultAction::Heal
+            | FaultAction::TransferLeader => Some(f.at),
             _ => match f.duration {
                 Some(d) => Some(Dur(f.at.0.saturating_add(d.0))),
                 None => s.faults[i + 1..]
