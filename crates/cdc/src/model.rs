@@ -136,7 +136,10 @@ impl Cdc {
             CdcTimer::WorkloadTick => self.workload_tick(k),
             CdcTimer::TxnCommit { txn } => self.commit(k, txn),
             CdcTimer::EndpointTick => {
-                if let Some(s) = self.store_ix(node) {
+                // A store not joined yet, or removed, runs no TiKV and so no endpoint; the
+                // timer keeps going for the day it joins.
+                let running = |s: u32| tikv.store_state(s).is_some_and(|st| st.in_cluster());
+                if let Some(s) = self.store_ix(node).filter(|s| running(*s)) {
                     self.endpoint_tick(k, tikv, s);
                 }
                 k.set_timer(node, self.cfg.min_ts_interval, CdcTimer::EndpointTick);

@@ -1,8 +1,8 @@
 //! Operator actions in the fault script (`pause_changefeed`, `resume_changefeed`,
 //! `remove_capture`, `add_capture`): TiCDC model actions, scheduled as timers on `pd-1` (the
-//! CLI talks to etcd inside PD), not kernel faults. `evict_leader` and `transfer_leader` are
-//! TiKV model actions, also timers on `pd-1` (pd-ctl adds the scheduler or operator to PD
-//! itself).
+//! CLI talks to etcd inside PD), not kernel faults. `evict_leader`, `transfer_leader`,
+//! `add_store` and `remove_store` are TiKV model actions, also timers on `pd-1` (pd-ctl adds
+//! the scheduler or operator to PD itself; a joining store registers with PD).
 //!
 //! Simplifications: an action is lost if `pd-1` is down when it fires, or was killed since the
 //! run started (timers armed by an earlier life of a node are dropped). A `remove_capture` at
@@ -107,6 +107,10 @@ pub fn tikv_actions(spec: &FaultSpec, s: &Scenario) -> Vec<(Dur, TikvAction)> {
     match spec.action {
         FaultAction::EvictLeader => evict_actions(spec, s),
         FaultAction::TransferLeader => transfer_actions(spec, s),
+        FaultAction::AddStore => store_actions(spec, s, |store| TikvAction::AddStore { store }),
+        FaultAction::RemoveStore => {
+            store_actions(spec, s, |store| TikvAction::RemoveStore { store })
+        }
         _ => Vec::new(),
     }
 }
@@ -129,6 +133,18 @@ fn transfer_actions(spec: &FaultSpec, s: &Scenario) -> Vec<(Dur, TikvAction)> {
         (None, None) => return Vec::new(),
     };
     vec![(spec.at, action)]
+}
+
+/// One action per store the target names, at the step's time.
+fn store_actions(
+    spec: &FaultSpec,
+    s: &Scenario,
+    action: impl Fn(u32) -> TikvAction,
+) -> Vec<(Dur, TikvAction)> {
+    store_indices(&spec.target, s)
+        .into_iter()
+        .map(|store| (spec.at, action(store)))
+        .collect()
 }
 
 fn evict_actions(spec: &FaultSpec, s: &Scenario) -> Vec<(Dur, TikvAction)> {

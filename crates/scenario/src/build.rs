@@ -188,7 +188,9 @@ pub fn kernel_faults(
         | FaultAction::RemoveCapture
         | FaultAction::AddCapture
         | FaultAction::EvictLeader
-        | FaultAction::TransferLeader => (vec![], vec![]),
+        | FaultAction::TransferLeader
+        | FaultAction::AddStore
+        | FaultAction::RemoveStore => (vec![], vec![]),
     };
     let mut out: Vec<_> = now.into_iter().map(|f| (spec.at, f)).collect();
     if let Some(d) = spec.duration {

@@ -355,6 +355,12 @@ pub enum FaultAction {
     /// Operator (pd-ctl `operator add transfer-leader`): PD moves a region's leader, or every
     /// leader of the `from` store, to the target TiKV store.
     TransferLeader,
+    /// Scale out TiKV: a store of `tikv-(stores+1)..tikv-max_stores` joins and PD moves
+    /// replicas and leaders onto it.
+    AddStore,
+    /// Scale in TiKV (pd-ctl `store delete`): the store goes Offline, PD moves its replicas
+    /// off, then it is Tombstone.
+    RemoveStore,
 }
 
 unit_enum_deserialize!(FaultAction {
@@ -372,11 +378,13 @@ unit_enum_deserialize!(FaultAction {
     AddCapture = "add_capture",
     EvictLeader = "evict_leader",
     TransferLeader = "transfer_leader",
+    AddStore = "add_store",
+    RemoveStore = "remove_store",
 });
 
 impl FaultAction {
     /// Every action, for error messages and the UI palette.
-    pub const ALL: [FaultAction; 14] = [
+    pub const ALL: [FaultAction; 16] = [
         FaultAction::Kill,
         FaultAction::Restart,
         FaultAction::Pause,
@@ -391,6 +399,8 @@ impl FaultAction {
         FaultAction::AddCapture,
         FaultAction::EvictLeader,
         FaultAction::TransferLeader,
+        FaultAction::AddStore,
+        FaultAction::RemoveStore,
     ];
 
     /// The name used in scenario files.
@@ -410,6 +420,8 @@ impl FaultAction {
             FaultAction::AddCapture => "add_capture",
             FaultAction::EvictLeader => "evict_leader",
             FaultAction::TransferLeader => "transfer_leader",
+            FaultAction::AddStore => "add_store",
+            FaultAction::RemoveStore => "remove_store",
         }
     }
 

@@ -29,6 +29,7 @@ pub const SHIPPED: &[(&str, &str)] = shipped![
     "raft-quorum-lost-two-stores.toml",
     "tikv-rolling-restart.toml",
     "tikv-rolling-restart-without-eviction.toml",
+    "tikv-scale-out-in-during-kafka-replication.toml",
     "cdc-basic-replication.toml",
     "cdc-capture-loses-pd.toml",
     "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",

@@ -2,12 +2,12 @@
 
 use crate::format::Scenario;
 
-/// Every node name the scenario creates, in creation order: `pd-1`, `tikv-1..tikv-N`,
-/// `cdc-1..cdc-N`, `mysql-1` and the workload's `client-1` (with captures), then
-/// `kafka-1..kafka-N`.
+/// Every node name the scenario creates, in creation order: `pd-1`, `tikv-1..tikv-N` (with
+/// the stores that may join: N is [`store_nodes`]), `cdc-1..cdc-N`, `mysql-1` and the
+/// workload's `client-1` (with captures), then `kafka-1..kafka-N`.
 pub fn node_names(s: &Scenario) -> Vec<String> {
     let mut names = vec!["pd-1".to_string()];
-    names.extend((1..=s.topology.stores).map(|i| format!("tikv-{i}")));
+    names.extend((1..=store_nodes(s)).map(|i| format!("tikv-{i}")));
     names.extend((1..=s.topology.captures).map(|i| format!("cdc-{i}")));
     if s.topology.captures > 0 {
         names.push("mysql-1".to_string());
@@ -15,6 +15,12 @@ pub fn node_names(s: &Scenario) -> Vec<String> {
     }
     names.extend((1..=s.topology.kafka_brokers).map(|i| format!("kafka-{i}")));
     names
+}
+
+/// TiKV store nodes: those that start (`topology.stores`) and those `add_store` may bring in
+/// (up to `topology.max_stores`).
+pub fn store_nodes(s: &Scenario) -> u32 {
+    s.topology.stores.max(s.topology.max_stores)
 }
 
 /// A short human list of node names: `pd-1, tikv-1..tikv-3, cdc-1, mysql-1`.

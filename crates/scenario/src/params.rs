@@ -14,7 +14,8 @@ use crate::format::WorkloadKind;
 use crate::section::knob_section;
 
 knob_section! {
-    /// Which nodes exist. PD is always `pd-1`; stores are `tikv-1..tikv-N`.
+    /// Which nodes exist. PD is always `pd-1`; stores are `tikv-1..tikv-N`, and
+    /// `tikv-(N+1)..tikv-max_stores` wait to join.
     pub struct Topology {
         /// TiKV stores.
         stores: u32 = knob(tikv::STORES) => tikv.stores,
@@ -27,6 +28,8 @@ knob_section! {
         captures: u32 = knob(cdc::CAPTURES) => cdc.captures,
         /// Kafka brokers `kafka-1..kafka-N` (0 = no Kafka).
         kafka_brokers: u32 = knob(cdc::KAFKA_BROKERS) => cdc.kafka.brokers,
+        /// Most TiKV stores: `add_store` brings `tikv-(stores+1)..` in (0 = `stores`).
+        max_stores: u32 = knob(tikv::MAX_STORES) => tikv.max_stores,
     }
 }
 

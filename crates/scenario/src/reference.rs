@@ -51,7 +51,7 @@ pub const OTHER_KEYS: &[(&str, &[OtherKey])] = &[
     ]),
     ("[[faults]]", &[
         ("faults[].at", "duration", "required", "<= duration", "When, from the start of the run."),
-        ("faults[].action", "string", "required", "kill, restart, pause, resume, partition, heal, loss, delay, pause_changefeed, resume_changefeed, remove_capture, add_capture, evict_leader, transfer_leader", "What (see Faults below)."),
+        ("faults[].action", "string", "required", "kill, restart, pause, resume, partition, heal, loss, delay, pause_changefeed, resume_changefeed, remove_capture, add_capture, evict_leader, transfer_leader, add_store, remove_store", "What (see Faults below)."),
         ("faults[].target", "string", "required", "node names, `a,b`, or a prefix glob `tikv-*`; each node once; a changefeed id for pause/resume_changefeed", "Whom."),
         ("faults[].peers", "string", "every other node", "as target; partition, heal, loss, delay only", "The other side of a link fault."),
         ("faults[].one_way", "bool", "false", "partition, heal, loss, delay only", "Only from target to peers."),

@@ -98,7 +98,8 @@ fn check_guide_views(p: &mut Problems, s: &Scenario) {
     // its counts are reported by the topology's own range checks, so the names are checked
     // only when the topology is of a size the model accepts.
     let t = &s.topology;
-    let count = (t.stores as u64) + (t.captures as u64) + (t.kafka_brokers as u64);
+    let stores = crate::nodes::store_nodes(s);
+    let count = (stores as u64) + (t.captures as u64) + (t.kafka_brokers as u64);
     let nodes = if count <= MAX_LISTED_NODES {
         crate::nodes::node_names(s)
     } else {
@@ -142,6 +143,15 @@ fn check_guide_views(p: &mut Problems, s: &Scenario) {
 
 fn check_topology(p: &mut Problems, s: &Scenario) {
     let t = &s.topology;
+    if t.max_stores != 0 && t.max_stores < t.stores {
+        p.add(
+            "topology.max_stores",
+            format!(
+                "{} is below topology.stores ({}); give 0 (no store joins) or {}..=16",
+                t.max_stores, t.stores, t.stores
+            ),
+        );
+    }
     if t.replicas > t.stores && t.stores >= 1 {
         p.add(
             "topology.replicas",

@@ -23,6 +23,7 @@ pub(crate) fn check_faults(p: &mut Problems, s: &Scenario) {
     // naming 4 billion stores would exhaust memory (found by the link fuzzer).
     let t = &s.topology;
     if u64::from(t.stores) > tikv::STORES.max
+        || u64::from(t.max_stores) > tikv::MAX_STORES.max
         || u64::from(t.captures) > cdc::CAPTURES.max
         || u64::from(t.kafka_brokers) > cdc::KAFKA_BROKERS.max
     {
@@ -80,7 +81,8 @@ fn check_target(p: &mut Problems, s: &Scenario, f: &FaultSpec, names: &[String],
         },
         // Its target, `from` and `region` are checked together in `validate_transfer`.
         FaultAction::TransferLeader => {}
-        FaultAction::EvictLeader => match resolve(&f.target, names) {
+        FaultAction::AddStore => check_joining(p, s, &f.target, names, field),
+        FaultAction::EvictLeader | FaultAction::RemoveStore => match resolve(&f.target, names) {
             Ok(hit) if hit.iter().all(|n| n.starts_with("tikv-")) => {}
             Ok(_) => p.add(
                 field,
@@ -93,6 +95,36 @@ fn check_target(p: &mut Problems, s: &Scenario, f: &FaultSpec, names: &[String],
                 p.add(field, e);
             }
         }
+    }
+}
+
+/// `add_store` takes only stores that wait to join: `tikv-(stores+1)..tikv-max_stores`.
+fn check_joining(p: &mut Problems, s: &Scenario, target: &str, names: &[String], field: &str) {
+    let t = &s.topology;
+    let hit = match resolve(target, names) {
+        Ok(hit) => hit,
+        Err(e) => return p.add(field, e),
+    };
+    let joining = |n: &String| {
+        n.strip_prefix("tikv-")
+            .and_then(|i| i.parse::<u32>().ok())
+            .is_some_and(|i| i > t.stores)
+    };
+    if !hit.iter().all(joining) {
+        let msg = if t.max_stores <= t.stores {
+            format!(
+                "add_store needs a store that can join: set topology.max_stores above topology.stores ({}), then target tikv-{}",
+                t.stores,
+                t.stores + 1
+            )
+        } else {
+            format!(
+                "add_store takes the stores that wait to join, tikv-{}..tikv-{}",
+                t.stores + 1,
+                t.max_stores
+            )
+        };
+        p.add(field, msg);
     }
 }
 

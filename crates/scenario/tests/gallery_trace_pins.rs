@@ -28,6 +28,10 @@ const PINS: &[(&str, u64)] = &[
         "tikv-rolling-restart-without-eviction.toml",
         0x9eee4c5c3102cdfe,
     ),
+    (
+        "tikv-scale-out-in-during-kafka-replication.toml",
+        0x7a0db5c940f29fbd,
+    ),
     ("cdc-basic-replication.toml", 0x715bb675f8a98f5d),
     ("cdc-capture-loses-pd.toml", 0xb5d3d4fb084e77ca),
     (

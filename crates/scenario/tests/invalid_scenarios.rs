@@ -308,3 +308,43 @@ fn transfer_leader_needs_one_store_and_one_of_region_or_from() {
         "{e}"
     );
 }
+
+#[test]
+fn add_store_takes_only_stores_that_wait_to_join() {
+    let e = err("[[faults]]\nat = \"10s\"\naction = \"add_store\"\ntarget = \"tikv-3\"\n");
+    assert!(
+        e.contains("`faults[0].target`: add_store needs a store that can join: set topology.max_stores above topology.stores (3), then target tikv-4"),
+        "{e}"
+    );
+    let elastic = BASE.replace("regions = 4", "regions = 4\nmax_stores = 5");
+    let text = format!(
+        "{elastic}[[faults]]\nat = \"10s\"\naction = \"add_store\"\ntarget = \"tikv-2,tikv-4\"\n"
+    );
+    let e = parse_scenario("bad.toml", &text).unwrap_err().to_string();
+    assert!(
+        e.contains("add_store takes the stores that wait to join, tikv-4..tikv-5"),
+        "{e}"
+    );
+    let text = format!(
+        "{elastic}[[faults]]\nat = \"10s\"\naction = \"add_store\"\ntarget = \"tikv-4,tikv-5\"\n"
+    );
+    assert!(parse_scenario("ok.toml", &text).is_ok());
+    let e = err("[[faults]]\nat = \"10s\"\naction = \"remove_store\"\ntarget = \"cdc-1\"\n");
+    assert!(e.contains("no node named `cdc-1`"), "{e}");
+}
+
+#[test]
+fn max_stores_is_zero_or_at_least_the_starting_stores() {
+    let text = BASE.replace("regions = 4", "regions = 4\nmax_stores = 2");
+    let e = parse_scenario("bad.toml", &text).unwrap_err().to_string();
+    assert!(
+        e.contains("`topology.max_stores`: 2 is below topology.stores (3); give 0 (no store joins) or 3..=16"),
+        "{e}"
+    );
+    let text = BASE.replace("regions = 4", "regions = 4\nmax_stores = 99");
+    let e = parse_scenario("bad.toml", &text).unwrap_err().to_string();
+    assert!(
+        e.contains("`topology.max_stores`: 99 is out of range; allowed 0..=16"),
+        "{e}"
+    );
+}

@@ -28,6 +28,18 @@ pub enum TikvAction {
         /// Target store index (0-based).
         to_store: u32,
     },
+    /// A new store joins (it must be one of `tikv-(stores+1)..tikv-max_stores`, not yet in);
+    /// see `crate::membership`.
+    AddStore {
+        /// Store index (0-based).
+        store: u32,
+    },
+    /// `pd-ctl store delete`: the store goes Offline, PD moves its replicas off, then it is
+    /// Tombstone.
+    RemoveStore {
+        /// Store index (0-based).
+        store: u32,
+    },
     /// Propose one write to `region` (wakes it if hibernated).
     Write {
         /// Region index.
@@ -72,6 +84,14 @@ impl TraceEncode for TikvAction {
             } => {
                 h.word(5);
                 h.word((*from_store as u64) << 32 | *to_store as u64);
+            }
+            TikvAction::AddStore { store } => {
+                h.word(6);
+                h.word(*store as u64);
+            }
+            TikvAction::RemoveStore { store } => {
+                h.word(7);
+                h.word(*store as u64);
             }
         }
     }

@@ -11,6 +11,7 @@ use crate::config::TikvConfig;
 use crate::hibernate::GroupState;
 use crate::ids::{PeerId, RegionId};
 use crate::invariants::Invariants;
+use crate::membership::StoreState;
 use crate::metrics::Book;
 use crate::msg::{Msg, Timer};
 use crate::pd::Pd;
@@ -18,6 +19,7 @@ use crate::raft::log::RaftLog;
 use crate::raft::proposals::Proposals;
 use crate::raft::read_index::ReadIndexes;
 use crate::raft::{Peer, MAX_REPLICAS};
+use crate::replace_peer::Change;
 use crate::store::Store;
 
 /// TiKV's first log index and term of a bootstrapped region (`RAFT_INIT_LOG_INDEX/TERM`).
@@ -67,6 +69,30 @@ pub struct Cluster {
 /// copies (192,000 entries here).
 pub const PEER_CHUNK_SHIFT: u32 = 2;
 
+/// Bootstrap placement: region `r`'s replica slot `i` lives on store `(r + i) % stores` of the
+/// stores that start; returns every peer and the store of each, indexed by `PeerId`.
+fn place_replicas(cfg: &TikvConfig, stores: &mut [Store]) -> (Vec<Peer>, Vec<u8>) {
+    let (n, regions, reps) = (
+        cfg.stores as usize,
+        cfg.regions as usize,
+        cfg.replicas as usize,
+    );
+    let mut log = RaftLog::at_snapshot(INIT_INDEX, INIT_INDEX);
+    log.append(1, INIT_TERM);
+    log.commit_to(INIT_INDEX + 1);
+    let mut peers = Vec::with_capacity(regions * reps);
+    let mut slot_store = Vec::with_capacity(regions * reps);
+    for r in 0..regions {
+        for slot in 0..reps {
+            let s = (r + slot) % n;
+            peers.push(Peer::bootstrapped(INIT_TERM, log, 0, slot == 0));
+            slot_store.push(s as u8);
+            stores[s].peers.push(PeerId((r * reps + slot) as u32));
+        }
+    }
+    (peers, slot_store)
+}
+
 /// Interval of the write-load timer.
 const LOAD_INTERVAL: SimDuration = SimDuration::from_millis(10);
 
@@ -91,7 +117,9 @@ impl Cluster {
             "replicas must be in 1..=min(5, stores)"
         );
         let pd_node = net.add_node("pd-1", "pd");
-        let store_nodes: Vec<NodeId> = (1..=cfg.stores)
+        // Stores that may join later are nodes from the start (see `crate::membership`).
+        let total = cfg.store_slots() as usize;
+        let store_nodes: Vec<NodeId> = (1..=total)
             .map(|i| net.add_node(&format!("tikv-{i}"), "tikv"))
             .collect();
         let mut node_store = vec![None; net.nodes().len()];
@@ -100,30 +128,29 @@ impl Cluster {
         }
         let n = cfg.stores as usize;
         let regions = cfg.regions as usize;
-        let reps = cfg.replicas as usize;
-        let mut stores: Vec<Store> = (0..n)
+        let mut stores: Vec<Store> = (0..total)
             // Re-seeded from the run's seed in `init` (the kernel does not exist yet).
-            .map(|_| Store::new(n, SimRng::stream(0, "unseeded")))
+            .map(|_| Store::new(total, SimRng::stream(0, "unseeded")))
             .collect();
-        let mut log = RaftLog::at_snapshot(INIT_INDEX, INIT_INDEX);
-        log.append(1, INIT_TERM);
-        log.commit_to(INIT_INDEX + 1);
-        let mut peers = Vec::with_capacity(regions * reps);
-        let mut slot_store = Vec::with_capacity(regions * reps);
-        for r in 0..regions {
-            for slot in 0..reps {
-                let s = (r + slot) % n;
-                peers.push(Peer::bootstrapped(INIT_TERM, log, 0, slot == 0));
-                slot_store.push(s as u8);
-                stores[s].peers.push(PeerId((r * reps + slot) as u32));
-            }
-        }
-        let mut book = Book::new(n, regions);
-        book.group_counts[GroupState::Idle as usize] = (regions * reps) as u64;
+        let (peers, slot_store) = place_replicas(cfg, &mut stores);
+        let mut book = Book::new(total, regions);
+        book.group_counts[GroupState::Idle as usize] = (regions * cfg.replicas as usize) as u64;
         for r in 0..regions {
             book.leaders_per_store[r % n] += 1;
             book.live_leaders[r] = 1;
         }
+        let joined: Vec<bool> = (0..total).map(|s| s < n).collect();
+        let mut pd = Pd::new(total, regions, INIT_TERM, |r| (r % n) as u8);
+        pd.store_state = joined
+            .iter()
+            .map(|j| {
+                if *j {
+                    StoreState::Up
+                } else {
+                    StoreState::Absent
+                }
+            })
+            .collect();
         Cluster {
             cfg: cfg.clone(),
             replicas: cfg.replicas,
@@ -133,9 +160,9 @@ impl Cluster {
             peers: peers.into(),
             slot_store,
             stores,
-            store_live: vec![true; n],
-            store_up: vec![true; n],
-            pd: Pd::new(n, regions, INIT_TERM, |r| (r % n) as u8),
+            store_live: joined.clone(),
+            store_up: joined,
+            pd,
             book,
             proposals: Proposals::default(),
             reads: ReadIndexes::default(),
@@ -300,7 +327,12 @@ impl Cluster {
                 region,
                 slot,
                 store,
-            } => self.replace_peer(k, s, region, slot, store as usize),
+            } => self.change_peer(k, s, (region, slot, store as usize), Change::Replace),
+            Msg::MovePeer {
+                region,
+                slot,
+                store,
+            } => self.change_peer(k, s, (region, slot, store as usize), Change::Move),
             _ => {}
         }
     }
@@ -333,6 +365,10 @@ impl Cluster {
             }) => {
                 self.pd_admin_transfer_store(k, from_store as usize, to_store as usize);
             }
+            Timer::Action(TikvAction::AddStore { store }) => self.add_store(k, store as usize),
+            Timer::Action(TikvAction::RemoveStore { store }) => {
+                self.remove_store(k, store as usize)
+            }
             Timer::Action(TikvAction::EvictLeader { store }) => {
                 self.pd_set_evict(k, store as usize, true);
             }
@@ -360,12 +396,20 @@ impl Cluster {
             }
         }
         for s in 0..self.stores.len() {
-            self.start_store_timers(k, s);
+            if self.pd.store_state[s].in_cluster() {
+                self.start_store_timers(k, s);
+            }
         }
         k.set_timer(self.pd_node, SimDuration::from_secs(1), Timer::PdTick);
         if self.cfg.load.writes_per_sec > 0 {
             k.set_timer(self.pd_node, LOAD_INTERVAL, Timer::Load);
         }
+    }
+
+    /// The store index of `node`, if it is a store with a TiKV running (joined, not removed).
+    fn joined_store(&self, node: NodeId) -> Option<usize> {
+        let s = self.node_store.get(node.0 as usize).copied().flatten()? as usize;
+        self.pd.store_state[s].in_cluster().then_some(s)
     }
 
     /// Handles a TiKV/PD message delivered by the kernel.
@@ -379,8 +423,8 @@ impl Cluster {
         self.now = k.now().0;
         if to == self.pd_node {
             self.pd_on_message(k, from, msg);
-        } else if let Some(s) = self.node_store.get(to.0 as usize).copied().flatten() {
-            self.on_store_message(k, s as usize, from, msg);
+        } else if let Some(s) = self.joined_store(to) {
+            self.on_store_message(k, s, from, msg);
         }
         self.flush(k);
     }
@@ -390,8 +434,8 @@ impl Cluster {
         self.now = k.now().0;
         if node == self.pd_node {
             self.on_pd_timer(k, timer);
-        } else if let Some(s) = self.node_store.get(node.0 as usize).copied().flatten() {
-            self.on_store_timer(k, s as usize, timer);
+        } else if let Some(s) = self.joined_store(node) {
+            self.on_store_timer(k, s, timer);
         }
         self.flush(k);
     }
@@ -406,6 +450,10 @@ impl Cluster {
         self.now = k.now().0;
         if let Some(s) = self.node_store.get(node.0 as usize).copied().flatten() {
             let s = s as usize;
+            if !self.pd.store_state[s].in_cluster() {
+                // No TiKV runs there (not joined yet, or removed): nothing to kill or restart.
+                return;
+            }
             match state {
                 NodeState::Crashed => self.store_crashed(k, s),
                 NodeState::Up if !self.store_live[s] => self.store_restarted(k, s),

@@ -192,8 +192,11 @@ impl Default for WriteLoad {
 /// Everything the TiKV/PD model needs to build a cluster.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TikvConfig {
-    /// Number of TiKV stores (`tikv-1..tikv-N`).
+    /// Number of TiKV stores at the start (`tikv-1..tikv-N`).
     pub stores: u32,
+    /// Most stores the run may have: `add_store` brings `tikv-(stores+1)..tikv-max_stores`
+    /// in (0: as many as `stores`, none can join).
+    pub max_stores: u32,
     /// Number of regions.
     pub regions: u32,
     /// Replicas per region (3).
@@ -210,10 +213,18 @@ pub struct TikvConfig {
     pub load: WriteLoad,
 }
 
+impl TikvConfig {
+    /// Store nodes the cluster is built with: the ones that start and the ones that may join.
+    pub fn store_slots(&self) -> u32 {
+        self.max_stores.max(self.stores)
+    }
+}
+
 impl Default for TikvConfig {
     fn default() -> Self {
         TikvConfig {
             stores: knobs::STORES.default_count(),
+            max_stores: knobs::MAX_STORES.default_count(),
             regions: knobs::REGIONS.default_count(),
             replicas: knobs::REPLICAS.default_count(),
             raft: RaftConfig::default(),

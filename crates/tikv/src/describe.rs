@@ -60,6 +60,11 @@ impl Msg {
                 slot,
                 store,
             } => format!("replace region {region}'s replica {slot} by one on store {store}"),
+            Msg::MovePeer {
+                region,
+                slot,
+                store,
+            } => format!("move region {region}'s replica {slot} to store {store}"),
         }
     }
 }

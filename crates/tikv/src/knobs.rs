@@ -29,6 +29,14 @@ pub const STORES: Knob = Knob::count(
     "TiKV stores `tikv-1..tikv-N` (the model allows up to 254; 16 keeps a browser tab small).",
 );
 const _: () = assert!(STORES.max_count() <= MODEL_MAX_STORES);
+/// `topology.max_stores`.
+pub const MAX_STORES: Knob = Knob::count(
+    "topology.max_stores",
+    0,
+    0,
+    16,
+    "Most TiKV stores: `add_store` brings `tikv-(stores+1)` up to this one in (0 = `stores`, none join).",
+);
 /// `topology.regions`.
 pub const REGIONS: Knob = Knob::count(
     "topology.regions",
@@ -223,6 +231,7 @@ pub const ALL: &[Knob] = &[
     STORES,
     REGIONS,
     REPLICAS,
+    MAX_STORES,
     RAFT_BASE_TICK,
     RAFT_HEARTBEAT_TICKS,
     RAFT_ELECTION_TICKS,

@@ -32,6 +32,7 @@
 
 pub mod action;
 mod admin_transfer;
+mod balance_region;
 mod client_route;
 pub mod cluster;
 pub mod config;
@@ -42,6 +43,7 @@ pub mod host;
 pub mod ids;
 pub mod invariants;
 pub mod knobs;
+pub mod membership;
 pub mod metrics;
 pub mod msg;
 pub mod pd;
@@ -66,6 +68,7 @@ pub use action::TikvAction;
 pub use cluster::Cluster;
 pub use config::*;
 pub use hibernate::GroupState;
+pub use membership::StoreState;
 pub use msg::{Kind, Msg, RaftMsg, Timer};
 pub use raft::proposals::{OpEvent, OpOutcome};
 pub use view::{PeerDetail, RegionDetail};

@@ -2,6 +2,7 @@
 //! changes, so sampling costs O(stores), never a scan of 768k peers.
 
 use crate::host::TikvHost;
+use crate::membership::StoreState;
 use std::collections::BTreeSet;
 
 use faultline_sim::{Kernel, PerSecond, SimTime};
@@ -52,6 +53,8 @@ pub struct Book {
     pub evict_leader_ops: u64,
     /// Leader transfers PD ordered for `transfer_leader` actions (admin operators).
     pub admin_transfer_ops: u64,
+    /// Move-peer operators PD ordered (balance-region and drains of Offline stores).
+    pub region_moves: u64,
     /// Regions logged as leader missing (TiKV `leader_missing` metric) and not led since.
     pub leader_missing: BTreeSet<u32>,
     /// Store and region heartbeat messages that reached PD over their link.
@@ -86,6 +89,7 @@ impl Book {
             follower_wakeups: 0,
             evict_leader_ops: 0,
             admin_transfer_ops: 0,
+            region_moves: 0,
             leader_missing: BTreeSet::new(),
             pd_heartbeats: 0,
             proposed_per_sec: PerSecond::default(),
@@ -184,9 +188,15 @@ impl Cluster {
             "follower_wakeups",
             "pd.evict_leader_ops",
             "pd.admin_transfer_ops",
+            "pd.region_moves",
+            "pd.operators_running",
+            "stores.up",
+            "stores.offline",
+            "stores.tombstone",
         ] {
             v.push(n.to_string());
         }
+        v.extend((1..=self.stores.len()).map(|i| format!("replicas.tikv-{i}")));
         v
     }
 
@@ -225,6 +235,12 @@ impl Cluster {
             b.follower_wakeups as f64,
             b.evict_leader_ops as f64,
             b.admin_transfer_ops as f64,
+            b.region_moves as f64,
+            (self.pd.leader_ops.len() + self.pd.replica_ops.len()) as f64,
+            self.stores_in(StoreState::Up) as f64,
+            self.stores_in(StoreState::Offline) as f64,
+            self.stores_in(StoreState::Tombstone) as f64,
         ]);
+        out.extend(self.stores.iter().map(|st| st.peers.len() as f64));
     }
 }

@@ -169,6 +169,15 @@ pub enum Msg {
         /// New store index.
         store: u32,
     },
+    /// PD -> leader store: move the replica in `slot` (on a live store) to `store`.
+    MovePeer {
+        /// Region.
+        region: u32,
+        /// Replica slot to move.
+        slot: u8,
+        /// New store index.
+        store: u32,
+    },
 }
 
 impl TraceEncode for Msg {
@@ -212,6 +221,14 @@ impl TraceEncode for Msg {
                 store,
             } => {
                 h.word(6);
+                h.word((*region as u64) << 32 | (*slot as u64) << 24 | *store as u64);
+            }
+            Msg::MovePeer {
+                region,
+                slot,
+                store,
+            } => {
+                h.word(7);
                 h.word((*region as u64) << 32 | (*slot as u64) << 24 | *store as u64);
             }
         }

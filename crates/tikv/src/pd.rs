@@ -17,6 +17,7 @@ use crate::host::TikvHost;
 use faultline_sim::{Kernel, Level, NodeId};
 
 use crate::ids::{PeerId, RegionId};
+use crate::membership::StoreState;
 use crate::msg::{Msg, Timer};
 use crate::Cluster;
 
@@ -25,7 +26,7 @@ const STORE_DISCONNECT_US: u64 = 20_000_000;
 /// PD `operator/step.go` `FastStepWaitTime`: a leader transfer not seen within this is dropped.
 const FAST_STEP_WAIT_US: u64 = 60_000_000;
 /// PD `operator/step.go` `SlowStepWaitTime`: a step that sends a snapshot may take this long.
-const SLOW_STEP_WAIT_US: u64 = 600_000_000;
+pub(crate) const SLOW_STEP_WAIT_US: u64 = 600_000_000;
 
 /// An operator in flight: what it waits for and when PD gives up on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +56,8 @@ pub struct Pd {
     pub store_next_add: Vec<u64>,
     /// Per store: under PD's evict-leader scheduler (`crate::evict_leader`).
     pub evicting: Vec<bool>,
+    /// Per store: joined, serving, being removed or removed (`crate::membership`).
+    pub store_state: Vec<StoreState>,
     pub(crate) evict_cursor: u32,
     tso_physical_ms: u64,
     tso_logical: u64,
@@ -78,6 +81,7 @@ impl Pd {
             replica_ops: BTreeMap::new(),
             store_next_add: vec![0; stores],
             evicting: vec![false; stores],
+            store_state: vec![StoreState::Up; stores],
             evict_cursor: 0,
             tso_physical_ms: 0,
             tso_logical: 0,
@@ -150,7 +154,8 @@ impl Cluster {
         let now = k.now().0;
         let max_down = self.cfg.pd.max_store_down_time.0;
         for s in 0..self.stores.len() {
-            if !self.pd.store_down[s] && now.saturating_sub(self.pd.store_last_hb[s]) >= max_down {
+            let silent = now.saturating_sub(self.pd.store_last_hb[s]) >= max_down;
+            if !self.pd.store_down[s] && silent && self.pd.store_state[s].in_cluster() {
                 self.pd.store_down[s] = true;
                 k.log(
                     Some(self.pd_node),
@@ -168,6 +173,8 @@ impl Cluster {
         if self.pd.down_stores() > 0 {
             self.pd_repair(k);
         }
+        self.pd_balance_regions(k);
+        self.pd_bury_empty_stores(k);
         // The evict-leader scheduler's operators are urgent: it runs before the balancer.
         self.pd_evict_leaders(k);
         if self.cfg.pd.leader_balance {
@@ -228,6 +235,7 @@ impl Cluster {
             // Placement: the first live store without a replica whose store limit allows one.
             let target = (0..n).map(|i| (r as usize + i) % n).find(|t| {
                 !self.pd.store_down[*t]
+                    && self.pd.store_state[*t] == StoreState::Up
                     && !members.contains(&(*t as u8))
                     && self.pd.store_next_add[*t] <= now
             });
@@ -262,30 +270,62 @@ impl Cluster {
         // PD only schedules onto and away from stores that heartbeat (not Disconnected).
         let now = k.now().0;
         // An evicting store takes no leaders (PD `PauseLeaderTransfer(store, In)`).
+        // Nor onto or away from an Offline store: draining it moves its leaders.
         let live: Vec<usize> = (0..self.stores.len())
-            .filter(|s| self.pd_store_connected(*s, now) && !self.pd.evicting[*s])
+            .filter(|s| {
+                self.pd_store_connected(*s, now)
+                    && !self.pd.evicting[*s]
+                    && self.pd.store_state[*s] == StoreState::Up
+            })
             .collect();
         if live.len() < 2 {
             return;
         }
         let total: i64 = live.iter().map(|s| self.pd.store_leaders[*s]).sum();
         let tolerance = (total / live.len() as i64 / 20).max(2);
-        let regions = self.region_count();
         let limit = self.cfg.pd.leader_schedule_limit as usize;
-        // Bounds the work of one round on a 256k-region cluster.
-        let mut scan = regions.min(20_000);
+        // Bounds the work of one round on a 256k-region cluster; a small cluster may walk its
+        // regions several times, once per source and target pair it tries.
+        let mut scan = 20_000;
         while self.pd.leader_ops.len() < limit && scan > 0 {
-            let Some((max, min)) = self.pd_leader_extremes(&live) else {
+            let Some((from, to, r)) = self.pd_leader_move(&live, tolerance, &mut scan) else {
                 return;
             };
-            if self.pd.store_leaders[max] - self.pd.store_leaders[min] <= tolerance {
-                return;
-            }
-            let Some(r) = self.pd_next_region_led_by(max, min, &mut scan) else {
-                return;
-            };
-            self.pd_order_transfer(k, r, max, min);
+            self.pd_order_transfer(k, r, from, to);
         }
+    }
+
+    /// The next leader transfer: the store with the most leaders to the one with the fewest,
+    /// or, when no region PD believes the first leads has a replica on the second (a store
+    /// that just joined holds few regions), the next pair in that order, as PD's
+    /// balance-leader scheduler walks its source and target candidates.
+    fn pd_leader_move(
+        &mut self,
+        live: &[usize],
+        tolerance: i64,
+        scan: &mut u32,
+    ) -> Option<(usize, usize, u32)> {
+        let mut sources = live.to_vec();
+        // Most leaders first; among equals the higher store index, as `max_by_key` picked.
+        sources.sort_by_key(|s| {
+            (
+                std::cmp::Reverse(self.pd.store_leaders[*s]),
+                std::cmp::Reverse(*s),
+            )
+        });
+        let mut targets = live.to_vec();
+        targets.sort_by_key(|s| (self.pd.store_leaders[*s], *s));
+        for &from in &sources {
+            for &to in &targets {
+                if self.pd.store_leaders[from] - self.pd.store_leaders[to] <= tolerance {
+                    break;
+                }
+                if let Some(r) = self.pd_next_region_led_by(from, to, scan) {
+                    return Some((from, to, r));
+                }
+            }
+        }
+        None
     }
 
     /// A leader-transfer operator for region `r` from store `from` to `to`: counted in PD's
@@ -311,22 +351,21 @@ impl Cluster {
         k.send(self.pd_node, self.store_nodes[from], msg);
     }
 
-    /// The store heartbeats PD (not Disconnected: PD's 20 s rule).
+    /// The store is in the cluster and heartbeats PD (not Disconnected: PD's 20 s rule).
     pub(crate) fn pd_store_connected(&self, s: usize, now: u64) -> bool {
-        now.saturating_sub(self.pd.store_last_hb[s]) < STORE_DISCONNECT_US
-    }
-
-    /// The live stores with the most and the fewest leaders in PD's view.
-    fn pd_leader_extremes(&self, live: &[usize]) -> Option<(usize, usize)> {
-        let by = |s: &&usize| self.pd.store_leaders[**s];
-        Some((*live.iter().max_by_key(by)?, *live.iter().min_by_key(by)?))
+        self.pd.store_state[s].in_cluster()
+            && now.saturating_sub(self.pd.store_last_hb[s]) < STORE_DISCONNECT_US
     }
 
     /// Advances the balance cursor to the next region PD believes `from` leads and that has a
-    /// replica on `to`, looking at no more than `scan` regions (decremented as it goes).
+    /// replica on `to`, looking at no more than `scan` regions (decremented as it goes) and
+    /// once at each.
     fn pd_next_region_led_by(&mut self, from: usize, to: usize, scan: &mut u32) -> Option<u32> {
         let regions = self.region_count();
-        while *scan > 0 {
+        for _ in 0..regions {
+            if *scan == 0 {
+                break;
+            }
             *scan -= 1;
             let r = self.pd.balance_cursor;
             self.pd.balance_cursor = (r + 1) % regions;

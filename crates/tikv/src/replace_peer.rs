@@ -1,4 +1,6 @@
-//! A leader applies PD's replica replacement for a replica on a dead store.
+//! A leader applies PD's membership changes: a replica on a dead store replaced (replica
+//! repair), or a replica on a live store moved to another store (balance-region and the
+//! drain of an Offline store).
 
 use faultline_sim::{Kernel, Level};
 
@@ -8,17 +10,27 @@ use crate::ids::{PeerId, RegionId};
 use crate::raft::Peer;
 use crate::Cluster;
 
+/// Why PD changes a region's membership.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Change {
+    /// The replica's store is dead (PD's replica checker, `checkDownPeer`).
+    Replace,
+    /// The replica's store is alive (PD's `CreateMovePeerOperator`).
+    Move,
+}
+
 impl Cluster {
-    /// The leader applies PD's replica replacement. Simplified: the membership change takes
-    /// effect at once (no joint consensus, no conf-change entry); the new replica starts empty
-    /// and gets a snapshot from the leader.
-    pub(crate) fn replace_peer<H: TikvHost>(
+    /// The leader on store `s` applies PD's change of `region`'s replica in `slot` to a new
+    /// replica on `target`. Simplified: the membership change takes effect at once (no
+    /// learner, no joint consensus, no conf-change entry); the new replica starts empty and
+    /// gets a snapshot from the leader; a moved replica's old peer is destroyed at once
+    /// (upstream once it applies its removal or learns it from a tombstone message).
+    pub(crate) fn change_peer<H: TikvHost>(
         &mut self,
         k: &mut Kernel<H>,
         s: usize,
-        region: u32,
-        slot: u8,
-        target: usize,
+        (region, slot, target): (u32, u8, usize),
+        change: Change,
     ) {
         let Some(pid) = self.local_peer(s, region) else {
             return;
@@ -28,15 +40,20 @@ impl Cluster {
         }
         let old = PeerId::of(RegionId(region), slot, self.replicas);
         let old_store = self.slot_store[old.ix()] as usize;
-        if self.store_live[old_store]
-            || (0..self.replicas as u8).any(|sl| {
-                self.slot_store[PeerId::of(RegionId(region), sl, self.replicas).ix()] as usize
-                    == target
-            })
-        {
+        let stale = match change {
+            // The store came back: nothing to replace.
+            Change::Replace => self.store_live[old_store],
+            // A deposed leader of an older term still on the old store keeps its slot.
+            Change::Move => old_store == target || self.peers[old.ix()].is_leader(),
+        };
+        if stale || self.has_replica_on(region, target) {
             return;
         }
-        // The old replica lived on a crashed store and was not counted in GroupState counts.
+        if self.store_live[old_store] {
+            self.destroy_peer(old, old_store);
+        }
+        self.stores[old_store].peers.retain(|q| *q != old);
+        // A dead store's peers were left out of the GroupState counts when it crashed.
         self.slot_store[old.ix()] = target as u8;
         self.peers[old.ix()] = Peer::empty();
         self.book.group_counts[GroupState::Ordered as usize] += 1;
@@ -46,15 +63,32 @@ impl Cluster {
         p.next[slot as usize] = p.log.last_index + 1;
         self.wake_leader(pid);
         self.send_append(pid, slot);
-        k.log(
-            Some(self.store_nodes[s]),
-            Level::Info,
-            "add peer by pd",
-            format!(
-                "region_id={region} from_store={} to_store={}",
-                old_store + 1,
-                target + 1
-            ),
+        let what = match change {
+            Change::Replace => "add peer by pd",
+            Change::Move => "move peer by pd",
+        };
+        let detail = format!(
+            "region_id={region} from_store={} to_store={}",
+            old_store + 1,
+            target + 1
         );
+        k.log(Some(self.store_nodes[s]), Level::Info, what, detail);
+    }
+
+    /// Whether `region` has a replica on store `s`.
+    pub(crate) fn has_replica_on(&self, region: u32, s: usize) -> bool {
+        (0..self.replicas as u8).any(|sl| {
+            self.slot_store[PeerId::of(RegionId(region), sl, self.replicas).ix()] as usize == s
+        })
+    }
+
+    /// A live store drops a peer it no longer hosts: out of its tick list and the counts.
+    fn destroy_peer(&mut self, pid: PeerId, s: usize) {
+        let p = &self.peers[pid.ix()];
+        self.book.group_counts[p.group as usize] -= 1;
+        if p.awake {
+            self.book.awake_peers -= 1;
+        }
+        self.stores[s].awake.retain(|q| *q != pid);
     }
 }

@@ -101,17 +101,32 @@ impl Engine {
     }
 }
 
-/// Every node's name, kind and state, and a TiKV store's current leader count.
+/// Every node's name, kind and state, and a TiKV store's current leader count. A running
+/// store that is not serving says what PD thinks of it: `absent` (waits to join), `offline`
+/// (being drained) or `tombstone` (removed).
 fn node_views(run: &Run) -> Vec<NodeView> {
+    let tikv = &run.world.model.tikv;
+    let store_state = |node: usize| {
+        let s = tikv
+            .store_nodes()
+            .iter()
+            .position(|n| n.0 as usize == node)?;
+        let st = tikv.store_state(s as u32)?;
+        (st != faultline_tikv::StoreState::Up).then(|| st.name().to_lowercase())
+    };
     run.world
         .kernel
         .net
         .nodes()
         .iter()
-        .map(|n| NodeView {
+        .enumerate()
+        .map(|(i, n)| NodeView {
             name: n.name.clone(),
             kind: n.kind.clone(),
-            state: n.state.name().to_string(),
+            state: match (n.state.name(), store_state(i)) {
+                ("up", Some(pd_state)) => pd_state,
+                (kernel_state, _) => kernel_state.to_string(),
+            },
             leaders: (n.kind == "tikv")
                 .then(|| {
                     run.world

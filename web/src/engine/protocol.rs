@@ -262,7 +262,8 @@ pub struct NodeView {
     pub name: String,
     /// The model's kind string.
     pub kind: String,
-    /// `up`, `crashed`, `paused`.
+    /// `up`, `crashed`, `paused`; a store PD does not count as serving: `absent`, `offline`,
+    /// `tombstone`.
     pub state: String,
     /// Leaders held (stores only).
     pub leaders: Option<f64>,

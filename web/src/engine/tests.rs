@@ -453,3 +453,23 @@ fn seek_time_split_at_full_scale() {
         without.1 / 1e3
     );
 }
+
+#[test]
+fn a_store_shows_whether_it_waits_to_join_drains_or_is_removed() {
+    let entry = gallery()
+        .into_iter()
+        .find(|g| g.file == "tikv-scale-out-in-during-kafka-replication.toml")
+        .expect("the scale-out-in scenario ships");
+    let state_at = |secs: u64, node: &str| {
+        let mut e = Engine::new();
+        e.handle(msg(1, load(&entry.scenario, secs * 1_000_000, false)));
+        let f = settle(&mut e);
+        let n = f.nodes.iter().find(|n| n.name == node).expect("the node");
+        n.state.clone()
+    };
+    assert_eq!(state_at(20, "tikv-4"), "absent");
+    assert_eq!(state_at(20, "tikv-1"), "up");
+    assert_eq!(state_at(60, "tikv-4"), "up");
+    assert_eq!(state_at(190, "tikv-4"), "offline");
+    assert_eq!(state_at(300, "tikv-4"), "tombstone");
+}

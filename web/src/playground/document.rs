@@ -74,7 +74,13 @@ impl Playground {
     pub(super) fn add_node(&mut self, kind: NodeKind) {
         let mut next = self.draft.clone();
         match kind {
-            NodeKind::Tikv => next.topology.stores += 1,
+            NodeKind::Tikv => {
+                next.topology.stores += 1;
+                // Stores that may join come after the ones that start: keep room for them.
+                if next.topology.max_stores != 0 {
+                    next.topology.max_stores = next.topology.max_stores.max(next.topology.stores);
+                }
+            }
             NodeKind::Cdc => {
                 next.topology.captures += 1;
                 if next.changefeeds.is_empty() {

@@ -8,7 +8,8 @@ use faultline_scenario::{FaultAction, Scenario};
 use super::topology::NodeKind;
 
 /// The fault actions a node's menu offers: process and network faults for every node, the
-/// capture operations for captures only, leader eviction and transfer for TiKV stores only. Changefeed
+/// capture operations for captures only, leader eviction and transfer and
+/// scaling TiKV in and out for TiKV stores only. Changefeed
 /// pauses target a changefeed, not a node, so no node offers them.
 pub fn menu_faults(kind: NodeKind) -> Vec<FaultAction> {
     FaultAction::ALL
@@ -16,7 +17,10 @@ pub fn menu_faults(kind: NodeKind) -> Vec<FaultAction> {
         .filter(|a| match a {
             FaultAction::PauseChangefeed | FaultAction::ResumeChangefeed => false,
             FaultAction::RemoveCapture | FaultAction::AddCapture => kind == NodeKind::Cdc,
-            FaultAction::EvictLeader | FaultAction::TransferLeader => kind == NodeKind::Tikv,
+            FaultAction::EvictLeader
+            | FaultAction::TransferLeader
+            | FaultAction::AddStore
+            | FaultAction::RemoveStore => kind == NodeKind::Tikv,
             _ => true,
         })
         .collect()
@@ -55,9 +59,21 @@ pub fn without_node(s: &Scenario, name: &str) -> Result<Scenario, String> {
             if aimed == 1 { "it" } else { "them" }
         ));
     }
-    if let Some(n) = name.strip_prefix("tikv-") {
+    let waiting = |n: &str| n.parse::<u32>().is_ok_and(|i| i > s.topology.stores);
+    if let Some(n) = name.strip_prefix("tikv-").filter(|n| waiting(n)) {
+        // A store that waits to join (`add_store`) comes off the top of `max_stores`.
+        last_of(n, s.topology.max_stores, "tikv", "store")?;
+        next.topology.max_stores -= 1;
+    } else if let Some(n) = name.strip_prefix("tikv-") {
         last_of(n, s.topology.stores, "tikv", "store")?;
         next.topology.stores -= 1;
+        if next.topology.max_stores != 0 && s.topology.max_stores > s.topology.stores {
+            return Err(format!(
+                "{name} starts in the cluster and tikv-{}..tikv-{} wait to join: remove those first.",
+                s.topology.stores + 1,
+                s.topology.max_stores
+            ));
+        }
     } else if let Some(n) = name.strip_prefix("cdc-") {
         last_of(n, s.topology.captures, "cdc", "capture")?;
         next.topology.captures -= 1;
@@ -115,6 +131,7 @@ mod tests {
         assert!(!tikv.contains(&FaultAction::RemoveCapture));
         assert!(tikv.contains(&FaultAction::EvictLeader));
         assert!(tikv.contains(&FaultAction::TransferLeader));
+        assert!(tikv.contains(&FaultAction::AddStore) && tikv.contains(&FaultAction::RemoveStore));
         assert!(!tikv.contains(&FaultAction::PauseChangefeed));
         let cdc = menu_faults(NodeKind::Cdc);
         assert!(
@@ -123,6 +140,7 @@ mod tests {
         assert!(!cdc.contains(&FaultAction::ResumeChangefeed));
         assert!(!cdc.contains(&FaultAction::EvictLeader));
         assert!(!cdc.contains(&FaultAction::TransferLeader));
+        assert!(!cdc.contains(&FaultAction::AddStore));
         assert!(!removable(NodeKind::Pd) && !removable(NodeKind::Kafka));
         assert!(removable(NodeKind::Tikv) && removable(NodeKind::Cdc));
     }

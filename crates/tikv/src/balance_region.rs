@@ -1,0 +1,164 @@
+//! PD moving replicas between live stores: the replica checker draining an Offline store
+//! (PD `pkg/schedule/checker/replica_checker.go` `checkOfflinePeer` -> `fixPeer`) and the
+//! balance-region scheduler evening out replica counts, which is what fills a store that
+//! just joined (`pkg/schedule/schedulers/balance_region.go` `Schedule`).
+//!
+//! Each move is a move-peer operator (`operator.CreateMovePeerOperator`): PD sends it to the
+//! region's leader, which applies it as one membership change (`crate::replace_peer`); it ends
+//! when the new replica has its snapshot. A store takes at most `pd.store_limit_add_peer`
+//! new replicas a minute; drains run under `replica-schedule-limit` operators in flight,
+//! balancing under `region-schedule-limit` (2,048, PD's default). A replica PD believes leads
+//! its region is not moved: the leader is transferred off first, as a move-peer operator's
+//! first step does.
+//!
+//! Simplifications: replica counts stand for PD's region scores (regions are the same size
+//! here), and the balancer moves one replica while the fullest and emptiest Up stores differ
+//! by two or more (PD weighs sizes with a tolerance); the remove-peer store limit is not
+//! modelled; PD reads membership from the model; candidates are walked in store order, not
+//! drawn at random.
+
+use faultline_sim::Kernel;
+
+use crate::host::TikvHost;
+use crate::ids::{PeerId, RegionId};
+use crate::membership::StoreState;
+use crate::msg::Msg;
+use crate::pd::{Operator, SLOW_STEP_WAIT_US};
+use crate::Cluster;
+
+/// PD `defaultRegionScheduleLimit`: balance-region operators in flight at most.
+const REGION_SCHEDULE_LIMIT: usize = 2048;
+
+impl Cluster {
+    /// PD's replica moves for one scheduling round.
+    pub(crate) fn pd_balance_regions<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
+        let now = k.now().0;
+        for s in 0..self.stores.len() {
+            if self.pd.store_state[s] == StoreState::Offline {
+                self.pd_drain(k, s, now);
+            }
+        }
+        self.pd_even_out(k, now);
+    }
+
+    /// Moves replicas off Offline store `s`, leaders first.
+    fn pd_drain<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize, now: u64) {
+        let limit = self.cfg.pd.replica_schedule_limit as usize;
+        for pid in self.stores[s].peers.clone() {
+            if self.pd.replica_ops.len() >= limit {
+                return;
+            }
+            let r = pid.region(self.replicas).0;
+            if self.pd_region_busy(r) {
+                continue;
+            }
+            if self.pd.region_leader[r as usize].0 as usize == s {
+                if let Some(to) = self.pd_leader_target(r, s, now) {
+                    self.pd_order_transfer(k, r, s, to);
+                }
+                continue;
+            }
+            if let Some(target) = self.pd_replica_target(r, now) {
+                self.pd_order_move(k, pid, target, now);
+            }
+        }
+    }
+
+    /// The balance-region scheduler: one replica at a time from the fullest Up store to the
+    /// emptiest, on counts that include the moves just ordered (PD's operator influence).
+    fn pd_even_out<H: TikvHost>(&mut self, k: &mut Kernel<H>, now: u64) {
+        let up: Vec<usize> = (0..self.stores.len())
+            .filter(|s| {
+                self.pd.store_state[*s] == StoreState::Up && self.pd_store_connected(*s, now)
+            })
+            .collect();
+        let mut count: Vec<i64> = (0..self.stores.len())
+            .map(|s| self.stores[s].peers.len() as i64)
+            .collect();
+        while self.pd.replica_ops.len() < REGION_SCHEDULE_LIMIT {
+            let by = |s: &&usize| (count[**s], std::cmp::Reverse(**s));
+            let (Some(&from), Some(&to)) = (up.iter().max_by_key(by), up.iter().min_by_key(by))
+            else {
+                return;
+            };
+            if count[from] - count[to] < 2 || self.pd.store_next_add[to] > now {
+                return;
+            }
+            let Some(pid) = self.pd_movable_replica(from, to) else {
+                return;
+            };
+            self.pd_order_move(k, pid, to, now);
+            count[from] -= 1;
+            count[to] += 1;
+        }
+    }
+
+    /// A replica on `from` of a region with no replica on `to`, not leading and not under an
+    /// operator.
+    fn pd_movable_replica(&self, from: usize, to: usize) -> Option<PeerId> {
+        self.stores[from].peers.iter().copied().find(|pid| {
+            let r = pid.region(self.replicas).0;
+            !self.pd_region_busy(r)
+                && self.pd.region_leader[r as usize].0 as usize != from
+                && !self.has_replica_on(r, to)
+        })
+    }
+
+    /// An operator of region `r` is in flight.
+    fn pd_region_busy(&self, r: u32) -> bool {
+        self.pd.replica_ops.contains_key(&r) || self.pd.leader_ops.contains_key(&r)
+    }
+
+    /// Where a new replica of `r` goes: the Up, connected store with the fewest replicas that
+    /// has none of `r` and a store-limit token.
+    fn pd_replica_target(&self, r: u32, now: u64) -> Option<usize> {
+        (0..self.stores.len())
+            .filter(|t| {
+                self.pd.store_state[*t] == StoreState::Up
+                    && self.pd_store_connected(*t, now)
+                    && !self.pd.store_down[*t]
+                    && self.pd.store_next_add[*t] <= now
+                    && !self.has_replica_on(r, *t)
+            })
+            .min_by_key(|t| (self.stores[*t].peers.len(), *t))
+    }
+
+    /// A follower of `r` on an Up, connected store to take leadership from `from`.
+    fn pd_leader_target(&self, r: u32, from: usize, now: u64) -> Option<usize> {
+        (0..self.replicas as u8)
+            .map(|sl| self.slot_store[PeerId::of(RegionId(r), sl, self.replicas).ix()] as usize)
+            .find(|s| {
+                *s != from
+                    && self.pd.store_state[*s] == StoreState::Up
+                    && self.pd_store_connected(*s, now)
+                    && !self.pd.evicting[*s]
+            })
+    }
+
+    /// PD orders the leader of `pid`'s region to move that replica to store `target`.
+    fn pd_order_move<H: TikvHost>(
+        &mut self,
+        k: &mut Kernel<H>,
+        pid: PeerId,
+        target: usize,
+        now: u64,
+    ) {
+        let r = pid.region(self.replicas).0;
+        let slot = pid.slot(self.replicas);
+        let add_gap = 60_000_000 / self.cfg.pd.store_limit_add_peer_per_min.max(1) as u64;
+        self.pd.store_next_add[target] = now + add_gap;
+        let op = Operator {
+            target: slot,
+            deadline: now + SLOW_STEP_WAIT_US,
+        };
+        self.pd.replica_ops.insert(r, op);
+        self.book.region_moves += 1;
+        let leader = self.pd.region_leader[r as usize].0 as usize;
+        let msg = Msg::MovePeer {
+            region: r,
+            slot,
+            store: target as u32,
+        };
+        k.send(self.pd_node, self.store_nodes[leader], msg);
+    }
+}
