@@ -30,7 +30,7 @@ const PINS: &[(&str, u64)] = &[
     ),
     (
         "tikv-scale-out-in-during-kafka-replication.toml",
-        0x7a0db5c940f29fbd,
+        0x6c43fa1ef0bb4804,
     ),
     ("cdc-basic-replication.toml", 0x715bb675f8a98f5d),
     ("cdc-capture-loses-pd.toml", 0xb5d3d4fb084e77ca),

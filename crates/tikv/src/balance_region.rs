@@ -5,7 +5,7 @@
 //!
 //! Each move is a move-peer operator (`operator.CreateMovePeerOperator`): PD sends it to the
 //! region's leader, which applies it as one membership change (`crate::replace_peer`); it ends
-//! when the new replica has its snapshot. A store takes at most `pd.store_limit_add_peer`
+//! when the new replica has its snapshot, or after a minute if the leader deferred it. A store takes at most `pd.store_limit_add_peer`
 //! new replicas a minute; drains run under `replica-schedule-limit` operators in flight,
 //! balancing under `region-schedule-limit` (2,048, PD's default). A replica PD believes leads
 //! its region is not moved: the leader is transferred off first, as a move-peer operator's
@@ -23,7 +23,7 @@ use crate::host::TikvHost;
 use crate::ids::{PeerId, RegionId};
 use crate::membership::StoreState;
 use crate::msg::Msg;
-use crate::pd::{Operator, SLOW_STEP_WAIT_US};
+use crate::pd::{Operator, FAST_STEP_WAIT_US};
 use crate::Cluster;
 
 /// PD `defaultRegionScheduleLimit`: balance-region operators in flight at most.
@@ -147,9 +147,12 @@ impl Cluster {
         let slot = pid.slot(self.replicas);
         let add_gap = 60_000_000 / self.cfg.pd.store_limit_add_peer_per_min.max(1) as u64;
         self.pd.store_next_add[target] = now + add_gap;
+        // A leader defers a move while a replica that stays lags (`crate::replace_peer`); PD
+        // then gives the operator up after a minute and orders it again (upstream the move's
+        // first step, adding a learner, waits up to `SlowStepWaitTime`).
         let op = Operator {
             target: slot,
-            deadline: now + SLOW_STEP_WAIT_US,
+            deadline: now + FAST_STEP_WAIT_US,
         };
         self.pd.replica_ops.insert(r, op);
         self.book.region_moves += 1;

@@ -24,7 +24,7 @@ use crate::Cluster;
 /// A store silent this long is Disconnected for PD (PD's 20 s `StoreDisconnected` rule).
 const STORE_DISCONNECT_US: u64 = 20_000_000;
 /// PD `operator/step.go` `FastStepWaitTime`: a leader transfer not seen within this is dropped.
-const FAST_STEP_WAIT_US: u64 = 60_000_000;
+pub(crate) const FAST_STEP_WAIT_US: u64 = 60_000_000;
 /// PD `operator/step.go` `SlowStepWaitTime`: a step that sends a snapshot may take this long.
 pub(crate) const SLOW_STEP_WAIT_US: u64 = 600_000_000;
 

@@ -49,6 +49,17 @@ impl Cluster {
         if stale || self.has_replica_on(region, target) {
             return;
         }
+        if !self.rest_hold_every_commit(pid, slot) {
+            let detail =
+                format!("region_id={region} slot={slot} reason=\"a remaining replica lags\"");
+            k.log(
+                Some(self.store_nodes[s]),
+                Level::Info,
+                "peer change deferred",
+                detail,
+            );
+            return;
+        }
         if self.store_live[old_store] {
             self.destroy_peer(old, old_store);
         }
@@ -73,6 +84,24 @@ impl Cluster {
             target + 1
         );
         k.log(Some(self.store_nodes[s]), Level::Info, what, detail);
+    }
+
+    /// Whether the leader `pid` and the followers other than `slot` form a quorum of the
+    /// region that holds every committed entry. Upstream the new replica is a learner until it
+    /// caught up and only then replaces the old one (PD's move-peer and replace-down-peer
+    /// operators: add learner, promote, remove), so the region never depends on an empty
+    /// voter. The model swaps at once, and so only when the replicas that stay already hold
+    /// every committed entry: otherwise an entry committed with the replica being replaced
+    /// could be left on the leader alone (explore found exactly that: a new leader lacking a
+    /// committed entry after the old leader died).
+    fn rest_hold_every_commit(&self, pid: PeerId, slot: u8) -> bool {
+        let p = &self.peers[pid.ix()];
+        let own = pid.slot(self.replicas);
+        let caught_up = (0..self.replicas as u8)
+            .filter(|sl| *sl != own && *sl != slot)
+            .filter(|sl| p.matched[*sl as usize] >= p.log.commit)
+            .count();
+        1 + caught_up > self.replicas as usize / 2
     }
 
     /// Whether `region` has a replica on store `s`.

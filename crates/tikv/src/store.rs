@@ -151,6 +151,15 @@ impl Cluster {
             if self.slot_store[pid.ix()] as usize != s {
                 continue; // the replica moved away
             }
+            // A message from a replica PD has since moved is from a removed peer: upstream the
+            // new replica has a new peer id, so the removed one's answers count for nothing.
+            // Counting them as the new replica's once let a leader commit an entry the new,
+            // empty replica never had (found by explore, seed 69 of the scale-out-in scenario).
+            let sender =
+                crate::ids::PeerId::of(crate::ids::RegionId(m.region), m.from, self.replicas);
+            if (m.from as u32) < self.replicas && self.slot_store[sender.ix()] as usize != from {
+                continue;
+            }
             self.stores[s].recv_count[from] += 1;
             self.book.raft_messages += 1;
             if self.watched == Some(m.region) {
