@@ -32,6 +32,9 @@ pub enum ChartKind {
     GroupStates,
     /// Leaders per store.
     LeadersPerStore,
+    /// Replicas per store (left axis) and stores Up, Offline and Tombstone (right axis): a
+    /// store joining fills, a store leaving drains. Only in runs whose stores change.
+    Stores,
     /// The write path: transactions committed, Raft proposals and applied entries per second
     /// (left axis), and the client's failed requests so far by reason (right axis), so a
     /// leader without a quorum shows as proposals with no commits.
@@ -49,7 +52,7 @@ pub enum ChartKind {
 
 impl ChartKind {
     /// Every chart, in page order.
-    pub const ALL: [ChartKind; 11] = [
+    pub const ALL: [ChartKind; 12] = [
         ChartKind::Leaderless,
         ChartKind::CdcLag,
         ChartKind::TableLag,
@@ -57,6 +60,7 @@ impl ChartKind {
         ChartKind::Orphaned,
         ChartKind::GroupStates,
         ChartKind::LeadersPerStore,
+        ChartKind::Stores,
         ChartKind::Writes,
         ChartKind::OwnerTick,
         ChartKind::Writers,
@@ -73,6 +77,7 @@ impl ChartKind {
             ChartKind::Orphaned => "orphaned",
             ChartKind::GroupStates => "group-states",
             ChartKind::LeadersPerStore => "leaders",
+            ChartKind::Stores => "stores",
             ChartKind::Writes => "writes",
             ChartKind::OwnerTick => "owner-tick",
             ChartKind::Writers => "writers",
@@ -95,6 +100,7 @@ impl ChartKind {
             ChartKind::Orphaned => "Orphaned regions",
             ChartKind::GroupStates => "Peers per GroupState",
             ChartKind::LeadersPerStore => "Leaders per store",
+            ChartKind::Stores => "Replicas per store, and stores by state (right)",
             ChartKind::Writes => "Writes per second, and failed client requests so far (right)",
             ChartKind::OwnerTick => "TiCDC owner tick duration",
             ChartKind::Writers => "Captures writing one table (max per changefeed)",
@@ -111,6 +117,7 @@ impl ChartKind {
             ChartKind::Orphaned => "regions",
             ChartKind::GroupStates => "peers",
             ChartKind::LeadersPerStore => "leaders",
+            ChartKind::Stores => "replicas",
             ChartKind::Writes => "per second",
             ChartKind::OwnerTick | ChartKind::Lease => "seconds",
             ChartKind::Writers => "writers",
@@ -122,6 +129,7 @@ impl ChartKind {
     pub(crate) fn y2_label(self) -> &'static str {
         match self {
             ChartKind::Writes => "failed requests (total)",
+            ChartKind::Stores => "stores",
             _ => "hibernated peers",
         }
     }
@@ -150,6 +158,8 @@ impl ChartKind {
             ChartKind::Orphaned => name == "orphaned_regions",
             ChartKind::GroupStates => name.starts_with("peers."),
             ChartKind::LeadersPerStore => name.starts_with("leaders."),
+            ChartKind::Stores if name.starts_with("stores.") => return Some(true),
+            ChartKind::Stores => name.starts_with("replicas."),
             ChartKind::OwnerTick => name == "owner_tick_secs",
             ChartKind::Writers => name.starts_with("writers_max."),
             ChartKind::Lease => name.starts_with("lease_remaining."),
@@ -346,13 +356,24 @@ pub fn chart_data(kind: ChartKind, runs: &[LabelledRun<'_>], cursor: Option<SimT
     }
 }
 
-/// The charts that have data in `run`.
+/// The charts that have data in `run`. Every run has per-store replica counts; the stores
+/// chart is offered only where stores can join or leave (flat lines elsewhere).
 pub fn available_charts(run: &Run) -> Vec<ChartKind> {
     let names = run.world.kernel.metrics.names();
     ChartKind::ALL
         .into_iter()
         .filter(|k| names.iter().any(|n| k.axis_of(n).is_some()))
+        .filter(|k| *k != ChartKind::Stores || stores_change(&run.scenario))
         .collect()
+}
+
+/// Whether a scenario's stores can change: some may join, or the script removes one.
+fn stores_change(s: &faultline_scenario::Scenario) -> bool {
+    use faultline_scenario::FaultAction;
+    s.topology.max_stores > s.topology.stores
+        || s.faults
+            .iter()
+            .any(|f| matches!(f.action, FaultAction::AddStore | FaultAction::RemoveStore))
 }
 
 pub(crate) fn points(metrics: &MetricStore, name: &str) -> Vec<(f64, f64)> {
@@ -412,6 +433,23 @@ mod tests {
     /// A tour step on the charts tab that names a metric highlights the chart drawing it, so
     /// every such metric in the gallery must be drawn by some chart (else the page has
     /// nothing to bring into sight).
+    #[test]
+    fn the_stores_chart_is_offered_only_where_stores_change() {
+        let run_of = |file: &str| {
+            let entry = faultline_scenario::gallery()
+                .into_iter()
+                .find(|g| g.file == file)
+                .expect("a gallery scenario");
+            faultline_scenario::Run::new(&entry.scenario).expect("builds")
+        };
+        let elastic = run_of("tikv-scale-out-in-during-kafka-replication.toml");
+        assert!(available_charts(&elastic).contains(&ChartKind::Stores));
+        let fixed = run_of("tikv-rolling-restart.toml");
+        assert!(!available_charts(&fixed).contains(&ChartKind::Stores));
+        assert_eq!(ChartKind::Stores.axis_of("replicas.tikv-4"), Some(false));
+        assert_eq!(ChartKind::Stores.axis_of("stores.tombstone"), Some(true));
+    }
+
     #[test]
     fn every_gallery_tour_metric_on_the_charts_tab_has_a_chart() {
         use faultline_scenario::GuideTab;

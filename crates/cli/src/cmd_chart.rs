@@ -24,7 +24,7 @@ pub struct ChartArgs {
     )]
     metric: Vec<String>,
     /// One of the app's charts instead, by id: leaderless, cdc-lag, table-lag, sink-rows,
-    /// orphaned, group-states, leaders, writes, owner-tick, writers, lease.
+    /// orphaned, group-states, leaders, stores, writes, owner-tick, writers, lease.
     #[arg(long, value_name = "ID", conflicts_with = "metric")]
     chart: Option<String>,
     /// The SVG file to write.
