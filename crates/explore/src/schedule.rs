@@ -175,27 +175,24 @@ impl Draw<'_> {
     }
 
     fn store(&self, rng: &mut SimRng) -> Option<String> {
-        let stores: Vec<&String> = self
-            .names
-            .iter()
-            .filter(|n| n.starts_with(STORE_PREFIX))
-            .collect();
-        if stores.is_empty() {
-            return None;
-        }
-        Some(stores[rng.below(stores.len() as u64) as usize].clone())
+        self.named(STORE_PREFIX, rng)
     }
 
     fn broker(&self, rng: &mut SimRng) -> Option<String> {
-        let brokers: Vec<&String> = self
+        self.named(BROKER_PREFIX, rng)
+    }
+
+    /// A random node whose name starts with `prefix`, if there is one.
+    fn named(&self, prefix: &str, rng: &mut SimRng) -> Option<String> {
+        let picks: Vec<&String> = self
             .names
             .iter()
-            .filter(|n| n.starts_with(BROKER_PREFIX))
+            .filter(|n| n.starts_with(prefix))
             .collect();
-        if brokers.is_empty() {
+        if picks.is_empty() {
             return None;
         }
-        Some(brokers[rng.below(brokers.len() as u64) as usize].clone())
+        Some(picks[rng.below(picks.len() as u64) as usize].clone())
     }
 
     /// Half the time every other node (`None`), else a random non-empty subset of them.
