@@ -425,6 +425,22 @@ impl FaultAction {
         }
     }
 
+    /// Whether a `duration` can undo the step (restart, resume, heal, resume the changefeed,
+    /// re-add the capture, remove the scheduler).
+    pub fn undoable(self) -> bool {
+        matches!(
+            self,
+            FaultAction::Kill
+                | FaultAction::Pause
+                | FaultAction::Partition
+                | FaultAction::Loss
+                | FaultAction::Delay
+                | FaultAction::PauseChangefeed
+                | FaultAction::RemoveCapture
+                | FaultAction::EvictLeader
+        )
+    }
+
     /// True for operator actions on TiCDC (model actions, not kernel faults).
     pub fn is_operator(self) -> bool {
         matches!(

@@ -205,19 +205,21 @@ fn check_action_values(p: &mut Problems, f: &FaultSpec, field: &dyn Fn(&str) -> 
 
 fn check_undo(p: &mut Problems, f: &FaultSpec, field: &str) {
     let Some(d) = f.duration else { return };
-    let undoable = matches!(
-        f.action,
-        FaultAction::Kill
-            | FaultAction::Pause
-            | FaultAction::Partition
-            | FaultAction::Loss
-            | FaultAction::Delay
-            | FaultAction::PauseChangefeed
-            | FaultAction::RemoveCapture
-            | FaultAction::EvictLeader
-    );
-    if !undoable {
-        p.add(field, format!("{} cannot be undone after a duration; only kill, pause, partition, loss, delay, pause_changefeed, remove_capture and evict_leader can", f.action.name()));
+    if !f.action.undoable() {
+        let names: Vec<&str> = FaultAction::ALL
+            .into_iter()
+            .filter(|a| a.undoable())
+            .map(FaultAction::name)
+            .collect();
+        let (last, rest) = names.split_last().expect("some verbs are undoable");
+        p.add(
+            field,
+            format!(
+                "{} cannot be undone after a duration; only {} and {last} can",
+                f.action.name(),
+                rest.join(", ")
+            ),
+        );
     }
     dur_range(p, field, d, Dur(1), Dur::secs(MAX_DURATION_SECS));
 }

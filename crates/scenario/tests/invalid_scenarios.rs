@@ -348,3 +348,12 @@ fn max_stores_is_zero_or_at_least_the_starting_stores() {
         "{e}"
     );
 }
+
+#[test]
+fn a_duration_is_refused_where_nothing_undoes_the_step() {
+    let e = err("[[faults]]\nat = \"10s\"\naction = \"transfer_leader\"\ntarget = \"tikv-2\"\nregion = 1\nduration = \"5s\"\n");
+    assert!(
+        e.contains("`faults[0].duration`: transfer_leader cannot be undone after a duration; only kill, pause, partition, loss, delay, pause_changefeed, remove_capture and evict_leader can"),
+        "{e}"
+    );
+}

@@ -99,7 +99,12 @@ impl FaultFields {
             }
         }
         self.fill_transfer(f)?;
-        f.duration = optional_dur(&self.duration, "duration")?;
+        // A verb no duration undoes has no "for" field: a value typed for another verb stays.
+        f.duration = if f.action.undoable() {
+            optional_dur(&self.duration, "duration")?
+        } else {
+            None
+        };
         Ok(())
     }
 
@@ -160,7 +165,9 @@ impl FaultFields {
                 { text_field(format!("{prefix}-from"), "leaders of", &self.from, "e.g. tikv-1") }
                 { text_field(format!("{prefix}-region"), "or region", &self.region, "e.g. 7") }
             }
-            { text_field(format!("{prefix}-duration"), "for", &self.duration, "e.g. 30s") }
+            if action.undoable() {
+                { text_field(format!("{prefix}-duration"), "for", &self.duration, "e.g. 30s") }
+            }
             </>
         }
     }
