@@ -10,6 +10,7 @@ pub mod dur;
 pub mod error;
 pub mod expect;
 pub mod expect_guide;
+mod fault_action;
 pub mod format;
 pub mod gallery;
 pub mod guide;

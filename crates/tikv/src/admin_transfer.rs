@@ -13,7 +13,6 @@
 use faultline_sim::{Kernel, Level};
 
 use crate::host::TikvHost;
-use crate::ids::{PeerId, RegionId};
 use crate::Cluster;
 
 /// Why PD refused an admin transfer.
@@ -100,9 +99,7 @@ impl Cluster {
 
     /// The store PD believes leads `r`, if an admin transfer of `r` to `to` is allowed.
     fn pd_admin_transfer_check(&self, r: u32, to: usize) -> Result<usize, Refusal> {
-        let has_voter = (0..self.replicas as u8).any(|sl| {
-            self.slot_store[PeerId::of(RegionId(r), sl, self.replicas).ix()] as usize == to
-        });
+        let has_voter = self.has_replica_on(r, to);
         let from = self.pd.region_leader[r as usize].0 as usize;
         if !has_voter {
             Err(Refusal::NoVoter)

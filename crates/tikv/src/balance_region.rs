@@ -20,7 +20,7 @@
 use faultline_sim::Kernel;
 
 use crate::host::TikvHost;
-use crate::ids::{PeerId, RegionId};
+use crate::ids::PeerId;
 use crate::membership::StoreState;
 use crate::msg::Msg;
 use crate::pd::{Operator, FAST_STEP_WAIT_US};
@@ -123,18 +123,6 @@ impl Cluster {
             .min_by_key(|t| (self.stores[*t].peers.len(), *t))
     }
 
-    /// A follower of `r` on an Up, connected store to take leadership from `from`.
-    fn pd_leader_target(&self, r: u32, from: usize, now: u64) -> Option<usize> {
-        (0..self.replicas as u8)
-            .map(|sl| self.slot_store[PeerId::of(RegionId(r), sl, self.replicas).ix()] as usize)
-            .find(|s| {
-                *s != from
-                    && self.pd.store_state[*s] == StoreState::Up
-                    && self.pd_store_connected(*s, now)
-                    && !self.pd.evicting[*s]
-            })
-    }
-
     /// PD orders the leader of `pid`'s region to move that replica to store `target`.
     fn pd_order_move<H: TikvHost>(
         &mut self,
@@ -145,8 +133,7 @@ impl Cluster {
     ) {
         let r = pid.region(self.replicas).0;
         let slot = pid.slot(self.replicas);
-        let add_gap = 60_000_000 / self.cfg.pd.store_limit_add_peer_per_min.max(1) as u64;
-        self.pd.store_next_add[target] = now + add_gap;
+        self.pd.store_next_add[target] = now + self.pd_add_peer_gap();
         // A leader defers a move while a replica that stays lags (`crate::replace_peer`); PD
         // then gives the operator up after a minute and orders it again (upstream the move's
         // first step, adding a learner, waits up to `SlowStepWaitTime`).

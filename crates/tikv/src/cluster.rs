@@ -7,6 +7,7 @@ use faultline_sim::{
 };
 
 use crate::action::TikvAction;
+use crate::bootstrap::{place_replicas, INIT_INDEX, INIT_TERM};
 use crate::config::TikvConfig;
 use crate::hibernate::GroupState;
 use crate::ids::{PeerId, RegionId};
@@ -15,17 +16,11 @@ use crate::membership::StoreState;
 use crate::metrics::Book;
 use crate::msg::{Msg, Timer};
 use crate::pd::Pd;
-use crate::raft::log::RaftLog;
 use crate::raft::proposals::Proposals;
 use crate::raft::read_index::ReadIndexes;
 use crate::raft::{Peer, MAX_REPLICAS};
 use crate::replace_peer::Change;
 use crate::store::Store;
-
-/// TiKV's first log index and term of a bootstrapped region (`RAFT_INIT_LOG_INDEX/TERM`).
-const INIT_INDEX: u64 = 5;
-/// Term of the bootstrap leaders: one election after `INIT_INDEX`'s term.
-const INIT_TERM: u64 = 6;
 
 /// The TiKV cluster and PD.
 #[derive(Clone, Debug)]
@@ -68,30 +63,6 @@ pub struct Cluster {
 /// one is in far fewer; the smaller the chunk, the longer the pointer table every snapshot
 /// copies (192,000 entries here).
 pub const PEER_CHUNK_SHIFT: u32 = 2;
-
-/// Bootstrap placement: region `r`'s replica slot `i` lives on store `(r + i) % stores` of the
-/// stores that start; returns every peer and the store of each, indexed by `PeerId`.
-fn place_replicas(cfg: &TikvConfig, stores: &mut [Store]) -> (Vec<Peer>, Vec<u8>) {
-    let (n, regions, reps) = (
-        cfg.stores as usize,
-        cfg.regions as usize,
-        cfg.replicas as usize,
-    );
-    let mut log = RaftLog::at_snapshot(INIT_INDEX, INIT_INDEX);
-    log.append(1, INIT_TERM);
-    log.commit_to(INIT_INDEX + 1);
-    let mut peers = Vec::with_capacity(regions * reps);
-    let mut slot_store = Vec::with_capacity(regions * reps);
-    for r in 0..regions {
-        for slot in 0..reps {
-            let s = (r + slot) % n;
-            peers.push(Peer::bootstrapped(INIT_TERM, log, 0, slot == 0));
-            slot_store.push(s as u8);
-            stores[s].peers.push(PeerId((r * reps + slot) as u32));
-        }
-    }
-    (peers, slot_store)
-}
 
 /// Interval of the write-load timer.
 const LOAD_INTERVAL: SimDuration = SimDuration::from_millis(10);

@@ -9,13 +9,14 @@
 //! its operators (upstream the scheduler runs every 10 ms while it finds work, backing off to
 //! 5 s when it finds none); it walks regions in key order from a cursor instead of picking
 //! them at random; the target is the first follower, in replica order, on a store that is
-//! connected, not Down and not evicting (upstream: a random one among the healthy followers);
+//! connected, Up (not Offline), not Down and not evicting (upstream: a random one among the healthy followers);
 //! regions with a down or pending peer are not left for last.
 
 use faultline_sim::{Kernel, Level};
 
 use crate::host::TikvHost;
 use crate::ids::{PeerId, RegionId};
+use crate::membership::StoreState;
 use crate::Cluster;
 
 /// Regions one scheduling pass looks at, at most (bounds a pass on a 256,000-region cluster).
@@ -62,7 +63,7 @@ impl Cluster {
             if !self.pd.evicting[from] || self.pd.leader_ops.contains_key(&r) {
                 continue;
             }
-            let Some(to) = self.pd_evict_target(r, from, now) else {
+            let Some(to) = self.pd_leader_target(r, from, now) else {
                 continue;
             };
             self.book.evict_leader_ops += 1;
@@ -84,12 +85,15 @@ impl Cluster {
         }
     }
 
-    /// The store to move region `r`'s leadership to, away from `from`.
-    fn pd_evict_target(&self, r: u32, from: usize, now: u64) -> Option<usize> {
+    /// The store to move region `r`'s leadership to, away from `from`: the first follower,
+    /// in replica order, on an Up store that heartbeats, is not Down and is not evicting.
+    /// Shared by this scheduler and the drain of an Offline store (`crate::balance_region`).
+    pub(crate) fn pd_leader_target(&self, r: u32, from: usize, now: u64) -> Option<usize> {
         (0..self.replicas as u8)
             .map(|sl| self.slot_store[PeerId::of(RegionId(r), sl, self.replicas).ix()] as usize)
             .find(|s| {
                 *s != from
+                    && self.pd.store_state[*s] == StoreState::Up
                     && !self.pd.evicting[*s]
                     && !self.pd.store_down[*s]
                     && self.pd_store_connected(*s, now)

@@ -33,6 +33,7 @@
 pub mod action;
 mod admin_transfer;
 mod balance_region;
+mod bootstrap;
 mod client_route;
 pub mod cluster;
 pub mod config;

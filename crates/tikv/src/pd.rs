@@ -211,7 +211,6 @@ impl Cluster {
         let regions = self.region_count();
         let n = self.stores.len();
         let limit = self.cfg.pd.replica_schedule_limit as usize;
-        let add_gap = 60_000_000 / self.cfg.pd.store_limit_add_peer_per_min.max(1) as u64;
         let peer_down = self.cfg.pd.max_peer_down_duration.0;
         for _ in 0..regions.min(50_000) {
             if self.pd.replica_ops.len() >= limit {
@@ -240,7 +239,7 @@ impl Cluster {
                     && self.pd.store_next_add[*t] <= now
             });
             let Some(target) = target else { continue };
-            self.pd.store_next_add[target] = now + add_gap;
+            self.pd.store_next_add[target] = now + self.pd_add_peer_gap();
             let op = Operator {
                 target: slot as u8,
                 deadline: now + SLOW_STEP_WAIT_US,
@@ -351,6 +350,11 @@ impl Cluster {
         k.send(self.pd_node, self.store_nodes[from], msg);
     }
 
+    /// Time (µs) the add-peer store limit puts between two new replicas on one store.
+    pub(crate) fn pd_add_peer_gap(&self) -> u64 {
+        60_000_000 / self.cfg.pd.store_limit_add_peer_per_min.max(1) as u64
+    }
+
     /// The store is in the cluster and heartbeats PD (not Disconnected: PD's 20 s rule).
     pub(crate) fn pd_store_connected(&self, s: usize, now: u64) -> bool {
         self.pd.store_state[s].in_cluster()
@@ -374,10 +378,7 @@ impl Cluster {
             {
                 continue;
             }
-            let has_to = (0..self.replicas as u8).any(|sl| {
-                self.slot_store[PeerId::of(RegionId(r), sl, self.replicas).ix()] as usize == to
-            });
-            if has_to {
+            if self.has_replica_on(r, to) {
                 return Some(r);
             }
         }
