@@ -76,7 +76,9 @@ impl Playground {
             self.explore = x;
         }
         self.frame = frame;
-        if !self.catching_up() {
+        // A seek runs in slices and sends progress frames on its way: until it lands, the
+        // cursor (and the tour step, and where Next goes) stays where the seek was sent.
+        if !self.catching_up() && self.frame.seek_target_us.is_none() {
             self.pending_cursor = None;
             self.playing = self.frame.playing;
         }

@@ -52,3 +52,37 @@ fn before_the_first_step_nothing_is_named() {
     assert_eq!(nav.view, super::StepView::default());
     assert_eq!(nav.next, Some(GuideStop::Step(0)));
 }
+
+/// Next pressed twice in quick succession goes two steps on. The engine reports a seek's
+/// progress in frames on the way (it runs in slices), so a cursor taken from such a frame put
+/// the tour back one step, and the second Next went to the step the first
+/// had already asked for (a flaky browser test found it).
+#[test]
+fn next_while_a_seek_is_under_way_aims_past_the_step_asked_for() {
+    let s = shipped("tikv-14547-leaders-lost-after-store-failure.toml");
+    let mut l = local(&s);
+    l.apply(Action::GuideTo(GuideStop::Step(0)));
+    l.settle();
+    l.apply(Action::GuideTo(GuideStop::Step(1)));
+    // Each read of this clock is 1 ms later, so the seek stops on its slice budget and the
+    // page gets a progress frame from half way.
+    let ms = std::cell::Cell::new(0.0);
+    let ticking = || {
+        ms.set(ms.get() + 1.0);
+        ms.get()
+    };
+    while l.pg.frame.seek_target_us.is_none() && l.engine.pending() {
+        l.pump_with(&ticking);
+    }
+    assert!(
+        l.pg.frame.seek_target_us.is_some(),
+        "the engine has not finished the seek yet, or this test no longer tests the race"
+    );
+    let nav = l.pg.guide_nav().expect("guided");
+    assert_eq!(nav.step, Some(1), "the bar shows the step asked for");
+    assert_eq!(nav.next, Some(GuideStop::Step(2)));
+    l.apply(Action::GuideTo(nav.next.unwrap()));
+    l.settle();
+    assert_eq!(l.pg.now(), s.guide[2].at.to_time());
+    assert_eq!(l.pg.guide_nav().unwrap().step, Some(2));
+}

@@ -72,10 +72,17 @@ impl Local {
         }
     }
 
-    /// One turn of the worker loop.
+    /// One turn of the worker loop, with a clock that stands still (every slice runs to the
+    /// end of its work).
     pub fn pump(&mut self) {
+        self.pump_with(&clock);
+    }
+
+    /// One turn of the worker loop reading wall time from `clock`: a clock that moves makes
+    /// the engine stop slices on their budget, as a busy browser does.
+    pub fn pump_with(&mut self, clock: &dyn Fn() -> f64) {
         self.flush();
-        if let Some(f) = self.engine.pump(&clock) {
+        if let Some(f) = self.engine.pump(clock) {
             self.deliver(FromEngine::Frame(Box::new(f)));
         }
     }
