@@ -60,9 +60,17 @@ impl CaptureSession {
 }
 
 impl CaptureSession {
-    /// PD granted `lease` to this session's `Join` at `now` (`node` is capture `c`): taken
-    /// only by the session that asked and is not alive or closing yet. Returns true when
-    /// taken; the answer's etcd snapshot then applies.
+    /// PD granted `lease`, with `ttl` left on it, to this session's `Join`; the answer arrived
+    /// at `now` (`node` is capture `c`). Taken only by the session that asked and is not alive
+    /// or closing yet. Returns true when taken; the answer's etcd snapshot then applies.
+    ///
+    /// The deadline and the next keepalive follow the TTL PD reported, as etcd's client does
+    /// with every lease response (clientv3 `lease.go`, `recvKeepAlive`: deadline = now + TTL,
+    /// next keepalive = now + TTL/3), never the configured TTL: a retried `Join` is answered
+    /// with the lease its first copy was granted, which may have only seconds left. Counting a
+    /// full TTL from the late answer let a capture believe in a lease PD had already revoked,
+    /// and write while the owner gave its tables to another capture (explore, seed 91 of the
+    /// scale scenario: 71% loss on PD's links, two writers with every fix toggle on).
     pub fn on_joined(
         &mut self,
         (now, ttl): (SimTime, SimDuration),
@@ -190,6 +198,32 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A retried `Join` answered with a lease that has 3 s of its 10 s left: the deadline is
+    /// 3 s after the answer, not 10 (PD revokes the lease then; a capture that counted a full
+    /// TTL wrote for 7 s more while the owner gave its tables away).
+    #[test]
+    fn a_late_answer_counts_the_ttl_pd_reported_not_a_full_one() {
+        let mut s = CaptureSession {
+            joined: true,
+            epoch: 1,
+            ..CaptureSession::default()
+        };
+        let (node, pd) = ends();
+        let mut out = Out::default();
+        let left = SimDuration::from_secs(3);
+        assert!(s.on_joined((secs(20), left), &mut out, (node, 0), 1, 7));
+        assert_eq!((s.deadline, s.next_keepalive), (secs(23), secs(21)));
+        let mut out = Out::default();
+        assert!(
+            !s.check((secs(22), TTL), &mut out, (node, pd)),
+            "alive at 22 s"
+        );
+        assert!(
+            s.check((secs(23), TTL), &mut out, (node, pd)),
+            "done at 23 s"
+        );
     }
 
     #[test]

@@ -107,8 +107,13 @@ impl Cdc {
             return;
         };
         match m {
-            SessionMsg::Joined { epoch, lease, snap } => {
-                let at = (k.now(), self.cfg.session.ttl);
+            SessionMsg::Joined {
+                epoch,
+                lease,
+                ttl,
+                snap,
+            } => {
+                let at = (k.now(), ttl);
                 let mut out = Out::default();
                 let s = &mut self.sessions[c as usize];
                 let taken = s.on_joined(at, &mut out, (to, c), epoch, lease);

@@ -3,9 +3,10 @@
 
 use clap::Args;
 use faultline_scenario::{parse_duration_arg, Run, Scenario};
-use faultline_sim::{format_hash, Level, SimDuration, SimTime};
+use faultline_sim::{format_hash, Level, LogEntry, SimDuration, SimTime};
 
 use crate::load::ScenarioArg;
+use crate::log_filter::{LogFilter, LogLevel};
 use crate::out::say;
 use crate::series;
 
@@ -37,6 +38,13 @@ pub struct RunArgs {
     /// Print JSON: the final metrics, or with `--series` the sampled series.
     #[arg(long)]
     json: bool,
+    /// Print every kept log line at or above LEVEL, instead of the first 40 warnings.
+    #[arg(long, value_enum, value_name = "LEVEL", conflicts_with_all = ["series", "json"])]
+    log: Option<LogLevel>,
+    /// With `--log`: only the lines of these nodes (comma-separated names such as `cdc-1,pd-1`;
+    /// `sim` for injected faults).
+    #[arg(long, value_name = "NAME,...", value_delimiter = ',', requires = "log")]
+    node: Vec<String>,
 }
 
 /// Runs the command; returns the process exit code.
@@ -51,8 +59,15 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
     if !a.series.is_empty() {
         return print_series(&a, &mut run, until);
     }
+    // Resolved before the run, so a mistyped node name costs nothing.
+    let filter = match a.log {
+        Some(level) => Some(LogFilter::new(level, &a.node, &run.world.kernel)?),
+        None => None,
+    };
     crate::progress::run_with_bar(&mut run, until);
-    if a.json {
+    if let Some(filter) = filter {
+        print_log(&run, &filter);
+    } else if a.json {
         say!("{}", json_summary(&run));
     } else {
         print_timeline(&scenario, &run);
@@ -109,18 +124,7 @@ fn print_timeline(s: &Scenario, run: &Run) {
     say!("");
     let notable: Vec<_> = k.log.entries().filter(|e| e.level >= Level::Warn).collect();
     for e in notable.iter().take(SHOWN) {
-        let node = e
-            .node
-            .map(|n| k.net.node(n).name.clone())
-            .unwrap_or_else(|| "sim".into());
-        say!(
-            "{}  {:<5}  {:<8}  {}  {}",
-            e.at,
-            e.level.name(),
-            node,
-            e.message,
-            e.detail
-        );
+        say_entry(run, e);
     }
     if notable.len() > SHOWN {
         say!(
@@ -143,6 +147,39 @@ fn print_timeline(s: &Scenario, run: &Run) {
     say!("");
     say!("events processed: {}", k.processed());
     say!("trace hash: {}", format_hash(run.trace_hash()));
+}
+
+/// One log line as the timeline and `--log` print it.
+fn say_entry(run: &Run, e: &LogEntry) {
+    let k = &run.world.kernel;
+    let node = e
+        .node
+        .map(|n| k.net.node(n).name.as_str())
+        .unwrap_or(crate::log_filter::SIM_NODE);
+    say!(
+        "{}  {:<5}  {:<8}  {}  {}",
+        e.at,
+        e.level.name(),
+        node,
+        e.message,
+        e.detail
+    );
+}
+
+/// `--log`: every kept line the filter keeps, oldest first, after a note of what the log's
+/// capacity dropped.
+fn print_log(run: &Run, filter: &LogFilter) {
+    let log = &run.world.kernel.log;
+    if log.dropped() > 0 {
+        say!(
+            "({} earlier log lines were dropped: the log keeps the newest {}; use --for to stop earlier)",
+            log.dropped(),
+            log.entries().len()
+        );
+    }
+    for e in log.entries().filter(|e| filter.keeps(e)) {
+        say_entry(run, e);
+    }
 }
 
 fn json_summary(run: &Run) -> String {

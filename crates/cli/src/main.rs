@@ -15,6 +15,7 @@ mod cmd_run;
 mod cmd_shrink;
 mod cmd_verify;
 mod load;
+mod log_filter;
 mod out;
 mod progress;
 mod series;

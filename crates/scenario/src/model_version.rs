@@ -36,7 +36,12 @@
 ///   hibernated region, a follower refuses it with NotLeader, and a leader that steps down
 ///   fails it. Registrations take a heartbeat round trip longer and the extra raft batches
 ///   draw from the stores' random streams, so every gallery run with a changefeed changed.
-pub const MODEL_VERSION: u32 = 7;
+/// - 8: a capture's etcd session deadline follows the TTL PD reports with its `Joined` answer
+///   (etcd's client, `lease.go` `recvKeepAlive`), not a full TTL from the answer's arrival: a
+///   retried `Join` answered late gets the lease its first copy was granted, with less left.
+///   No gallery hash changed; runs with lossy links to PD do (explore found two writers there
+///   with every tiflow#9344 fix on).
+pub const MODEL_VERSION: u32 = 8;
 
 /// The Faultline release (the workspace version).
 pub const FAULTLINE_VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -243,6 +243,14 @@ impl Etcd {
         self.campaign.first().map(|(_, c)| *c)
     }
 
+    /// The TTL `lease` has left at `now` (zero when it is gone), as etcd's lease responses
+    /// report it (server `lessor.Renew` / `LeaseTimeToLive`).
+    pub fn lease_ttl(&self, lease: u64, now: SimTime) -> SimDuration {
+        self.leases
+            .get(&lease)
+            .map_or(SimDuration::ZERO, |l| l.expires.since(now))
+    }
+
     /// Remaining TTL of the newest live lease of capture index `c`, as PD sees it.
     pub fn lease_remaining(&self, c: u32, now: SimTime) -> SimDuration {
         self.leases

@@ -46,8 +46,15 @@ impl Etcd {
                 let Some(lease) = self.register((c, epoch), now, ttl) else {
                     return peers.send(out, c, SessionMsg::JoinRefused { epoch });
                 };
+                let ttl = self.lease_ttl(lease, now);
                 let snap = self.snapshot();
-                peers.send(out, c, SessionMsg::Joined { epoch, lease, snap });
+                let joined = SessionMsg::Joined {
+                    epoch,
+                    lease,
+                    ttl,
+                    snap,
+                };
+                peers.send(out, c, joined);
                 self.notify_watchers(out, peers);
             }
             SessionMsg::KeepAlive { lease } => {
@@ -144,6 +151,35 @@ mod tests {
             SessionMsg::Watch { .. } => "Watch",
             _ => "other",
         }
+    }
+
+    /// A `Join` retried 7 s after its first copy was granted (the answer was lost) gets the
+    /// same lease with the 3 s it has left, so the capture's deadline ends with PD's lease.
+    #[test]
+    fn a_retried_join_is_answered_with_the_ttl_the_lease_has_left() {
+        let (pd, caps) = nodes();
+        let peers = Peers::new(pd, &caps);
+        let mut etcd = Etcd::default();
+        let ttls = |out: &Out| -> Vec<SimDuration> {
+            out.commands()
+                .iter()
+                .filter_map(|c| match c {
+                    Command::Send {
+                        msg: CdcMsg::Session(SessionMsg::Joined { ttl, .. }),
+                        ..
+                    } => Some(*ttl),
+                    _ => None,
+                })
+                .collect()
+        };
+        let mut out = Out::default();
+        let join = SessionMsg::Join { epoch: 1 };
+        etcd.on_session_request((SimTime(0), TTL), &mut out, peers, 0, join.clone());
+        assert_eq!(ttls(&out), vec![TTL], "a new lease: the full TTL");
+        let mut out = Out::default();
+        let at = SimTime(7_000_000);
+        etcd.on_session_request((at, TTL), &mut out, peers, 0, join);
+        assert_eq!(ttls(&out), vec![SimDuration::from_secs(3)]);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The etcd session messages and timers between captures and PD, and between the owner and
 //! the processors (scheduler v3's heartbeat, dispatch and report), with their trace encoding.
 
-use faultline_sim::TraceHasher;
+use faultline_sim::{SimDuration, TraceHasher};
 
 use crate::etcd::{CaptureId, EtcdSnapshot};
 use crate::ids::CfIx;
@@ -34,6 +34,10 @@ pub enum SessionMsg {
         epoch: u64,
         /// Lease.
         lease: u64,
+        /// The TTL the lease has left as PD answers: the full TTL for a new lease, less for a
+        /// retried `Join` answered with the lease granted to the first one (etcd's grant and
+        /// keepalive responses carry the TTL, and the client's deadline follows it).
+        ttl: SimDuration,
         /// etcd state.
         snap: EtcdSnapshot,
     },
@@ -159,7 +163,11 @@ impl SessionMsg {
                 h.word(1);
                 h.word(*epoch)
             }
-            SessionMsg::Joined { epoch, lease, snap } => {
+            // `ttl` is not hashed: it follows from the lease's expiry, and a different one shows
+            // in the hash as a session that ends at a different time.
+            SessionMsg::Joined {
+                epoch, lease, snap, ..
+            } => {
                 h.word(2);
                 h.word(*epoch);
                 h.word(*lease);
