@@ -106,6 +106,24 @@ fn a_link_cut_inside_the_compressed_data_says_so_in_words() {
 }
 
 #[test]
+fn a_link_cut_at_any_length_says_so_in_words() {
+    let link = encode_link(&small());
+    let start = link.find('.').unwrap() + 2;
+    for end in start..link.len() {
+        let err = decode_link(&link[..end]).unwrap_err().to_string();
+        // The words a reader acts on, never the base64 decoder's ("Invalid last symbol 79,
+        // offset 61.") or the inflater's own messages.
+        assert!(
+            err.contains("missing") || err.contains("edited") || err.contains("does not decode"),
+            "cut at {end}: {err}"
+        );
+        for raw in ["Invalid", "symbol", "offset", "Failed", "byte"] {
+            assert!(!err.contains(raw), "cut at {end}: {err}");
+        }
+    }
+}
+
+#[test]
 fn future_version_is_rejected_readably() {
     let link = encode_link(&small()).replacen("v2.", "v3.", 1);
     let err = decode_link(&link).unwrap_err();

@@ -44,12 +44,24 @@ pub(crate) fn inflate(payload: &str) -> Result<Vec<u8>, LinkError> {
     }
     let packed = URL_SAFE_NO_PAD
         .decode(payload)
-        .map_err(|e| LinkError::Corrupted(e.to_string()))?;
+        .map_err(|e| LinkError::Corrupted(decode_failure(&e).to_string()))?;
     miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&packed, MAX_DECOMPRESSED_BYTES)
         .map_err(|e| match e.status {
             miniz_oxide::inflate::TINFLStatus::HasMoreOutput => LinkError::TooLarge,
             s => LinkError::Corrupted(inflate_failure(s).to_string()),
         })
+}
+
+/// Why the link's characters do not decode, in words: the base64 decoder's own message
+/// ("Invalid last symbol 79, offset 61.") names bytes and offsets a reader cannot act on.
+/// Bad characters are caught before decoding, so what is left is a link cut or edited at its end.
+fn decode_failure(e: &base64::DecodeError) -> &'static str {
+    match e {
+        base64::DecodeError::InvalidLength(_) | base64::DecodeError::InvalidLastSymbol(..) => {
+            "it ends in the middle of a character group: the end of the link is missing or was edited"
+        }
+        _ => "its characters do not decode: the link was edited",
+    }
 }
 
 /// Why the compressed scenario did not unpack, in words (never the decoder's enum name).
