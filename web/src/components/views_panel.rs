@@ -175,9 +175,15 @@ pub fn ViewsPanel(props: &PanelProps) -> Html {
     // Whether the open tab's own data is shown (not "Computing…"): only then is there a view
     // to bring into sight.
     let shown = body.is_some();
+    // The step is known as soon as Next is pressed, but while its seek replays the run status
+    // shows a progress bar above the views; scrolling then would leave the chart under the
+    // caption once the bar goes. So wait until the cursor has landed.
+    let landed = pg.seek_target().is_none();
     drop(pg);
-    // Once the step's tab shows its data, bring the view it names into sight (once per step).
-    use_effect_with((guided.step, shown && guided.step.is_some()), |(_, go)| {
+    // Once the step's tab shows its data at the step's time, bring the view it names into
+    // sight (once per step).
+    let go = shown && landed && guided.step.is_some();
+    use_effect_with((guided.step, go), |(_, go)| {
         if *go {
             bring_into_sight();
         }
