@@ -52,6 +52,29 @@ impl Keyspace {
         let end = self.key(table, self.rows_per_table.max(1) - 1);
         (self.region_of(start), self.region_of(end))
     }
+
+    /// The tables whose [`Keyspace::table_regions`] include `region`, `[first, last]`
+    /// inclusive, or `None` if none does: what a change of that region's state can move.
+    /// Both ends of `table_regions` grow with the table, so two binary searches find them.
+    pub fn tables_of_region(&self, region: u32) -> Option<(u32, u32)> {
+        let first = partition_point(self.tables, |t| self.table_regions(t).1 < region);
+        let end = partition_point(self.tables, |t| self.table_regions(t).0 <= region);
+        (first < end).then(|| (first, end - 1))
+    }
+}
+
+/// The first `t` in `0..n` for which `before(t)` is false (`before` is true, then false).
+fn partition_point(n: u32, before: impl Fn(u32) -> bool) -> u32 {
+    let (mut lo, mut hi) = (0, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if before(mid) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
 }
 
 #[cfg(test)]
@@ -76,6 +99,27 @@ mod tests {
                 next = b;
             }
             assert_eq!(next, ks.keys());
+        }
+    }
+
+    #[test]
+    fn tables_of_a_region_are_the_tables_whose_ranges_hold_it() {
+        for (tables, rows, regions) in [(4, 100, 16), (10, 7, 3), (3, 5, 40), (1000, 2, 256)] {
+            let ks = Keyspace {
+                tables,
+                rows_per_table: rows,
+                regions,
+            };
+            for r in 0..regions {
+                let holding: Vec<u32> = (0..tables)
+                    .filter(|t| {
+                        let (a, b) = ks.table_regions(*t);
+                        (a..=b).contains(&r)
+                    })
+                    .collect();
+                let want = holding.first().map(|a| (*a, *holding.last().unwrap()));
+                assert_eq!(ks.tables_of_region(r), want, "region {r} of {ks:?}");
+            }
         }
     }
 }

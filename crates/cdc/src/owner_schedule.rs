@@ -2,6 +2,8 @@
 //! the tiflow#9344 fix), heartbeats, the replication sets rebuilt from reports, the plan of
 //! adds, drains and balance moves, the dispatches, and the guard on advancing watermarks.
 
+use std::collections::BTreeMap;
+
 use faultline_sim::{Kernel, Level, NodeId, SimTime};
 
 use crate::cdc::Cdc;
@@ -178,9 +180,15 @@ impl Cdc {
                     }
                 }
             }
+            // By table: a capture reports every table it runs, so a linear search per set
+            // cost tables x reports per heartbeat (500,000 comparisons at 1,000 tables).
+            let mut by_table: BTreeMap<u32, &TableReport> = BTreeMap::new();
+            for t in &mine {
+                by_table.entry(t.table).or_insert(t); // the first, as a search would find
+            }
             let sets: Vec<u32> = self.sched.tables[cf].keys().copied().collect();
             for table in sets {
-                let report = mine.iter().find(|t| t.table == table);
+                let report = by_table.get(&table);
                 let rs = self.sched.tables[cf].get_mut(&table).expect("listed");
                 if rs.primary != Some(from) && rs.secondary != Some(from) {
                     continue;

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use crate::change::RowChange;
-use crate::keyspace::Key;
+use crate::keyspace::{Key, Keyspace};
 use crate::kvclient::KvClient;
 use crate::ts::Ts;
 
@@ -68,6 +68,35 @@ impl TableSink {
     }
 }
 
+/// A table's puller frontier: what its regions in the KV client add up to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Frontier {
+    /// Min resolved ts over the table's tracked regions (zero if none is tracked).
+    pub resolved: Ts,
+    /// Every region of the table is tracked and has finished its incremental scan.
+    pub ready: bool,
+}
+
+impl Frontier {
+    /// Computed from the KV client's regions `regions.0..=regions.1`: O(regions).
+    fn of(kv: &KvClient, regions: (u32, u32)) -> Self {
+        let tracked = kv.regions().range(regions.0..=regions.1);
+        let mut resolved = None::<Ts>;
+        let mut seen = 0u64;
+        let mut initialized = true;
+        for (_, t) in tracked {
+            seen += 1;
+            initialized &= t.initialized;
+            resolved = Some(resolved.map_or(t.resolved, |r| r.min(t.resolved)));
+        }
+        let all = seen == (regions.1 - regions.0) as u64 + 1;
+        Frontier {
+            resolved: resolved.unwrap_or(Ts::ZERO),
+            ready: all && initialized,
+        }
+    }
+}
+
 /// One changefeed on one capture.
 #[derive(Clone, Debug)]
 pub struct Processor {
@@ -83,6 +112,12 @@ pub struct Processor {
     /// blocked owner stops downstream writes as well as the checkpoint. It arrives with the
     /// owner's heartbeat, as 7.x's `schedulepb.Barrier` does; zero until the first one.
     pub barrier: Ts,
+    /// Each table's frontier as of the last [`Processor::refresh_frontiers`]. tiflow keeps a
+    /// span frontier per table that a region's resolved ts moves in O(log n)
+    /// (`cdc/puller/frontier/frontier.go` `spanFrontier.Forward`); here a table's is
+    /// recomputed only when one of its regions changed, so a tick costs what moved, not
+    /// tables x regions (at 256,000 regions, 1,000 tables, that scan was most of the run).
+    frontiers: BTreeMap<u32, Frontier>,
 }
 
 impl Processor {
@@ -93,6 +128,7 @@ impl Processor {
             tables: BTreeMap::new(),
             next_batch: 1,
             barrier: Ts::ZERO,
+            frontiers: BTreeMap::new(),
         }
     }
 
@@ -102,11 +138,41 @@ impl Processor {
         self.barrier = self.barrier.max(resolved);
     }
 
-    /// The puller frontier of a table: min resolved ts over its regions.
+    /// The puller frontier of a table: min resolved ts over its regions, computed now
+    /// (O(regions); for readers outside the processor's tick, such as metrics).
     pub fn table_resolved(&self, regions: (u32, u32)) -> Ts {
-        (regions.0..=regions.1)
-            .filter_map(|r| self.kv.regions().get(&r).map(|t| t.resolved))
-            .min()
-            .unwrap_or(Ts::ZERO)
+        Frontier::of(&self.kv, regions).resolved
+    }
+
+    /// Brings every table's cached frontier up to date: the tables of regions the KV client
+    /// changed since the last call, and tables new here, are recomputed; the rest keep theirs.
+    pub fn refresh_frontiers(&mut self, ks: &Keyspace) {
+        for region in self.kv.take_changed() {
+            if let Some((a, b)) = ks.tables_of_region(region) {
+                for table in a..=b {
+                    self.frontiers.remove(&table);
+                }
+            }
+        }
+        let tables = &self.tables;
+        self.frontiers.retain(|t, _| tables.contains_key(t));
+        for &table in self.tables.keys() {
+            if !self.frontiers.contains_key(&table) {
+                let f = Frontier::of(&self.kv, ks.table_regions(table));
+                self.frontiers.insert(table, f);
+            }
+        }
+    }
+
+    /// A table's frontier as of the last [`Processor::refresh_frontiers`].
+    ///
+    /// # Panics
+    /// If the table was not here at that refresh.
+    pub fn frontier(&self, table: u32) -> Frontier {
+        self.frontiers[&table]
     }
 }
+
+#[cfg(test)]
+#[path = "processor_tests.rs"]
+mod tests;

@@ -38,18 +38,18 @@ impl Cdc {
         let redo_barrier = self.watermarks[cf].barrier(self.cfg.changefeeds[cf].redo);
         let barrier = self.processors[c as usize][cf].barrier.min(redo_barrier);
         let mut status = Vec::new();
+        self.processors[c as usize][cf].refresh_frontiers(&self.ks);
         let tables: Vec<u32> = self.processors[c as usize][cf]
             .tables
             .keys()
             .copied()
             .collect();
         for table in tables {
-            let regions = self.ks.table_regions(table);
             // Only the primary writes; a secondary pulls without writing (scheduler v3).
             // A new batch waits while the MySQL connection is cut (the write would block).
             let writable = self.may_write(c, cf as CfIx, table) && self.mysql_reachable(k, c);
             let p = &mut self.processors[c as usize][cf];
-            let resolved = p.table_resolved(regions);
+            let resolved = p.frontier(table).resolved;
             let upto = resolved.min(barrier);
             let batch = p.next_batch;
             let sink = p.tables.get_mut(&table).expect("listed");

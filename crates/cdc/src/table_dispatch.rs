@@ -70,6 +70,9 @@ impl Cdc {
     /// Per processor tick: secondaries whose puller caught up become `Prepared`; stopping
     /// tables whose last write was acknowledged go away.
     pub(crate) fn processor_table_progress(&mut self, c: u32) {
+        for p in &mut self.processors[c as usize] {
+            p.refresh_frontiers(&self.ks);
+        }
         let entries: Vec<((CfIx, u32), TableState)> = self.sessions[c as usize]
             .tables
             .iter()
@@ -83,15 +86,12 @@ impl Cdc {
                 continue;
             };
             match state {
-                TableState::Preparing => {
-                    let (a, b) = self.ks.table_regions(table);
-                    let ready =
-                        (a..=b).all(|r| p.kv.regions().get(&r).is_some_and(|t| t.initialized));
-                    if ready {
-                        self.sessions[c as usize]
-                            .tables
-                            .insert((cf, table), TableState::Prepared);
-                    }
+                // Cached: removing a table above untracks only regions no other table here
+                // covers, so no frontier read below went stale.
+                TableState::Preparing if p.frontier(table).ready => {
+                    self.sessions[c as usize]
+                        .tables
+                        .insert((cf, table), TableState::Prepared);
                 }
                 TableState::Stopping if sink.in_flight.is_none() => {
                     self.remove_table(c, cf, table);

@@ -15,7 +15,7 @@
 pub mod region;
 pub mod stream;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::change::{RegionError, RegionEvent, RegionEventKind, RowChange};
 use crate::config::KvClientEvict;
@@ -79,6 +79,9 @@ pub struct KvClient {
     /// hints. It goes stale when leaders move, which is what sends re-requests to the wrong
     /// store after a failure.
     leader_cache: BTreeMap<u32, u32>,
+    /// Regions whose resolved ts, initialized flag or tracking changed since the processor
+    /// last took them: its table frontiers are recomputed for those regions' tables only.
+    changed: BTreeSet<u32>,
     next_generation: u64,
     next_request: u64,
 }
@@ -97,6 +100,7 @@ impl KvClient {
             regions: BTreeMap::new(),
             streams: BTreeMap::new(),
             leader_cache: BTreeMap::new(),
+            changed: BTreeSet::new(),
             next_generation: ((epoch as u64) << 32) + 1,
             next_request: ((epoch as u64) << 32) + 1,
         }
@@ -116,6 +120,7 @@ impl KvClient {
     /// Locks `region`'s range and subscribes to it from `from`.
     pub fn track(&mut self, region: u32, from: Ts, out: &mut Vec<KvAction>) {
         self.regions.insert(region, RegionTrack::new(from));
+        self.changed.insert(region);
         out.push(KvAction::Retry {
             region,
             backoff: false,
@@ -125,6 +130,12 @@ impl KvClient {
     /// Tracked regions and their state.
     pub fn regions(&self) -> &BTreeMap<u32, RegionTrack> {
         &self.regions
+    }
+
+    /// The regions whose resolved ts, initialized flag or tracking changed since the last
+    /// call, in region order.
+    pub fn take_changed(&mut self) -> BTreeSet<u32> {
+        std::mem::take(&mut self.changed)
     }
 
     /// Open streams by store.
@@ -262,10 +273,16 @@ impl KvClient {
                     out.push(KvAction::Rows(fresh));
                 }
             }
-            RegionEventKind::Initialized => track.initialized = true,
+            RegionEventKind::Initialized => {
+                if !track.initialized {
+                    track.initialized = true;
+                    self.changed.insert(ev.region);
+                }
+            }
             RegionEventKind::Resolved(ts) => {
                 if track.initialized && ts > track.resolved {
                     track.resolved = ts;
+                    self.changed.insert(ev.region);
                 }
             }
             RegionEventKind::Error(e) => {
@@ -278,6 +295,7 @@ impl KvClient {
                 let track = self.regions.get_mut(&ev.region).expect("present");
                 track.initialized = false;
                 track.owner = Owner::Retrying;
+                self.changed.insert(ev.region);
                 let s = self.streams.get_mut(&store).expect("present");
                 s.worker.regions.remove(&ev.region);
                 out.push(KvAction::Retry {
@@ -359,6 +377,7 @@ impl KvClient {
         if let Some(t) = self.regions.get_mut(&region) {
             t.initialized = false;
             t.owner = Owner::Retrying;
+            self.changed.insert(region);
             out.push(KvAction::Retry {
                 region,
                 backoff: false,
@@ -375,7 +394,9 @@ impl KvClient {
     /// Releases `region`'s range lock: its table left this processor. Events still arriving
     /// for it are ignored (TiCDC deregisters the region; the endpoint here keeps sending).
     pub fn untrack(&mut self, region: u32) {
-        self.regions.remove(&region);
+        if self.regions.remove(&region).is_some() {
+            self.changed.insert(region);
+        }
         for s in self.streams.values_mut() {
             s.pending.remove(&region);
             s.worker.regions.remove(&region);
@@ -384,6 +405,7 @@ impl KvClient {
 
     /// Drops every stream and subscription (the capture restarted).
     pub fn reset(&mut self) {
+        self.changed.extend(self.regions.keys());
         self.regions.clear();
         self.streams.clear();
     }

@@ -1,0 +1,114 @@
+//! The cached table frontiers: after every change of the KV client's regions, a refresh gives
+//! what a full recomputation gives, for the tables the change touches and only those.
+
+use super::*;
+use crate::change::{RegionEvent, RegionEventKind};
+use crate::config::KvClientEvict;
+
+/// Two tables of 4 rows over 3 regions: keys 0..3 (t0) and 4..7 (t1); region 1 holds keys
+/// 3..5, so it is shared by both tables.
+fn keyspace() -> Keyspace {
+    Keyspace {
+        tables: 2,
+        rows_per_table: 4,
+        regions: 3,
+    }
+}
+
+/// A processor running both tables, every region tracked from ts 10 and served on store 0.
+fn processor(ks: &Keyspace) -> (Processor, u64) {
+    let mut p = Processor::new(KvClient::new(KvClientEvict::AfterJoin));
+    let mut out = Vec::new();
+    for t in 0..ks.tables {
+        p.tables.insert(t, TableSink::new(Ts(10)));
+    }
+    for r in 0..ks.regions {
+        p.kv.track(r, Ts(10), &mut out);
+        p.kv.request(r, Some(0), |_| true, &mut out);
+    }
+    let g = p.kv.streams()[&0].generation;
+    (p, g)
+}
+
+/// Feeds one event of `region` (its request id is region + 1: requests are numbered in order).
+fn feed(p: &mut Processor, g: u64, region: u32, kind: RegionEventKind) {
+    let ev = RegionEvent {
+        region,
+        request: region as u64 + 1,
+        kind,
+    };
+    p.kv.on_events(0, g, vec![ev], &mut Vec::new());
+}
+
+/// The refreshed frontier of every table equals the one computed from scratch.
+fn assert_fresh(p: &mut Processor, ks: &Keyspace) {
+    p.refresh_frontiers(ks);
+    for t in 0..ks.tables {
+        assert_eq!(
+            p.frontier(t),
+            Frontier::of(&p.kv, ks.table_regions(t)),
+            "table {t}"
+        );
+    }
+}
+
+#[test]
+fn the_shared_region_moves_both_tables_and_an_own_region_one() {
+    let ks = keyspace();
+    assert_eq!(ks.table_regions(0), (0, 1));
+    assert_eq!(ks.table_regions(1), (1, 2));
+    let (mut p, g) = processor(&ks);
+    assert_fresh(&mut p, &ks);
+    assert!(!p.frontier(0).ready, "nothing is initialized yet");
+    for r in 0..3 {
+        feed(&mut p, g, r, RegionEventKind::Initialized);
+        feed(&mut p, g, r, RegionEventKind::Resolved(Ts(20)));
+    }
+    assert_fresh(&mut p, &ks);
+    assert!(p.frontier(0).ready && p.frontier(1).ready);
+    assert_eq!(p.frontier(1).resolved, Ts(20));
+    // Region 2 is t1's alone: t1 waits for region 1, t0 is untouched.
+    feed(&mut p, g, 2, RegionEventKind::Resolved(Ts(40)));
+    assert_fresh(&mut p, &ks);
+    assert_eq!(
+        (p.frontier(0).resolved, p.frontier(1).resolved),
+        (Ts(20), Ts(20))
+    );
+    // Region 1 moves both.
+    feed(&mut p, g, 1, RegionEventKind::Resolved(Ts(30)));
+    feed(&mut p, g, 0, RegionEventKind::Resolved(Ts(35)));
+    assert_fresh(&mut p, &ks);
+    assert_eq!(
+        (p.frontier(0).resolved, p.frontier(1).resolved),
+        (Ts(30), Ts(30))
+    );
+}
+
+#[test]
+fn untracking_resetting_and_a_new_table_are_seen_at_the_next_refresh() {
+    let ks = keyspace();
+    let (mut p, g) = processor(&ks);
+    for r in 0..3 {
+        feed(&mut p, g, r, RegionEventKind::Initialized);
+    }
+    assert_fresh(&mut p, &ks);
+    assert!(p.frontier(1).ready);
+    p.kv.untrack(2);
+    assert_fresh(&mut p, &ks);
+    assert!(!p.frontier(1).ready, "a region of t1 is no longer tracked");
+    assert!(p.frontier(0).ready);
+    // A table that arrives without any region change still gets its frontier.
+    p.tables.remove(&1);
+    p.refresh_frontiers(&ks);
+    p.tables.insert(1, TableSink::new(Ts(10)));
+    assert_fresh(&mut p, &ks);
+    p.kv.reset();
+    assert_fresh(&mut p, &ks);
+    assert_eq!(
+        p.frontier(0),
+        Frontier {
+            resolved: Ts::ZERO,
+            ready: false
+        }
+    );
+}
