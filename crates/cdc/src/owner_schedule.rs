@@ -13,6 +13,7 @@ use crate::ids::CfIx;
 use crate::scheduler::{ReplicationSet, RsState, TableReport, TableState};
 use crate::session::msg;
 use crate::stack::Stack;
+use crate::ts::Ts;
 
 impl Cdc {
     /// The scheduler part of an owner tick on capture node `node`. Returns true when this
@@ -189,26 +190,65 @@ impl Cdc {
             let sets: Vec<u32> = self.sched.tables[cf].keys().copied().collect();
             for table in sets {
                 let report = by_table.get(&table);
-                let rs = self.sched.tables[cf].get_mut(&table).expect("listed");
-                if rs.primary != Some(from) && rs.secondary != Some(from) {
-                    continue;
-                }
-                let before = (rs.primary, rs.state);
-                rs.on_report(
-                    from,
+                let status = (
                     report.map(|t| t.state),
-                    report.map_or(crate::ts::Ts::ZERO, |t| t.checkpoint),
+                    report.map_or(Ts::ZERO, |t| t.checkpoint),
                 );
-                let after = (rs.primary, rs.state);
-                if before != after && after.1 == RsState::Replicating {
-                    let detail = format!(
-                        "changefeed={} table={table} capture=cdc-{}",
-                        self.cfg.changefeeds[cf].id,
-                        after.0.map_or(0, |p| p.0 + 1)
-                    );
-                    k.log(Some(node), Level::Info, "table moved", detail);
-                }
+                self.owner_apply_status(k, node, from, (cf as CfIx, table), status);
             }
+        }
+    }
+
+    /// A capture answered a dispatch with that one table's state: only its set moves.
+    pub(crate) fn owner_on_dispatch_response(
+        &mut self,
+        k: &mut Kernel<Stack>,
+        c: u32,
+        from: CaptureId,
+        table: (CfIx, u32),
+        status: (Option<TableState>, Ts),
+    ) {
+        if !self.is_owner(c) || self.sched.owner != Some(self.sessions[c as usize].id(c)) {
+            return;
+        }
+        if self.sched.captures.get(&from) != Some(&None) {
+            return; // unknown or vanished capture: its word no longer counts
+        }
+        let node = self.captures[c as usize];
+        self.owner_apply_status(k, node, from, table, status);
+    }
+
+    /// The owner heard `from`'s state and checkpoint of `table`: the table's replication set
+    /// moves on if `from` is its primary or secondary (logged when it starts replicating).
+    fn owner_apply_status(
+        &mut self,
+        k: &mut Kernel<Stack>,
+        node: NodeId,
+        from: CaptureId,
+        (cf, table): (CfIx, u32),
+        (state, checkpoint): (Option<TableState>, Ts),
+    ) {
+        let Some(rs) = self
+            .sched
+            .tables
+            .get_mut(cf as usize)
+            .and_then(|sets| sets.get_mut(&table))
+        else {
+            return;
+        };
+        if rs.primary != Some(from) && rs.secondary != Some(from) {
+            return;
+        }
+        let before = (rs.primary, rs.state);
+        rs.on_report(from, state, checkpoint);
+        let after = (rs.primary, rs.state);
+        if before != after && after.1 == RsState::Replicating {
+            let detail = format!(
+                "changefeed={} table={table} capture=cdc-{}",
+                self.cfg.changefeeds[cf as usize].id,
+                after.0.map_or(0, |p| p.0 + 1)
+            );
+            k.log(Some(node), Level::Info, "table moved", detail);
         }
     }
 
@@ -232,7 +272,14 @@ impl Cdc {
             }
             let tables: Vec<u32> = self.sched.tables[cf].keys().copied().collect();
             for table in tables {
-                let target = self.sched.pick(draining);
+                // Only an absent table needs a target: picking one for every table on every
+                // tick counted every capture's load each time (tables x tables per tick).
+                let absent = self.sched.tables[cf][&table].state == RsState::Absent;
+                let target = if absent && !paused {
+                    self.sched.pick(draining)
+                } else {
+                    None
+                };
                 let rs = self.sched.tables[cf].get_mut(&table).expect("listed");
                 if paused {
                     if rs.primary.is_some() && rs.state != RsState::Removing {

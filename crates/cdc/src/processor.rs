@@ -1,7 +1,7 @@
 //! A processor: one changefeed's tables on one capture, each with its puller (the KV client's
 //! regions of that table), a sorter, and a table sink writing to MySQL.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::change::RowChange;
 use crate::keyspace::{Key, Keyspace};
@@ -21,6 +21,9 @@ pub struct TableSink {
     /// The rows of the MySQL batch in flight, kept until it is acknowledged: a write lost
     /// with its connection is written again from here.
     pub in_flight_rows: Vec<RowChange>,
+    /// The table's puller frontier as of the last [`Processor::refresh_frontiers`]; `None`
+    /// until computed, or once one of its regions changed.
+    frontier: Option<Frontier>,
 }
 
 impl TableSink {
@@ -31,6 +34,7 @@ impl TableSink {
             buffer: BTreeMap::new(),
             in_flight: None,
             in_flight_rows: Vec::new(),
+            frontier: None,
         }
     }
 
@@ -112,12 +116,12 @@ pub struct Processor {
     /// blocked owner stops downstream writes as well as the checkpoint. It arrives with the
     /// owner's heartbeat, as 7.x's `schedulepb.Barrier` does; zero until the first one.
     pub barrier: Ts,
-    /// Each table's frontier as of the last [`Processor::refresh_frontiers`]. tiflow keeps a
+    /// Tables whose cached frontier must be computed at the next refresh. tiflow keeps a
     /// span frontier per table that a region's resolved ts moves in O(log n)
     /// (`cdc/puller/frontier/frontier.go` `spanFrontier.Forward`); here a table's is
-    /// recomputed only when one of its regions changed, so a tick costs what moved, not
+    /// recomputed only when one of its regions changed, so a refresh costs what moved, not
     /// tables x regions (at 256,000 regions, 1,000 tables, that scan was most of the run).
-    frontiers: BTreeMap<u32, Frontier>,
+    stale: BTreeSet<u32>,
 }
 
 impl Processor {
@@ -128,7 +132,7 @@ impl Processor {
             tables: BTreeMap::new(),
             next_batch: 1,
             barrier: Ts::ZERO,
-            frontiers: BTreeMap::new(),
+            stale: BTreeSet::new(),
         }
     }
 
@@ -144,32 +148,36 @@ impl Processor {
         Frontier::of(&self.kv, regions).resolved
     }
 
-    /// Brings every table's cached frontier up to date: the tables of regions the KV client
-    /// changed since the last call, and tables new here, are recomputed; the rest keep theirs.
+    /// Adds a table sink starting at `checkpoint` (its frontier is computed at the next
+    /// refresh).
+    pub fn add_table(&mut self, table: u32, checkpoint: Ts) {
+        self.tables.insert(table, TableSink::new(checkpoint));
+        self.stale.insert(table);
+    }
+
+    /// Brings the cached frontiers up to date: the tables of regions the KV client changed
+    /// since the last call, and tables added since, are recomputed; the rest keep theirs.
     pub fn refresh_frontiers(&mut self, ks: &Keyspace) {
         for region in self.kv.take_changed() {
             if let Some((a, b)) = ks.tables_of_region(region) {
-                for table in a..=b {
-                    self.frontiers.remove(&table);
-                }
+                self.stale.extend(a..=b);
             }
         }
-        let tables = &self.tables;
-        self.frontiers.retain(|t, _| tables.contains_key(t));
-        for &table in self.tables.keys() {
-            if !self.frontiers.contains_key(&table) {
-                let f = Frontier::of(&self.kv, ks.table_regions(table));
-                self.frontiers.insert(table, f);
+        for table in std::mem::take(&mut self.stale) {
+            if let Some(sink) = self.tables.get_mut(&table) {
+                sink.frontier = Some(Frontier::of(&self.kv, ks.table_regions(table)));
             }
         }
     }
 
-    /// A table's frontier as of the last [`Processor::refresh_frontiers`].
+    /// A table's frontier: the cached one, or (for a table never refreshed) computed now.
     ///
     /// # Panics
-    /// If the table was not here at that refresh.
-    pub fn frontier(&self, table: u32) -> Frontier {
-        self.frontiers[&table]
+    /// If the table is not here.
+    pub fn frontier(&self, ks: &Keyspace, table: u32) -> Frontier {
+        let sink = &self.tables[&table];
+        sink.frontier
+            .unwrap_or_else(|| Frontier::of(&self.kv, ks.table_regions(table)))
     }
 }
 

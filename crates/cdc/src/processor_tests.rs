@@ -20,7 +20,7 @@ fn processor(ks: &Keyspace) -> (Processor, u64) {
     let mut p = Processor::new(KvClient::new(KvClientEvict::AfterJoin));
     let mut out = Vec::new();
     for t in 0..ks.tables {
-        p.tables.insert(t, TableSink::new(Ts(10)));
+        p.add_table(t, Ts(10));
     }
     for r in 0..ks.regions {
         p.kv.track(r, Ts(10), &mut out);
@@ -45,7 +45,7 @@ fn assert_fresh(p: &mut Processor, ks: &Keyspace) {
     p.refresh_frontiers(ks);
     for t in 0..ks.tables {
         assert_eq!(
-            p.frontier(t),
+            p.frontier(ks, t),
             Frontier::of(&p.kv, ks.table_regions(t)),
             "table {t}"
         );
@@ -59,19 +59,19 @@ fn the_shared_region_moves_both_tables_and_an_own_region_one() {
     assert_eq!(ks.table_regions(1), (1, 2));
     let (mut p, g) = processor(&ks);
     assert_fresh(&mut p, &ks);
-    assert!(!p.frontier(0).ready, "nothing is initialized yet");
+    assert!(!p.frontier(&ks, 0).ready, "nothing is initialized yet");
     for r in 0..3 {
         feed(&mut p, g, r, RegionEventKind::Initialized);
         feed(&mut p, g, r, RegionEventKind::Resolved(Ts(20)));
     }
     assert_fresh(&mut p, &ks);
-    assert!(p.frontier(0).ready && p.frontier(1).ready);
-    assert_eq!(p.frontier(1).resolved, Ts(20));
+    assert!(p.frontier(&ks, 0).ready && p.frontier(&ks, 1).ready);
+    assert_eq!(p.frontier(&ks, 1).resolved, Ts(20));
     // Region 2 is t1's alone: t1 waits for region 1, t0 is untouched.
     feed(&mut p, g, 2, RegionEventKind::Resolved(Ts(40)));
     assert_fresh(&mut p, &ks);
     assert_eq!(
-        (p.frontier(0).resolved, p.frontier(1).resolved),
+        (p.frontier(&ks, 0).resolved, p.frontier(&ks, 1).resolved),
         (Ts(20), Ts(20))
     );
     // Region 1 moves both.
@@ -79,7 +79,7 @@ fn the_shared_region_moves_both_tables_and_an_own_region_one() {
     feed(&mut p, g, 0, RegionEventKind::Resolved(Ts(35)));
     assert_fresh(&mut p, &ks);
     assert_eq!(
-        (p.frontier(0).resolved, p.frontier(1).resolved),
+        (p.frontier(&ks, 0).resolved, p.frontier(&ks, 1).resolved),
         (Ts(30), Ts(30))
     );
 }
@@ -92,20 +92,23 @@ fn untracking_resetting_and_a_new_table_are_seen_at_the_next_refresh() {
         feed(&mut p, g, r, RegionEventKind::Initialized);
     }
     assert_fresh(&mut p, &ks);
-    assert!(p.frontier(1).ready);
+    assert!(p.frontier(&ks, 1).ready);
     p.kv.untrack(2);
     assert_fresh(&mut p, &ks);
-    assert!(!p.frontier(1).ready, "a region of t1 is no longer tracked");
-    assert!(p.frontier(0).ready);
+    assert!(
+        !p.frontier(&ks, 1).ready,
+        "a region of t1 is no longer tracked"
+    );
+    assert!(p.frontier(&ks, 0).ready);
     // A table that arrives without any region change still gets its frontier.
     p.tables.remove(&1);
     p.refresh_frontiers(&ks);
-    p.tables.insert(1, TableSink::new(Ts(10)));
+    p.add_table(1, Ts(10));
     assert_fresh(&mut p, &ks);
     p.kv.reset();
     assert_fresh(&mut p, &ks);
     assert_eq!(
-        p.frontier(0),
+        p.frontier(&ks, 0),
         Frontier {
             resolved: Ts::ZERO,
             ready: false

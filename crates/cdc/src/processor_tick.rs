@@ -49,7 +49,7 @@ impl Cdc {
             // A new batch waits while the MySQL connection is cut (the write would block).
             let writable = self.may_write(c, cf as CfIx, table) && self.mysql_reachable(k, c);
             let p = &mut self.processors[c as usize][cf];
-            let resolved = p.frontier(table).resolved;
+            let resolved = p.frontier(&self.ks, table).resolved;
             let upto = resolved.min(barrier);
             let batch = p.next_batch;
             let sink = p.tables.get_mut(&table).expect("listed");

@@ -176,10 +176,17 @@ impl Cdc {
                 let s = &self.sessions[c as usize];
                 if s.alive() && s.id(c) == id {
                     self.on_dispatch(k, c, cf, table, op);
-                    self.send_report(k, c, from);
+                    self.send_dispatch_response(k, c, from, cf, table);
                 }
             }
             SessionMsg::Report { from: id, tables } => self.owner_on_report(k, c, id, tables),
+            SessionMsg::DispatchResponse {
+                from: id,
+                cf,
+                table,
+                state,
+                checkpoint,
+            } => self.owner_on_dispatch_response(k, c, id, (cf, table), (state, checkpoint)),
             _ => {}
         }
     }

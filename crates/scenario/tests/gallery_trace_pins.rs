@@ -8,7 +8,7 @@
 use faultline_scenario::{gallery, Run, MODEL_VERSION};
 
 /// The model version the pins below were recorded with.
-const PINNED_MODEL_VERSION: u32 = 8;
+const PINNED_MODEL_VERSION: u32 = 9;
 
 /// (gallery file, trace hash at the end of its run).
 const PINS: &[(&str, u64)] = &[
@@ -21,46 +21,46 @@ const PINS: &[(&str, u64)] = &[
         0x3f5ba03d10960c05,
     ),
     ("raft-basics-kill-a-store.toml", 0xf85d5b0a63ed0825),
-    ("raft-minority-leader-partition.toml", 0x97ed7e2eb204f8b6),
+    ("raft-minority-leader-partition.toml", 0x3c62c12250ef21b8),
     ("raft-quorum-lost-two-stores.toml", 0xdcc48a8d965509f5),
-    ("tikv-rolling-restart.toml", 0xe7897685ad344bf8),
+    ("tikv-rolling-restart.toml", 0x80bc48e2cce565a2),
     (
         "tikv-rolling-restart-without-eviction.toml",
-        0x9eee4c5c3102cdfe,
+        0xe82dc2799d2d3260,
     ),
     (
         "tikv-scale-out-in-during-kafka-replication.toml",
-        0x6c43fa1ef0bb4804,
+        0x557cdba38dfed31b,
     ),
-    ("cdc-basic-replication.toml", 0x715bb675f8a98f5d),
-    ("cdc-capture-loses-pd.toml", 0xb5d3d4fb084e77ca),
+    ("cdc-basic-replication.toml", 0x8690f71c3c8e482d),
+    ("cdc-capture-loses-pd.toml", 0x5e31883260002e55),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
-        0x189293ac55bd2cec,
+        0xabda49377198ca42,
     ),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml",
-        0x61e853909f4c390c,
+        0x7bb14538bfb0a53c,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss.toml",
-        0x105da2eeacda322f,
+        0x7d2aa4414679d44f,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss-fixed.toml",
-        0xd4667a902f6afa9c,
+        0xb64b75777e408a3b,
     ),
     (
         "tiflow-9344-scale-captures-during-workload.toml",
-        0xbae56edab708e375,
+        0x3c41c4e0163eab2f,
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner.toml",
-        0x1a26e2d6eca198f9,
+        0xaa6e99a7a8807914,
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner-fixed.toml",
-        0xee8d3dc6dcb81988,
+        0x802e17a5629a8ee4,
     ),
 ];
 

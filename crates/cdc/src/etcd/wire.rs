@@ -5,7 +5,8 @@ use faultline_sim::{SimDuration, TraceHasher};
 
 use crate::etcd::{CaptureId, EtcdSnapshot};
 use crate::ids::CfIx;
-use crate::scheduler::{Dispatch, TableReport};
+use crate::scheduler::{Dispatch, TableReport, TableState};
+use crate::ts::Ts;
 
 /// Operator actions (the CLI / API of TiCDC and the cluster manager), scheduled as PD timers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,12 +98,28 @@ pub enum SessionMsg {
         /// What.
         op: Dispatch,
     },
-    /// Capture -> owner: every table of the capture.
+    /// Capture -> owner: every table of the capture (the answer to a heartbeat).
     Report {
         /// Sender.
         from: CaptureId,
         /// Tables.
         tables: Vec<TableReport>,
+    },
+    /// Capture -> owner: the one table a dispatch named, once handled (tiflow scheduler v3
+    /// `agent/table.go` answers a dispatch with a `DispatchTableResponse` for its span only;
+    /// the owner's `replication_manager.go` `handleMessageDispatchTableResponse` updates that
+    /// one table). `state` is `None` when the capture no longer has the table.
+    DispatchResponse {
+        /// Sender.
+        from: CaptureId,
+        /// Changefeed.
+        cf: CfIx,
+        /// Table.
+        table: u32,
+        /// Its state here now.
+        state: Option<TableState>,
+        /// Its checkpoint here (zero without the table).
+        checkpoint: Ts,
     },
 }
 
@@ -146,6 +163,10 @@ impl SessionMsg {
             SessionMsg::ResignOwner { .. } => "etcd: resign owner".to_string(),
             SessionMsg::Heartbeat { .. } => "schedulerv3 heartbeat".to_string(),
             SessionMsg::Dispatch { table, op, .. } => format!("schedulerv3 {op:?} table {table}"),
+            SessionMsg::DispatchResponse { table, state, .. } => match state {
+                Some(s) => format!("schedulerv3 table {table} is {s:?}"),
+                None => format!("schedulerv3 table {table} is absent"),
+            },
             SessionMsg::Report { tables, .. } => {
                 format!("schedulerv3 report {} tables", tables.len())
             }
@@ -153,6 +174,9 @@ impl SessionMsg {
     }
 
     /// Folds into a trace hash.
+    // Long because it matches every message, one short arm each: read whole, the variant
+    // tags (1-13) are easy to check for uniqueness.
+    #[allow(clippy::too_many_lines)]
     pub fn encode(&self, h: &mut TraceHasher) {
         let id = |h: &mut TraceHasher, c: &CaptureId| {
             h.word(c.0 as u64);
@@ -219,6 +243,20 @@ impl SessionMsg {
             SessionMsg::JoinRefused { epoch } => {
                 h.word(12);
                 h.word(*epoch)
+            }
+            SessionMsg::DispatchResponse {
+                from,
+                cf,
+                table,
+                state,
+                checkpoint,
+            } => {
+                h.word(13);
+                id(h, from);
+                h.word(*cf as u64);
+                h.word(*table as u64);
+                h.word(state.map_or(u64::MAX, |s| s as u64));
+                h.word(checkpoint.0);
             }
         }
     }
