@@ -1,5 +1,6 @@
 //! tikv#14547 at the report's size (4 stores, 256,000 regions), buggy and fixed, with every
-//! expectation of both files and the Raft invariants checked on every step.
+//! expectation and every tour caption's claim of both files, and the Raft invariants checked
+//! on every step.
 //!
 //! A debug build takes minutes per run, so `cargo test` in debug skips these; `cargo xtask
 //! test` runs them with `cargo test --release -p faultline-scenario --test full_scale`, where
@@ -16,8 +17,10 @@ fn check_file(file: &str, text: &str) {
     if let Some((at, what)) = &run.world.violation {
         panic!("{file}: Raft invariant violated at {at}: {what}");
     }
-    let results = run.evaluate();
+    let mut results = run.evaluate();
     assert!(!results.is_empty(), "{file} has no expectations to check");
+    // The tour's claims too: a caption is what a reader believes about the run.
+    results.extend(run.evaluate_guide().into_iter().map(|c| c.result));
     let failed: Vec<String> = results
         .iter()
         .filter(|r| !r.passed())
