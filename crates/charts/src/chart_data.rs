@@ -299,10 +299,40 @@ pub struct LabelledRun<'a> {
     pub run: &'a Run,
 }
 
+/// The palette slots the node series of chart `kind` take (`replicas.tikv-2` -> tikv-2's).
+fn node_slots_in(kind: ChartKind, runs: &[LabelledRun<'_>]) -> Vec<usize> {
+    let mut slots: Vec<usize> = runs
+        .iter()
+        .flat_map(|lr| lr.run.world.kernel.metrics.names())
+        .filter(|name| kind.axis_of(name).is_some())
+        .filter_map(|name| {
+            crate::key_order::metric_node(name).and_then(crate::key_order::node_colour_slot)
+        })
+        .map(|slot| slot % crate::palette::CYCLE_LEN)
+        .collect();
+    slots.sort_unstable();
+    slots.dedup();
+    slots
+}
+
+/// The `i`-th palette slot not in `taken` (cycling when every slot is taken or `i` runs past
+/// the free ones).
+fn free_slot(i: usize, taken: &[usize]) -> usize {
+    let free: Vec<usize> = (0..crate::palette::CYCLE_LEN)
+        .filter(|s| !taken.contains(s))
+        .collect();
+    if free.is_empty() {
+        i
+    } else {
+        free[i % free.len()]
+    }
+}
+
 /// The data of chart `kind` over `runs`, with the cursor at `cursor`.
 pub fn chart_data(kind: ChartKind, runs: &[LabelledRun<'_>], cursor: Option<SimTime>) -> ChartData {
     let mut names: Vec<String> = Vec::new();
     let mut series = Vec::new();
+    let node_slots = node_slots_in(kind, runs);
     for (ri, lr) in runs.iter().enumerate() {
         let metrics = &lr.run.world.kernel.metrics;
         for name in metrics.names() {
@@ -312,12 +342,14 @@ pub fn chart_data(kind: ChartKind, runs: &[LabelledRun<'_>], cursor: Option<SimT
             // A node's series take the node's colour, so tikv-2 looks the same everywhere.
             let by_node =
                 crate::key_order::metric_node(name).and_then(crate::key_order::node_colour_slot);
+            // Other series take the palette's slots no node of this chart holds, so
+            // `stores.up` is not drawn in tikv-1's blue beside `replicas.tikv-1`.
             let colour = match (by_node, names.iter().position(|n| n == name)) {
                 (Some(slot), _) => slot,
-                (None, Some(i)) => i,
+                (None, Some(i)) => free_slot(i, &node_slots),
                 (None, None) => {
                     names.push(name.clone());
-                    names.len() - 1
+                    free_slot(names.len() - 1, &node_slots)
                 }
             };
             let label = if runs.len() > 1 {

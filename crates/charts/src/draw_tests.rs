@@ -5,7 +5,9 @@ use faultline_sim::SimTime;
 use super::render_svg;
 use crate::chart_data::{chart_data, ChartKind, LabelledRun};
 use crate::palette::series_colour;
-use crate::test_support::{run_at, QUORUM_LOST, TIFLOW_9595, TIFLOW_9595_FIXED, TIKV_14547};
+use crate::test_support::{
+    run_at, QUORUM_LOST, SCALE_OUT_IN, TIFLOW_9595, TIFLOW_9595_FIXED, TIKV_14547,
+};
 
 /// `#RRGGBB` as plotters' SVG backend writes a colour.
 fn hex(c: plotters::style::RGBColor) -> String {
@@ -55,6 +57,42 @@ fn cdc_lag_overlays_two_runs_with_the_alert_lines_and_the_cursor() {
             s.label
         );
     }
+}
+
+#[test]
+fn a_store_state_series_never_takes_a_stores_colour() {
+    let run = run_at(SCALE_OUT_IN, 60);
+    let runs = [LabelledRun {
+        label: "run",
+        run: &run,
+    }];
+    let data = chart_data(ChartKind::Stores, &runs, Some(run.now()));
+    let colour_of = |prefix: &str| -> Vec<usize> {
+        data.series
+            .iter()
+            .filter(|s| s.metric.starts_with(prefix))
+            .map(|s| s.colour % crate::palette::CYCLE_LEN)
+            .collect()
+    };
+    let nodes = colour_of("replicas.tikv-");
+    let states = colour_of("stores.");
+    assert!(
+        nodes.len() >= 4 && states.len() >= 2,
+        "{nodes:?} {states:?}"
+    );
+    for c in &states {
+        assert!(
+            !nodes.contains(c),
+            "a stores.* series shares colour {c} with a store"
+        );
+    }
+    let mut distinct = states.clone();
+    distinct.dedup();
+    assert_eq!(
+        distinct.len(),
+        states.len(),
+        "store states differ from each other"
+    );
 }
 
 #[test]

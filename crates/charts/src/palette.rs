@@ -3,7 +3,10 @@
 
 use plotters::style::RGBColor;
 
-const CYCLE: [RGBColor; 8] = [
+/// Colours in the cycle.
+pub const CYCLE_LEN: usize = 8;
+
+const CYCLE: [RGBColor; CYCLE_LEN] = [
     RGBColor(0, 114, 178),
     RGBColor(230, 159, 0),
     RGBColor(0, 158, 115),

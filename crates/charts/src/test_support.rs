@@ -6,6 +6,7 @@ use faultline_sim::SimTime;
 pub(crate) const TIKV_14547: &str = "tikv-14547-leaders-lost-after-store-failure.toml";
 pub(crate) const QUORUM_LOST: &str = "raft-quorum-lost-two-stores.toml";
 pub(crate) const TIFLOW_9595: &str = "tiflow-9595-changefeed-stuck-after-tikv-failure.toml";
+pub(crate) const SCALE_OUT_IN: &str = "tikv-scale-out-in-during-kafka-replication.toml";
 pub(crate) const TIFLOW_9595_FIXED: &str =
     "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml";
 
