@@ -24,11 +24,17 @@ pub enum FaultKind {
     /// PD moves every leader of one TiKV store to another (`transfer_leader` with `from`);
     /// nothing to undo: the balancer evens leaders out again. Not in the default budget.
     TransferLeader,
+    /// A store waiting to join (`tikv-N` above `topology.stores`) joins; PD fills it. Nothing
+    /// to undo; skipped without such a store. Not in the default budget.
+    AddStore,
+    /// A TiKV store is decommissioned: PD drains it, then buries it (refused while only
+    /// max-replicas stores are Up). Nothing to undo. Not in the default budget.
+    RemoveStore,
 }
 
 impl FaultKind {
     /// Every kind, in the order schedules draw them (part of the value-stable stream).
-    pub const ALL: [FaultKind; 7] = [
+    pub const ALL: [FaultKind; 9] = [
         FaultKind::Kill,
         FaultKind::Partition,
         FaultKind::Loss,
@@ -36,6 +42,8 @@ impl FaultKind {
         FaultKind::BrokerDown,
         FaultKind::EvictLeader,
         FaultKind::TransferLeader,
+        FaultKind::AddStore,
+        FaultKind::RemoveStore,
     ];
 
     /// The name used on the command line.
@@ -48,6 +56,8 @@ impl FaultKind {
             FaultKind::BrokerDown => "broker-down",
             FaultKind::EvictLeader => "evict-leader",
             FaultKind::TransferLeader => "transfer-leader",
+            FaultKind::AddStore => "add-store",
+            FaultKind::RemoveStore => "remove-store",
         }
     }
 

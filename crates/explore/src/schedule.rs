@@ -73,6 +73,7 @@ pub fn random_faults(base: &Scenario, budget: &FaultBudget, seed: u64) -> Vec<Fa
     };
     let draw = Draw {
         names: &names,
+        stores: base.topology.stores,
         first,
         healed_by,
         unit,
@@ -107,6 +108,8 @@ pub fn random_faults(base: &Scenario, budget: &FaultBudget, seed: u64) -> Vec<Fa
 /// allows it.
 struct Draw<'a> {
     names: &'a [String],
+    /// The stores that run from the start (`topology.stores`); those above wait to join.
+    stores: u32,
     /// Earliest start, in microseconds.
     first: u64,
     /// Every fault is healed by then, in microseconds.
@@ -130,10 +133,15 @@ impl Draw<'_> {
             FaultKind::BrokerDown => FaultAction::Kill,
             FaultKind::EvictLeader => FaultAction::EvictLeader,
             FaultKind::TransferLeader => FaultAction::TransferLeader,
+            FaultKind::AddStore => FaultAction::AddStore,
+            FaultKind::RemoveStore => FaultAction::RemoveStore,
         };
         let target = match kind {
             FaultKind::BrokerDown => self.broker(rng)?,
-            FaultKind::EvictLeader | FaultKind::TransferLeader => self.store(rng)?,
+            FaultKind::AddStore => self.joining_store(rng)?,
+            FaultKind::EvictLeader | FaultKind::TransferLeader | FaultKind::RemoveStore => {
+                self.store(rng)?
+            }
             _ => self.node(rng),
         };
         // The latest start still leaves one duration step before `healed_by`.
@@ -152,6 +160,8 @@ impl Draw<'_> {
                 f.one_way = rng.chance(1, 4);
             }
             FaultKind::Loss => f.loss_percent = Some(rng.range(10, 101) as u32),
+            // A membership change has no undo: PD carries it out in the background.
+            FaultKind::AddStore | FaultKind::RemoveStore => f.duration = None,
             FaultKind::TransferLeader => {
                 // Nothing to undo; the source is another store (none: no transfer).
                 f.duration = None;
@@ -178,17 +188,27 @@ impl Draw<'_> {
         self.named(STORE_PREFIX, rng)
     }
 
+    /// A store that waits to join (above `topology.stores`), if there is one.
+    fn joining_store(&self, rng: &mut SimRng) -> Option<String> {
+        self.pick_where(rng, |n| {
+            n.strip_prefix(STORE_PREFIX)
+                .and_then(|i| i.parse::<u32>().ok())
+                .is_some_and(|i| i > self.stores)
+        })
+    }
+
     fn broker(&self, rng: &mut SimRng) -> Option<String> {
         self.named(BROKER_PREFIX, rng)
     }
 
     /// A random node whose name starts with `prefix`, if there is one.
     fn named(&self, prefix: &str, rng: &mut SimRng) -> Option<String> {
-        let picks: Vec<&String> = self
-            .names
-            .iter()
-            .filter(|n| n.starts_with(prefix))
-            .collect();
+        self.pick_where(rng, |n| n.starts_with(prefix))
+    }
+
+    /// A random node whose name passes `keep`, if there is one.
+    fn pick_where(&self, rng: &mut SimRng, keep: impl Fn(&str) -> bool) -> Option<String> {
+        let picks: Vec<&String> = self.names.iter().filter(|n| keep(n)).collect();
         if picks.is_empty() {
             return None;
         }
@@ -277,6 +297,47 @@ mod tests {
     }
 
     #[test]
+    fn membership_kinds_add_a_waiting_store_and_remove_a_store_and_are_valid() {
+        let mut base = base();
+        base.topology.max_stores = base.topology.stores + 2;
+        let budget = FaultBudget::parse("add-store=2,remove-store=2").unwrap();
+        let mut seen = [0, 0];
+        for seed in 0..100 {
+            let s = scenario_for_seed(&base, &budget, seed);
+            validate("t", &s).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            assert!(
+                last_heal(&s).is_some(),
+                "seed {seed}: liveness can be judged"
+            );
+            for f in &s.faults[1..] {
+                let i: u32 = f.target.strip_prefix("tikv-").unwrap().parse().unwrap();
+                assert_eq!(f.duration, None, "seed {seed}: nothing to undo: {f:?}");
+                match f.action {
+                    FaultAction::AddStore => {
+                        seen[0] += 1;
+                        assert!(i > base.topology.stores, "seed {seed}: {f:?} already runs");
+                    }
+                    FaultAction::RemoveStore => seen[1] += 1,
+                    other => panic!("seed {seed}: {other:?} not in the budget"),
+                }
+            }
+        }
+        assert!(seen[0] > 20 && seen[1] > 20, "{seen:?}");
+        // Without a store waiting to join, add-store draws nothing.
+        let fixed = scenario_for_seed(&base_without_joiners(), &budget, 7);
+        assert!(fixed
+            .faults
+            .iter()
+            .all(|f| f.action != FaultAction::AddStore));
+    }
+
+    fn base_without_joiners() -> Scenario {
+        let mut b = base();
+        b.topology.max_stores = b.topology.stores;
+        b
+    }
+
+    #[test]
     fn runs_are_lengthened_to_judge_the_checkpoint_but_schedules_stay() {
         let mut b = base();
         b.duration = Dur::secs(150);
@@ -316,6 +377,7 @@ mod tests {
         let draw = |names: &[String], rng: &mut SimRng| {
             Draw {
                 names,
+                stores: 1,
                 first: 10_000_000,
                 healed_by: 100_000_000,
                 unit: 1_000_000,

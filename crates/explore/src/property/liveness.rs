@@ -106,7 +106,8 @@ pub fn recovery_needed(s: &Scenario) -> Dur {
 
 /// When the last fault of the script is undone, or `None` if one never is. A fault without a
 /// duration counts as undone by the first later restart/resume/heal of the same target; a
-/// leader transfer leaves nothing to undo, so it is over when it is ordered.
+/// leader transfer or a store joining or leaving leaves nothing to undo, so it is over when it
+/// is ordered (PD's moves after it are the cluster's normal work, which liveness must allow).
 pub fn last_heal(s: &Scenario) -> Option<Dur> {
     let mut last = Dur(0);
     for (i, f) in s.faults.iter().enumerate() {
@@ -114,7 +115,9 @@ pub fn last_heal(s: &Scenario) -> Option<Dur> {
             FaultAction::Restart
             | FaultAction::Resume
             | FaultAction::Heal
-            | FaultAction::TransferLeader => Some(f.at),
+            | FaultAction::TransferLeader
+            | FaultAction::AddStore
+            | FaultAction::RemoveStore => Some(f.at),
             _ => match f.duration {
                 Some(d) => Some(Dur(f.at.0.saturating_add(d.0))),
                 None => s.faults[i + 1..]
