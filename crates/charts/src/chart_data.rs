@@ -305,9 +305,7 @@ fn node_slots_in(kind: ChartKind, runs: &[LabelledRun<'_>]) -> Vec<usize> {
         .iter()
         .flat_map(|lr| lr.run.world.kernel.metrics.names())
         .filter(|name| kind.axis_of(name).is_some())
-        .filter_map(|name| {
-            crate::key_order::metric_node(name).and_then(crate::key_order::node_colour_slot)
-        })
+        .filter_map(|name| crate::key_order::metric_colour_slot(name))
         .map(|slot| slot % crate::palette::CYCLE_LEN)
         .collect();
     slots.sort_unstable();
@@ -340,8 +338,7 @@ pub fn chart_data(kind: ChartKind, runs: &[LabelledRun<'_>], cursor: Option<SimT
                 continue;
             };
             // A node's series take the node's colour, so tikv-2 looks the same everywhere.
-            let by_node =
-                crate::key_order::metric_node(name).and_then(crate::key_order::node_colour_slot);
+            let by_node = crate::key_order::metric_colour_slot(name);
             // Other series take the palette's slots no node of this chart holds, so
             // `stores.up` is not drawn in tikv-1's blue beside `replicas.tikv-1`.
             let colour = match (by_node, names.iter().position(|n| n == name)) {
@@ -449,79 +446,5 @@ pub fn thin(points: Vec<(f64, f64)>, max: usize) -> Vec<(f64, f64)> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn thinning_keeps_spikes_and_order() {
-        let mut pts: Vec<(f64, f64)> = (0..10_000).map(|i| (i as f64, 0.0)).collect();
-        pts[5_001].1 = 42.0;
-        let t = thin(pts, 300);
-        assert!(t.len() <= 300, "{}", t.len());
-        assert!(t.iter().any(|p| p.1 == 42.0));
-        assert!(t.windows(2).all(|w| w[0].0 < w[1].0));
-    }
-
-    /// A tour step on the charts tab that names a metric highlights the chart drawing it, so
-    /// every such metric in the gallery must be drawn by some chart (else the page has
-    /// nothing to bring into sight).
-    #[test]
-    fn the_stores_chart_is_offered_only_where_stores_change() {
-        let run_of = |file: &str| {
-            let entry = faultline_scenario::gallery()
-                .into_iter()
-                .find(|g| g.file == file)
-                .expect("a gallery scenario");
-            faultline_scenario::Run::new(&entry.scenario).expect("builds")
-        };
-        let elastic = run_of("tikv-scale-out-in-during-kafka-replication.toml");
-        assert!(available_charts(&elastic).contains(&ChartKind::Stores));
-        let fixed = run_of("tikv-rolling-restart.toml");
-        assert!(!available_charts(&fixed).contains(&ChartKind::Stores));
-        assert_eq!(ChartKind::Stores.axis_of("replicas.tikv-4"), Some(false));
-        assert_eq!(ChartKind::Stores.axis_of("stores.tombstone"), Some(true));
-    }
-
-    #[test]
-    fn every_gallery_tour_metric_on_the_charts_tab_has_a_chart() {
-        use faultline_scenario::GuideTab;
-        for entry in faultline_scenario::gallery() {
-            for (i, step) in entry.scenario.guide.iter().enumerate() {
-                let on_charts = matches!(step.tab, None | Some(GuideTab::Charts));
-                let Some(metric) = step.metric.as_deref().filter(|_| on_charts) else {
-                    continue;
-                };
-                assert!(
-                    ChartKind::ALL.iter().any(|k| k.shows(metric)),
-                    "{} guide step {}: no chart draws {metric}",
-                    entry.file,
-                    i + 1
-                );
-            }
-        }
-    }
-
-    /// The Writes chart draws rates against the left axis and the cumulative failure counts
-    /// against the right one, so a few hundred timeouts do not flatten 50 commits a second.
-    #[test]
-    fn the_writes_chart_puts_rates_left_and_failure_counts_right() {
-        let w = ChartKind::Writes;
-        for rate in [
-            "txns_committed_per_sec",
-            "writes_proposed_per_sec",
-            "writes_applied_per_sec",
-        ] {
-            assert_eq!(w.axis_of(rate), Some(false), "{rate}");
-        }
-        assert_eq!(w.axis_of("failed_writes.timeout"), Some(true));
-        assert_eq!(w.axis_of("failed_writes.no_leader"), Some(true));
-        assert_eq!(
-            w.axis_of("writes_proposed"),
-            None,
-            "a cumulative count is not a rate"
-        );
-        assert_eq!(ChartKind::from_id("writes"), Some(w));
-        assert_eq!(w.y2_label(), "failed requests (total)");
-        assert_eq!(ChartKind::Leaderless.y2_label(), "hibernated peers");
-    }
-}
+#[path = "chart_data_tests.rs"]
+mod tests;

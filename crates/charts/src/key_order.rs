@@ -46,6 +46,11 @@ pub fn node_colour_slot(node: &str) -> Option<usize> {
     }
 }
 
+/// The palette slot of a per-node metric (its node's), or `None` for any other metric.
+pub fn metric_colour_slot(metric: &str) -> Option<usize> {
+    metric_node(metric).and_then(node_colour_slot)
+}
+
 /// The node a per-node metric is about (`leaders.tikv-2`, `lease_remaining.cdc-3`,
 /// `processor_state.cf-1.cdc-1`): its last dotted segment, when that names a node.
 pub fn metric_node(metric: &str) -> Option<&str> {
