@@ -123,10 +123,7 @@ impl Cdc {
             self.table_progress(c, (cf, table), state);
         }
         let state = self.sessions[c as usize].tables.get(&(cf, table)).copied();
-        let checkpoint = self.processors[c as usize][cf as usize]
-            .tables
-            .get(&table)
-            .map_or(crate::ts::Ts::ZERO, |t| t.checkpoint);
+        let checkpoint = self.table_checkpoint(c, cf, table);
         let from = self.sessions[c as usize].id(c);
         let answer = SessionMsg::DispatchResponse {
             from,
@@ -136,6 +133,14 @@ impl Cdc {
             checkpoint,
         };
         k.send_ordered(self.captures[c as usize], owner, msg(answer));
+    }
+
+    /// The checkpoint capture `c` reports for `table` (zero when its processor has no sink).
+    fn table_checkpoint(&self, c: u32, cf: CfIx, table: u32) -> crate::ts::Ts {
+        self.processors[c as usize][cf as usize]
+            .tables
+            .get(&table)
+            .map_or(crate::ts::Ts::ZERO, |t| t.checkpoint)
     }
 
     fn remove_table(&mut self, c: u32, cf: CfIx, table: u32) {
@@ -164,10 +169,7 @@ impl Cdc {
                 cf: *cf,
                 table: *table,
                 state: *state,
-                checkpoint: self.processors[c as usize][*cf as usize]
-                    .tables
-                    .get(table)
-                    .map_or(crate::ts::Ts::ZERO, |t| t.checkpoint),
+                checkpoint: self.table_checkpoint(c, *cf, *table),
             })
             .collect();
         let from = s.id(c);

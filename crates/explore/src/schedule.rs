@@ -264,33 +264,40 @@ mod tests {
         }
     }
 
-    #[test]
-    fn leader_kinds_target_stores_and_are_valid() {
-        let base = base();
-        let budget = FaultBudget::parse("evict-leader=2,transfer-leader=2").unwrap();
-        let mut seen = [0, 0];
+    /// The faults drawn for seeds 0..100 of `base` under `budget` (the base's own left out),
+    /// each scenario checked valid and judgeable by liveness.
+    fn drawn_faults(base: &Scenario, budget: &FaultBudget) -> Vec<(u64, FaultSpec)> {
+        let mut drawn = Vec::new();
         for seed in 0..100 {
-            let s = scenario_for_seed(&base, &budget, seed);
+            let s = scenario_for_seed(base, budget, seed);
             validate("t", &s).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
             assert!(
                 last_heal(&s).is_some(),
                 "seed {seed}: liveness can be judged"
             );
-            for f in &s.faults[1..] {
-                assert!(f.target.starts_with("tikv-"), "seed {seed}: {f:?}");
-                match f.action {
-                    FaultAction::EvictLeader => {
-                        seen[0] += 1;
-                        assert!(f.duration.is_some(), "the scheduler is removed later");
-                    }
-                    FaultAction::TransferLeader => {
-                        seen[1] += 1;
-                        let from = f.from.as_deref().expect("a source store");
-                        assert!(from.starts_with("tikv-") && from != f.target, "{f:?}");
-                        assert_eq!(f.duration, None);
-                    }
-                    other => panic!("seed {seed}: {other:?} not in the budget"),
+            drawn.extend(s.faults[1..].iter().map(|f| (seed, f.clone())));
+        }
+        drawn
+    }
+
+    #[test]
+    fn leader_kinds_target_stores_and_are_valid() {
+        let budget = FaultBudget::parse("evict-leader=2,transfer-leader=2").unwrap();
+        let mut seen = [0, 0];
+        for (seed, f) in drawn_faults(&base(), &budget) {
+            assert!(f.target.starts_with("tikv-"), "seed {seed}: {f:?}");
+            match f.action {
+                FaultAction::EvictLeader => {
+                    seen[0] += 1;
+                    assert!(f.duration.is_some(), "the scheduler is removed later");
                 }
+                FaultAction::TransferLeader => {
+                    seen[1] += 1;
+                    let from = f.from.as_deref().expect("a source store");
+                    assert!(from.starts_with("tikv-") && from != f.target, "{f:?}");
+                    assert_eq!(f.duration, None);
+                }
+                other => panic!("seed {seed}: {other:?} not in the budget"),
             }
         }
         assert!(seen[0] > 20 && seen[1] > 20, "{seen:?}");
@@ -302,24 +309,16 @@ mod tests {
         base.topology.max_stores = base.topology.stores + 2;
         let budget = FaultBudget::parse("add-store=2,remove-store=2").unwrap();
         let mut seen = [0, 0];
-        for seed in 0..100 {
-            let s = scenario_for_seed(&base, &budget, seed);
-            validate("t", &s).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-            assert!(
-                last_heal(&s).is_some(),
-                "seed {seed}: liveness can be judged"
-            );
-            for f in &s.faults[1..] {
-                let i: u32 = f.target.strip_prefix("tikv-").unwrap().parse().unwrap();
-                assert_eq!(f.duration, None, "seed {seed}: nothing to undo: {f:?}");
-                match f.action {
-                    FaultAction::AddStore => {
-                        seen[0] += 1;
-                        assert!(i > base.topology.stores, "seed {seed}: {f:?} already runs");
-                    }
-                    FaultAction::RemoveStore => seen[1] += 1,
-                    other => panic!("seed {seed}: {other:?} not in the budget"),
+        for (seed, f) in drawn_faults(&base, &budget) {
+            let i: u32 = f.target.strip_prefix("tikv-").unwrap().parse().unwrap();
+            assert_eq!(f.duration, None, "seed {seed}: nothing to undo: {f:?}");
+            match f.action {
+                FaultAction::AddStore => {
+                    seen[0] += 1;
+                    assert!(i > base.topology.stores, "seed {seed}: {f:?} already runs");
                 }
+                FaultAction::RemoveStore => seen[1] += 1,
+                other => panic!("seed {seed}: {other:?} not in the budget"),
             }
         }
         assert!(seen[0] > 20 && seen[1] > 20, "{seen:?}");
