@@ -48,8 +48,10 @@ pub const PROPERTIES: &[Property] = &[
     Property {
         name: "liveness.checkpoint",
         description: "once the last fault has healed, every changefeed's checkpoint lag is back \
-                      under 60 s within 120 s and stays there",
-        needs: "metrics `checkpoint_lag.<changefeed>`, faults that heal, and 120 s of run after",
+                      under 60 s within 120 s (of its owner's next retry, if it is then waiting \
+                      for one) and stays there",
+        needs: "metrics `checkpoint_lag.<changefeed>`, faults that heal, and 120 s of run after \
+                they do and every changefeed waiting for a retry has been retried",
         check: liveness::checkpoint,
     },
     Property {
