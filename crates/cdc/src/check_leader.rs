@@ -18,6 +18,7 @@ use faultline_tikv::Cluster;
 use crate::cdc::Cdc;
 use crate::change::{RegionError, RegionEvent, RegionEventKind};
 use crate::msg::CdcMsg;
+use crate::out::Out;
 use crate::stack::Stack;
 use crate::ts::Ts;
 use crate::txn_wire::TxnMsg;
@@ -38,14 +39,8 @@ impl Cdc {
     }
 
     /// PD answered store `s` with min ts `tso`: lower it per region to the oldest lock and
-    /// start a CheckLeader round.
-    pub(crate) fn endpoint_advance(
-        &mut self,
-        k: &mut Kernel<Stack>,
-        tikv: &Cluster,
-        s: u32,
-        tso: Ts,
-    ) {
+    /// start a CheckLeader round, whose requests go to `out`.
+    pub(crate) fn endpoint_advance(&mut self, out: &mut Out, tikv: &Cluster, s: u32, tso: Ts) {
         let regions: Vec<u32> = self.endpoints[s as usize].subs.keys().copied().collect();
         let mut asks: Vec<Vec<(u32, u64)>> = vec![Vec::new(); self.stores.len()];
         let mut waiting = BTreeMap::new();
@@ -78,7 +73,7 @@ impl Cdc {
         for (t, regions) in asks.into_iter().enumerate() {
             if !regions.is_empty() {
                 let msg = CdcMsg::Txn(TxnMsg::CheckLeader { round, regions });
-                k.send(self.stores[s as usize], self.stores[t], msg);
+                out.send(self.stores[s as usize], self.stores[t], msg);
             }
         }
     }
@@ -113,10 +108,11 @@ impl Cdc {
         }
     }
 
-    /// A store answers a CheckLeader request (`handle_check_leaders` on the receiving store).
+    /// A store answers a CheckLeader request (`handle_check_leaders` on the receiving store),
+    /// writing the answer to `out`.
     pub(crate) fn on_check_leader(
-        &mut self,
-        k: &mut Kernel<Stack>,
+        &self,
+        out: &mut Out,
         tikv: &Cluster,
         from: NodeId,
         to: NodeId,
@@ -135,7 +131,7 @@ impl Cdc {
             round,
             regions: confirmed,
         });
-        k.send(to, from, msg);
+        out.send(to, from, msg);
     }
 
     /// Confirmations from one store: regions reaching a quorum publish their resolved ts.
@@ -171,3 +167,7 @@ impl Cdc {
         self.stores.iter().position(|s| *s == n).map(|i| i as u32)
     }
 }
+
+#[cfg(test)]
+#[path = "check_leader_tests.rs"]
+mod tests;

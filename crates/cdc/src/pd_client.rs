@@ -21,7 +21,9 @@ use faultline_tikv::Cluster;
 
 use crate::cdc::Cdc;
 use crate::client_backoff::BackoffKind;
+use crate::model::route;
 use crate::msg::{CdcMsg, CdcTimer};
+use crate::out::Out;
 use crate::pd_client_state::TsWant;
 use crate::pd_wire::{PdMsg, PdTimer};
 use crate::region_cache::RegionCache;
@@ -148,7 +150,9 @@ impl Cdc {
                 self.send_tso_batch(k, to, b, TIKV_PD_TIMEOUT_MS);
             }
             if let Some((_, ts)) = got.last() {
-                self.endpoint_advance(k, tikv, s, *ts);
+                let mut out = Out::default();
+                self.endpoint_advance(&mut out, tikv, s, *ts);
+                route(k, &mut out);
             }
         }
     }

@@ -22,7 +22,9 @@ use faultline_tikv::Cluster;
 
 use crate::cdc::Cdc;
 use crate::client_backoff::{BackoffKind, PREWRITE_MAX_BACKOFF_MS, READ_TIMEOUT_SHORT_MS};
+use crate::model::route;
 use crate::msg::{CdcMsg, CdcTimer};
+use crate::out::Out;
 use crate::pd_client_state::TsWant;
 use crate::stack::Stack;
 use crate::ts::Ts;
@@ -363,7 +365,9 @@ impl Cdc {
             }
             TxnMsg::Reply { .. } => {}
             TxnMsg::CheckLeader { round, regions } => {
-                self.on_check_leader(k, tikv, from, to, round, regions)
+                let mut out = Out::default();
+                self.on_check_leader(&mut out, tikv, from, to, round, regions);
+                route(k, &mut out);
             }
             TxnMsg::CheckLeaderResp { round, regions } => {
                 self.on_check_leader_resp(tikv, from, to, round, regions)
