@@ -16,7 +16,7 @@
 //! Simplification: a commit ts is retried without client-go's `TsoMaxBackoff` (15 s) limit,
 //! as commits retry until they succeed elsewhere in the model.
 
-use faultline_sim::{Kernel, NodeId, SimDuration};
+use faultline_sim::{Kernel, NodeId, SimDuration, SimTime};
 use faultline_tikv::Cluster;
 
 use crate::cdc::Cdc;
@@ -88,6 +88,24 @@ impl Cdc {
         None
     }
 
+    /// PD's answer at `now` to a request: a TSO batch of `count` timestamps from its allocator,
+    /// or the leader store of a region as PD's region heartbeats last told it (which can be
+    /// stale, as client-go's region cache learns from `NotLeader`); `None` for an answer.
+    pub(crate) fn pd_answer(&mut self, tikv: &Cluster, now: SimTime, m: &PdMsg) -> Option<PdMsg> {
+        match *m {
+            PdMsg::TsoRequest { batch, count } => Some(PdMsg::TsoResponse {
+                batch,
+                first: self.tso.next_batch(now, count),
+                count,
+            }),
+            PdMsg::GetRegion { region } => Some(PdMsg::GetRegionResponse {
+                region,
+                leader: tikv.pd_region_leader_store(region),
+            }),
+            _ => None,
+        }
+    }
+
     /// Routes a PD request (at `pd-1`) or a PD answer (at its asker).
     pub(crate) fn on_pd_msg(
         &mut self,
@@ -98,19 +116,10 @@ impl Cdc {
         m: PdMsg,
     ) {
         match m {
-            PdMsg::TsoRequest { batch, count } if to == self.pd => {
-                let first = self.tso.next_batch(k.now(), count);
-                let answer = PdMsg::TsoResponse {
-                    batch,
-                    first,
-                    count,
-                };
-                k.send(self.pd, from, CdcMsg::Pd(answer));
-            }
-            PdMsg::GetRegion { region } if to == self.pd => {
-                let leader = tikv.pd_region_leader_store(region);
-                let answer = PdMsg::GetRegionResponse { region, leader };
-                k.send(self.pd, from, CdcMsg::Pd(answer));
+            PdMsg::TsoRequest { .. } | PdMsg::GetRegion { .. } if to == self.pd => {
+                if let Some(answer) = self.pd_answer(tikv, k.now(), &m) {
+                    k.send(self.pd, from, CdcMsg::Pd(answer));
+                }
             }
             PdMsg::TsoResponse { batch, first, .. } => {
                 self.on_tso_response(k, tikv, to, batch, first)
@@ -245,3 +254,7 @@ impl Cdc {
         out.push(p.region_cache.loads as f64);
     }
 }
+
+#[cfg(test)]
+#[path = "pd_client_tests.rs"]
+mod tests;
