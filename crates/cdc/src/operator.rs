@@ -1,15 +1,41 @@
 //! Operator actions (TiCDC's CLI and the cluster manager): pause and resume a changefeed,
 //! drain a capture for a scale-in, add one for a scale-out. They run as PD timers and change
 //! what etcd holds; the captures and the owner react to the watch.
+//!
+//! [`Cdc::apply_operator_action`] is the action itself, with an outbox: it changes etcd and the
+//! session flags, logs to an [`Out`], and says which capture, if any, must now open a session;
+//! [`Cdc::operator_action`] routes that and notifies etcd's watchers.
 
-use faultline_sim::{Kernel, Level, NodeState};
+use faultline_sim::{Kernel, Level};
 
 use crate::cdc::Cdc;
 use crate::etcd::wire::OperatorAction;
+use crate::model::route;
+use crate::out::{Out, Reach};
 use crate::stack::Stack;
 
 impl Cdc {
+    /// Runs operator action `a` (a PD timer), then notifies etcd's watchers.
     pub(crate) fn operator_action(&mut self, k: &mut Kernel<Stack>, a: OperatorAction) {
+        let mut out = Out::default();
+        let begin = self.apply_operator_action(a, Reach::new(&k.net), &mut out);
+        route(k, &mut out);
+        if let Some(c) = begin {
+            self.session_begin(k, c);
+        }
+        self.etcd_notify(k);
+    }
+
+    /// Applies `a` to etcd and the captures' session flags, logging what was done; returns the
+    /// capture that must open a session now (a scaled-out capture whose process runs and that
+    /// has no session yet). Every action bumps etcd's revision, so the watchers see it.
+    pub(crate) fn apply_operator_action(
+        &mut self,
+        a: OperatorAction,
+        reach: Reach,
+        out: &mut Out,
+    ) -> Option<u32> {
+        let mut begin = None;
         match a {
             OperatorAction::PauseChangefeed(cf) | OperatorAction::ResumeChangefeed(cf) => {
                 let pause = matches!(a, OperatorAction::PauseChangefeed(_));
@@ -22,42 +48,42 @@ impl Cdc {
                     "changefeed resumed"
                 };
                 let detail = format!("changefeed={}", self.cf_id(cf));
-                k.log(Some(self.pd), Level::Info, what, detail);
-                self.etcd.revision += 1;
-                self.etcd_notify(k);
+                out.log(Some(self.pd), Level::Info, what, detail);
             }
             OperatorAction::RemoveCapture(c) => {
                 self.etcd.draining.insert(c);
-                self.etcd.revision += 1;
                 let detail = format!("capture=cdc-{}", c + 1);
-                k.log(
+                out.log(
                     Some(self.pd),
                     Level::Info,
                     "drain capture (scale-in)",
                     detail,
                 );
-                self.etcd_notify(k);
             }
             OperatorAction::AddCapture(c) => {
                 self.etcd.draining.remove(&c);
-                let s = &mut self.sessions[c as usize];
                 let detail = format!("capture=cdc-{}", c + 1);
-                k.log(
+                out.log(
                     Some(self.pd),
                     Level::Info,
                     "add capture (scale-out)",
                     detail,
                 );
+                let s = &mut self.sessions[c as usize];
                 if !s.joined {
                     s.joined = true;
-                    let up = k.net.node(self.captures[c as usize]).state == NodeState::Up;
+                    let up = reach.is_up(self.captures[c as usize]);
                     if up && s.lease.is_none() && s.closing.is_none() {
-                        self.session_begin(k, c);
+                        begin = Some(c);
                     }
                 }
-                self.etcd.revision += 1;
-                self.etcd_notify(k);
             }
         }
+        self.etcd.revision += 1;
+        begin
     }
 }
+
+#[cfg(test)]
+#[path = "operator_tests.rs"]
+mod tests;
