@@ -164,7 +164,9 @@ impl Cdc {
                 let s = &self.sessions[c as usize];
                 if s.alive() && s.id(c) == id {
                     self.hear_owner_barrier(c);
-                    self.send_report(k, c, from);
+                    let mut out = Out::default();
+                    self.send_report(&mut out, c, from);
+                    route(k, &mut out);
                 }
             }
             SessionMsg::Dispatch {
@@ -176,7 +178,9 @@ impl Cdc {
                 let s = &self.sessions[c as usize];
                 if s.alive() && s.id(c) == id {
                     self.on_dispatch(k, c, cf, table, op);
-                    self.send_dispatch_response(k, c, from, cf, table);
+                    let mut out = Out::default();
+                    self.send_dispatch_response(&mut out, c, from, cf, table);
+                    route(k, &mut out);
                 }
             }
             SessionMsg::Report { from: id, tables } => self.owner_on_report(k, c, id, tables),

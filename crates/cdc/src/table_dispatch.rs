@@ -7,6 +7,7 @@ use faultline_sim::{Kernel, NodeId};
 use crate::cdc::Cdc;
 use crate::etcd::wire::SessionMsg;
 use crate::ids::CfIx;
+use crate::out::Out;
 use crate::scheduler::{Dispatch, TableReport, TableState};
 use crate::session::msg;
 use crate::stack::Stack;
@@ -112,7 +113,7 @@ impl Cdc {
     /// dispatch made the initial dispatch cost tables x tables on both sides.
     pub(crate) fn send_dispatch_response(
         &mut self,
-        k: &mut Kernel<Stack>,
+        out: &mut Out,
         c: u32,
         owner: NodeId,
         cf: CfIx,
@@ -132,7 +133,7 @@ impl Cdc {
             state,
             checkpoint,
         };
-        k.send_ordered(self.captures[c as usize], owner, msg(answer));
+        out.send_ordered(self.captures[c as usize], owner, msg(answer));
     }
 
     /// The checkpoint capture `c` reports for `table` (zero when its processor has no sink).
@@ -159,7 +160,10 @@ impl Cdc {
         }
     }
 
-    pub(crate) fn send_report(&mut self, k: &mut Kernel<Stack>, c: u32, owner: NodeId) {
+    /// Capture `c` answers its owner's heartbeat with every table it holds, each with its
+    /// state and checkpoint (`cdc/scheduler/internal/v3/agent/agent.go`,
+    /// `handleMessageHeartbeat`), written to `out`.
+    pub(crate) fn send_report(&mut self, out: &mut Out, c: u32, owner: NodeId) {
         self.processor_table_progress(c);
         let s = &self.sessions[c as usize];
         let tables = s
@@ -173,7 +177,7 @@ impl Cdc {
             })
             .collect();
         let from = s.id(c);
-        k.send_ordered(
+        out.send_ordered(
             self.captures[c as usize],
             owner,
             msg(SessionMsg::Report { from, tables }),
@@ -197,3 +201,7 @@ impl Cdc {
             .count()
     }
 }
+
+#[cfg(test)]
+#[path = "table_dispatch_tests.rs"]
+mod tests;
