@@ -178,7 +178,10 @@ impl Cdc {
                 }
             }
             CdcTimer::OwnerTick => {
-                if self.owner_role_tick(k, node) {
+                let mut out = Out::default();
+                let owner = self.owner_role_tick(&mut out, k.now(), node);
+                route(k, &mut out);
+                if owner {
                     self.owner_tick(k, node)
                 } else {
                     k.set_timer(node, self.cfg.owner_tick, CdcTimer::OwnerTick);

@@ -1,24 +1,27 @@
 //! The owner side of scheduler v3: the captures it schedules onto (with the remove delay of
 //! the tiflow#9344 fix), heartbeats, the replication sets rebuilt from reports, the plan of
 //! adds, drains and balance moves, the dispatches, and the guard on advancing watermarks.
+//!
+//! A component with an outbox: it is given the time and writes its heartbeats, dispatches and
+//! log lines to an [`Out`] (`cdc/scheduler/internal/v3/coordinator.go`, `poll`).
 
 use std::collections::BTreeMap;
 
-use faultline_sim::{Kernel, Level, NodeId, SimTime};
+use faultline_sim::{Level, NodeId, SimTime};
 
 use crate::cdc::Cdc;
 use crate::etcd::wire::SessionMsg;
 use crate::etcd::CaptureId;
 use crate::ids::CfIx;
+use crate::out::Out;
 use crate::scheduler::{ReplicationSet, RsState, TableReport, TableState};
 use crate::session::msg;
-use crate::stack::Stack;
 use crate::ts::Ts;
 
 impl Cdc {
     /// The scheduler part of an owner tick on capture node `node`. Returns true when this
     /// capture is the owner (the caller then runs the changefeed watermarks).
-    pub(crate) fn owner_role_tick(&mut self, k: &mut Kernel<Stack>, node: NodeId) -> bool {
+    pub(crate) fn owner_role_tick(&mut self, out: &mut Out, now: SimTime, node: NodeId) -> bool {
         let Some(c) = self.capture_index(node) else {
             return false;
         };
@@ -30,7 +33,7 @@ impl Cdc {
             self.sched = crate::scheduler::Scheduler {
                 owner: Some(me),
                 tables: vec![Default::default(); self.cfg.changefeeds.len()],
-                last_balance: k.now(),
+                last_balance: now,
                 ..Default::default()
             };
             // Table watermarks are owner memory: the new owner hears them again.
@@ -38,14 +41,14 @@ impl Cdc {
                 f.tables.clear();
             }
         }
-        self.sched_sync_captures(k, c);
+        self.sched_sync_captures(out, now, c);
         self.sched.ticks += 1;
         let heartbeat = self.sched.ticks % self.cfg.session.heartbeat_ticks.max(1) as u64 == 1
             || self.cfg.session.heartbeat_ticks <= 1;
         if heartbeat {
             for (id, gone) in self.sched.captures.clone() {
                 if gone.is_none() {
-                    k.send_ordered(
+                    out.send_ordered(
                         node,
                         self.captures[id.0 as usize],
                         msg(SessionMsg::Heartbeat { to: id }),
@@ -54,9 +57,9 @@ impl Cdc {
             }
         }
         if self.sched.initialized() {
-            self.sched_plan(k, c);
+            self.sched_plan(now, c);
             if heartbeat {
-                self.sched_dispatch(k, node);
+                self.sched_dispatch(out, node);
             }
         }
         true
@@ -96,8 +99,7 @@ impl Cdc {
         ok
     }
 
-    fn sched_sync_captures(&mut self, k: &mut Kernel<Stack>, c: u32) {
-        let now = k.now();
+    fn sched_sync_captures(&mut self, out: &mut Out, now: SimTime, c: u32) {
         let node = self.captures[c as usize];
         let view = self.sessions[c as usize].view.captures.clone();
         for id in &view {
@@ -134,14 +136,14 @@ impl Cdc {
                     id.0 + 1,
                     id.1
                 );
-                k.log(Some(node), Level::Warn, "remove capture", detail);
+                out.log(Some(node), Level::Warn, "remove capture", detail);
             }
         }
     }
 
     pub(crate) fn owner_on_report(
         &mut self,
-        k: &mut Kernel<Stack>,
+        out: &mut Out,
         c: u32,
         from: CaptureId,
         tables: Vec<TableReport>,
@@ -194,7 +196,7 @@ impl Cdc {
                     report.map(|t| t.state),
                     report.map_or(Ts::ZERO, |t| t.checkpoint),
                 );
-                self.owner_apply_status(k, node, from, (cf as CfIx, table), status);
+                self.owner_apply_status(out, node, from, (cf as CfIx, table), status);
             }
         }
     }
@@ -202,7 +204,7 @@ impl Cdc {
     /// A capture answered a dispatch with that one table's state: only its set moves.
     pub(crate) fn owner_on_dispatch_response(
         &mut self,
-        k: &mut Kernel<Stack>,
+        out: &mut Out,
         c: u32,
         from: CaptureId,
         table: (CfIx, u32),
@@ -215,14 +217,14 @@ impl Cdc {
             return; // unknown or vanished capture: its word no longer counts
         }
         let node = self.captures[c as usize];
-        self.owner_apply_status(k, node, from, table, status);
+        self.owner_apply_status(out, node, from, table, status);
     }
 
     /// The owner heard `from`'s state and checkpoint of `table`: the table's replication set
     /// moves on if `from` is its primary or secondary (logged when it starts replicating).
     fn owner_apply_status(
         &mut self,
-        k: &mut Kernel<Stack>,
+        out: &mut Out,
         node: NodeId,
         from: CaptureId,
         (cf, table): (CfIx, u32),
@@ -248,15 +250,15 @@ impl Cdc {
                 self.cfg.changefeeds[cf as usize].id,
                 after.0.map_or(0, |p| p.0 + 1)
             );
-            k.log(Some(node), Level::Info, "table moved", detail);
+            out.log(Some(node), Level::Info, "table moved", detail);
         }
     }
 
     /// Decides adds, moves and removals (owner memory only; dispatches go out separately).
-    fn sched_plan(&mut self, k: &mut Kernel<Stack>, c: u32) {
+    fn sched_plan(&mut self, now: SimTime, c: u32) {
         let draining = self.sessions[c as usize].view.draining.clone();
         self.plan_adds(&draining);
-        self.plan_moves(k.now(), &draining);
+        self.plan_moves(now, &draining);
     }
 
     /// Every table of every changefeed gets a replication set; an absent one is added on the
@@ -326,10 +328,10 @@ impl Cdc {
         }
     }
 
-    fn sched_dispatch(&mut self, k: &mut Kernel<Stack>, node: NodeId) {
+    fn sched_dispatch(&mut self, out: &mut Out, node: NodeId) {
         for (cf, table, to, op) in self.sched.dispatches() {
             let m = SessionMsg::Dispatch { to, cf, table, op };
-            k.send_ordered(node, self.captures[to.0 as usize], msg(m));
+            out.send_ordered(node, self.captures[to.0 as usize], msg(m));
         }
     }
 
@@ -353,3 +355,7 @@ impl Cdc {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "owner_schedule_tests.rs"]
+mod tests;

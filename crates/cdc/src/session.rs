@@ -183,14 +183,22 @@ impl Cdc {
                     route(k, &mut out);
                 }
             }
-            SessionMsg::Report { from: id, tables } => self.owner_on_report(k, c, id, tables),
+            SessionMsg::Report { from: id, tables } => {
+                let mut out = Out::default();
+                self.owner_on_report(&mut out, c, id, tables);
+                route(k, &mut out);
+            }
             SessionMsg::DispatchResponse {
                 from: id,
                 cf,
                 table,
                 state,
                 checkpoint,
-            } => self.owner_on_dispatch_response(k, c, id, (cf, table), (state, checkpoint)),
+            } => {
+                let mut out = Out::default();
+                self.owner_on_dispatch_response(&mut out, c, id, (cf, table), (state, checkpoint));
+                route(k, &mut out);
+            }
             _ => {}
         }
     }
