@@ -6,9 +6,13 @@
 use faultline_sim::Kernel;
 
 use crate::cdc::Cdc;
+use crate::change::RowChange;
 use crate::ids::CfIx;
+use crate::model::route;
 use crate::msg::CdcMsg;
+use crate::out::{Out, Reach};
 use crate::stack::Stack;
+use crate::ts::Ts;
 
 impl Cdc {
     /// A processor tick on capture `c`: table states progress, then each changefeed's
@@ -31,13 +35,37 @@ impl Cdc {
     /// The watermarks sent are the puller's, not capped by the barrier: the owner computes
     /// the changefeed's resolved ts from them, which in turn moves the barrier.
     fn sink_tick(&mut self, k: &mut Kernel<Stack>, c: u32, cf: usize) {
-        let node = self.captures[c as usize];
         let owner = self.owner_node_for(c);
+        let mut out = Out::default();
+        let written = self.write_tables(Reach::new(&k.net), &mut out, c, cf);
+        route(k, &mut out);
+        for (table, batch, rows) in written.kafka {
+            self.kafka_produce(k, c, cf as CfIx, table, batch, rows);
+        }
+        if !written.status.is_empty() {
+            let status = CdcMsg::TableStatus {
+                cf: cf as CfIx,
+                tables: written.status,
+            };
+            k.send_ordered(self.captures[c as usize], owner, status);
+        }
+    }
+
+    /// The write half of [`Cdc::sink_tick`]: each primary table without a batch in flight
+    /// takes its rows up to the barrier; a MySQL batch goes to `out`, a Kafka one is returned
+    /// for the producer. A table with nothing new moves its checkpoint up to the barrier.
+    pub(crate) fn write_tables(
+        &mut self,
+        reach: Reach,
+        out: &mut Out,
+        c: u32,
+        cf: usize,
+    ) -> Written {
+        let node = self.captures[c as usize];
         let kafka = self.cfg.changefeeds[cf].sink.is_kafka();
-        let mut kafka_batches = Vec::new();
+        let mut written = Written::default();
         let redo_barrier = self.watermarks[cf].barrier(self.cfg.changefeeds[cf].redo);
         let barrier = self.processors[c as usize][cf].barrier.min(redo_barrier);
-        let mut status = Vec::new();
         self.processors[c as usize][cf].refresh_frontiers(&self.ks);
         let tables: Vec<u32> = self.processors[c as usize][cf]
             .tables
@@ -47,7 +75,7 @@ impl Cdc {
         for table in tables {
             // Only the primary writes; a secondary pulls without writing (scheduler v3).
             // A new batch waits while the MySQL connection is cut (the write would block).
-            let writable = self.may_write(c, cf as CfIx, table) && self.mysql_reachable(k, c);
+            let writable = self.may_write(c, cf as CfIx, table) && self.mysql_reachable(reach, c);
             let p = &mut self.processors[c as usize][cf];
             let resolved = p.frontier(&self.ks, table).resolved;
             let upto = resolved.min(barrier);
@@ -60,39 +88,39 @@ impl Cdc {
                 } else if kafka {
                     sink.in_flight = Some((batch, upto, rows.len() as u64));
                     p.next_batch += 1;
-                    kafka_batches.push((table, batch, rows));
+                    written.kafka.push((table, batch, rows));
                 } else if let Some(mysql) = self.mysql {
                     sink.in_flight = Some((batch, upto, rows.len() as u64));
                     sink.in_flight_rows = rows.clone();
                     p.next_batch += 1;
-                    k.send_ordered(
-                        node,
-                        mysql,
-                        CdcMsg::MysqlWrite {
-                            cf: cf as CfIx,
-                            table,
-                            batch,
-                            rows,
-                            up_to: upto,
-                        },
-                    );
+                    let write = CdcMsg::MysqlWrite {
+                        cf: cf as CfIx,
+                        table,
+                        batch,
+                        rows,
+                        up_to: upto,
+                    };
+                    out.send_ordered(node, mysql, write);
                 }
             }
-            let sink = &p.tables[&table];
-            status.push((table, sink.checkpoint, resolved));
+            written
+                .status
+                .push((table, p.tables[&table].checkpoint, resolved));
         }
-        for (table, batch, rows) in kafka_batches {
-            self.kafka_produce(k, c, cf as CfIx, table, batch, rows);
-        }
-        if !status.is_empty() {
-            k.send_ordered(
-                node,
-                owner,
-                CdcMsg::TableStatus {
-                    cf: cf as CfIx,
-                    tables: status,
-                },
-            );
-        }
+        written
     }
 }
+
+/// What [`Cdc::write_tables`] leaves for the caller: the Kafka batches to produce and every
+/// table's watermarks for the owner.
+#[derive(Debug, Default)]
+pub(crate) struct Written {
+    /// `(table, batch, rows)` per Kafka batch.
+    pub(crate) kafka: Vec<(u32, u64, Vec<RowChange>)>,
+    /// `(table, checkpoint, resolved)` per table, the puller's resolved ts uncapped.
+    pub(crate) status: Vec<(u32, Ts, Ts)>,
+}
+
+#[cfg(test)]
+#[path = "processor_tick_tests.rs"]
+mod tests;

@@ -1,7 +1,7 @@
 //! The wiring of TCP under the model's connections (the state machine is
 //! [`Transport`](crate::tcp::Transport) in `tcp.rs`): the store -> capture event streams, and MySQL COMMITs and acks held by a cut.
 
-use faultline_sim::{Kernel, Level, NodeState};
+use faultline_sim::{Kernel, Level};
 
 use crate::cdc::Cdc;
 use crate::endpoint::Subscriber;
@@ -84,14 +84,11 @@ impl Cdc {
 }
 
 impl Cdc {
-    /// True when capture `c` can reach MySQL now.
-    pub(crate) fn mysql_reachable(&self, k: &Kernel<Stack>, c: u32) -> bool {
+    /// True when capture `c` can reach MySQL now: a clean link (a lossy one stalls the TCP
+    /// stream) to a MySQL that runs (a dead one refuses the connection).
+    pub(crate) fn mysql_reachable(&self, reach: Reach, c: u32) -> bool {
         match self.mysql {
-            Some(m) => {
-                // A dead MySQL refuses the connection: nothing is written until it is back.
-                let link = k.net.link(self.captures[c as usize], m);
-                link.up && link.loss_ppm == 0 && k.net.node(m).state != NodeState::Crashed
-            }
+            Some(m) => reach.link_clean(self.captures[c as usize], m) && !reach.is_crashed(m),
             None => true,
         }
     }
@@ -108,7 +105,7 @@ impl Cdc {
         table: u32,
         batch: u64,
     ) -> bool {
-        if self.mysql_reachable(k, capture) {
+        if self.mysql_reachable(Reach::new(&k.net), capture) {
             return false;
         }
         if !self.transport.parked.contains(&(capture, cf, table, batch)) {
@@ -144,7 +141,7 @@ impl Cdc {
         let parked = std::mem::take(&mut self.transport.parked);
         for p in parked {
             let (capture, cf, table, batch) = p;
-            if !self.mysql_reachable(k, capture) {
+            if !self.mysql_reachable(Reach::new(&k.net), capture) {
                 self.transport.parked.push(p);
                 continue;
             }
