@@ -12,13 +12,14 @@
 //! here see TiKV immutably, so reads wait in `ReadRequests` (`endpoint.rs`) until the Stack
 //! hands them to TiKV after the handler (`Stack::run_read_requests`).
 
-use faultline_sim::Kernel;
+use faultline_sim::{Kernel, SimTime};
 use faultline_tikv::{Cluster, OpEvent, OpOutcome};
 
 use crate::cdc::Cdc;
 use crate::change::{RegionError, RegionEvent, RegionEventKind, RowChange};
 use crate::endpoint::{ReadRequest, ScanRequest, Subscription};
 use crate::msg::CdcTimer;
+use crate::out::Out;
 use crate::stack::Stack;
 use crate::ts::Ts;
 
@@ -66,9 +67,11 @@ impl Cdc {
     /// registration with NotLeader (TiKV answers `StaleCommand` to a read its leader dropped
     /// on stepping down; the model reports every failed read as NotLeader, with the region's
     /// current leader as hint, as it did before reads were modelled).
+    /// The scan's timer goes to `out`; a failure waits in the endpoint's outbox.
     pub(crate) fn endpoint_read_answered(
         &mut self,
-        k: &mut Kernel<Stack>,
+        out: &mut Out,
+        now: SimTime,
         tikv: &Cluster,
         e: OpEvent,
     ) {
@@ -77,7 +80,7 @@ impl Cdc {
         };
         if e.outcome == OpOutcome::ReadReady {
             let (a, b) = self.ks.region_keys(req.region);
-            let done = self.endpoints[s as usize].schedule_scan(k.now(), b - a);
+            let done = self.endpoints[s as usize].schedule_scan(now, b - a);
             let timer = CdcTimer::ScanDone {
                 capture: req.sub.capture,
                 cf: req.sub.cf,
@@ -86,7 +89,7 @@ impl Cdc {
                 request: req.request,
                 checkpoint: req.checkpoint,
             };
-            k.set_timer(self.stores[s as usize], done.since(k.now()), timer);
+            out.set_timer(self.stores[s as usize], done.since(now), timer);
         } else {
             let leader = tikv.region_leader_store(req.region);
             let ev = not_leader(req.region, req.request, leader);
@@ -168,3 +171,7 @@ fn not_leader(region: u32, request: u64, leader: Option<u32>) -> RegionEvent {
         kind: RegionEventKind::Error(RegionError::NotLeader { leader }),
     }
 }
+
+#[cfg(test)]
+#[path = "endpoint_host_tests.rs"]
+mod tests;

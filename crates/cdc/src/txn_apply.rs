@@ -17,6 +17,8 @@ use faultline_tikv::{Cluster, OpEvent, OpOutcome};
 
 use crate::cdc::Cdc;
 use crate::change::{RegionEvent, RegionEventKind, RowChange};
+use crate::model::route;
+use crate::out::Out;
 use crate::stack::Stack;
 use crate::txn_wire::TxnFailure;
 use crate::workload::Phase;
@@ -34,7 +36,9 @@ impl Cdc {
                     self.send_txn_reply(k, e.store, e.op, failure)
                 }
                 OpOutcome::ReadReady | OpOutcome::ReadNotLeader { .. } | OpOutcome::ReadStale => {
-                    self.endpoint_read_answered(k, tikv, e)
+                    let mut out = Out::default();
+                    self.endpoint_read_answered(&mut out, k.now(), tikv, e);
+                    route(k, &mut out);
                 }
             }
         }
