@@ -113,8 +113,14 @@ impl Cdc {
                 partition,
                 batch,
                 messages,
-            } => self.kafka_on_produce(k, to, cf, partition, batch, messages),
-            CdcMsg::KafkaAck { cf, table, batch } => self.kafka_on_ack(k, to, cf, table, batch),
+            } => {
+                let mut out = Out::default();
+                self.kafka_on_produce(&mut out, to, cf, partition, batch, messages);
+                route(k, &mut out);
+            }
+            CdcMsg::KafkaAck { cf, table, batch } => {
+                self.kafka_on_ack(k.now(), to, cf, table, batch)
+            }
             CdcMsg::Txn(m) => self.on_txn_msg(k, tikv, from, to, m),
             CdcMsg::Pd(m) => self.on_pd_msg(k, tikv, from, to, m),
         }

@@ -15,8 +15,9 @@ use crate::cdc::Cdc;
 use crate::feed_state::Retry;
 use crate::kafka::{fmt_secs, CloseJob, NO_BROKERS, OWNER_SIDE};
 use crate::lifecycle::{FeedStatus, Pass, ProcessorState, Refused, SinkState};
+use crate::model::route;
 use crate::msg::{CdcTimer, CfIx};
-use crate::out::Reach;
+use crate::out::{Out, Reach};
 use crate::stack::Stack;
 
 /// One row of `cdc cli changefeed list`.
@@ -169,7 +170,9 @@ impl Cdc {
             && cp > l.emitted_checkpoint
         {
             l.emitted_checkpoint = cp;
-            self.kafka_emit_checkpoint(k, node, cf, cp);
+            let mut out = Out::default();
+            self.kafka_emit_checkpoint(&mut out, node, cf, cp);
+            route(k, &mut out);
         }
         false
     }

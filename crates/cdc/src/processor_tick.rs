@@ -38,17 +38,17 @@ impl Cdc {
         let owner = self.owner_node_for(c);
         let mut out = Out::default();
         let written = self.write_tables(Reach::new(&k.net), &mut out, c, cf);
-        route(k, &mut out);
         for (table, batch, rows) in written.kafka {
-            self.kafka_produce(k, c, cf as CfIx, table, batch, rows);
+            self.kafka_produce(&mut out, c, cf as CfIx, table, batch, rows);
         }
         if !written.status.is_empty() {
             let status = CdcMsg::TableStatus {
                 cf: cf as CfIx,
                 tables: written.status,
             };
-            k.send_ordered(self.captures[c as usize], owner, status);
+            out.send_ordered(self.captures[c as usize], owner, status);
         }
+        route(k, &mut out);
     }
 
     /// The write half of [`Cdc::sink_tick`]: each primary table without a batch in flight

@@ -16,8 +16,10 @@ mod close_tests;
 pub mod cluster;
 pub mod codec;
 pub mod consumer;
+#[cfg(test)]
+mod produce_tests;
 
-use faultline_sim::{Kernel, Level, NodeId};
+use faultline_sim::{Kernel, Level, NodeId, SimTime};
 
 use crate::cdc::Cdc;
 use crate::model::route;
@@ -39,10 +41,10 @@ impl Cdc {
     }
 
     /// A table sink sends a batch to its partition's leader and waits up to the producer
-    /// timeout for the ack.
+    /// timeout for the ack (with no leader alive it only waits).
     pub(crate) fn kafka_produce(
         &mut self,
-        k: &mut Kernel<Stack>,
+        out: &mut Out,
         c: u32,
         cf: CfIx,
         table: u32,
@@ -61,7 +63,7 @@ impl Cdc {
             .collect();
         if let Some(leader) = self.kafka.leader(cf, partition) {
             let to = self.kafka.brokers[leader as usize];
-            k.send_ordered(
+            out.send_ordered(
                 node,
                 to,
                 CdcMsg::KafkaProduce {
@@ -72,7 +74,7 @@ impl Cdc {
                 },
             );
         }
-        k.set_timer(
+        out.set_timer(
             node,
             self.cfg.kafka.timeout,
             CdcTimer::KafkaSendTimeout { cf, table, batch },
@@ -81,13 +83,7 @@ impl Cdc {
 
     /// The owner's sink writes the changefeed checkpoint to every partition (TiCDC's
     /// `emitCheckpointTs`), so consumers know what is complete.
-    pub(crate) fn kafka_emit_checkpoint(
-        &mut self,
-        k: &mut Kernel<Stack>,
-        node: NodeId,
-        cf: CfIx,
-        ts: Ts,
-    ) {
+    pub(crate) fn kafka_emit_checkpoint(&mut self, out: &mut Out, node: NodeId, cf: CfIx, ts: Ts) {
         let Some(topic) = self.kafka.topics[cf as usize].as_ref() else {
             return;
         };
@@ -95,7 +91,7 @@ impl Cdc {
         for partition in 0..self.topic_partitions(cf) {
             if let Some(leader) = self.kafka.leader(cf, partition) {
                 let to = self.kafka.brokers[leader as usize];
-                k.send_ordered(
+                out.send_ordered(
                     node,
                     to,
                     CdcMsg::KafkaProduce {
@@ -113,7 +109,7 @@ impl Cdc {
     /// anyone else answers NotLeaderForPartition, which the producer only sees as a timeout.
     pub(crate) fn kafka_on_produce(
         &mut self,
-        k: &mut Kernel<Stack>,
+        out: &mut Out,
         broker: NodeId,
         cf: CfIx,
         partition: u32,
@@ -137,7 +133,7 @@ impl Cdc {
         p.offset += messages.len() as u64;
         p.last = messages.last().cloned();
         if let Some((c, table, batch)) = batch {
-            k.send_ordered(
+            out.send_ordered(
                 broker,
                 self.captures[c as usize],
                 CdcMsg::KafkaAck { cf, table, batch },
@@ -145,10 +141,11 @@ impl Cdc {
         }
     }
 
-    /// The producer's ack reached the table sink: its checkpoint moves up.
+    /// The producer's ack reached the table sink at `now`: its checkpoint moves up (an ack of
+    /// an earlier batch, after a timeout, is ignored).
     pub(crate) fn kafka_on_ack(
         &mut self,
-        k: &mut Kernel<Stack>,
+        now: SimTime,
         to: NodeId,
         cf: CfIx,
         table: u32,
@@ -164,7 +161,7 @@ impl Cdc {
             if b == batch {
                 sink.checkpoint = sink.checkpoint.max(up_to);
                 sink.in_flight = None;
-                self.watermarks[cf as usize].rows_per_sec.add(k.now(), rows);
+                self.watermarks[cf as usize].rows_per_sec.add(now, rows);
             }
         }
     }
