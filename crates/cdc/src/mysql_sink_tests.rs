@@ -3,19 +3,11 @@
 
 use faultline_sim::World;
 
-use crate::change::RowChange;
 use crate::msg::CdcMsg;
 use crate::scheduler::TableState;
 use crate::stack::Stack;
-use crate::test_world::{mysql_feed, secs};
+use crate::test_world::{mysql_feed, secs, ROW};
 use crate::ts::Ts;
-
-const ROW: RowChange = RowChange {
-    key: 3,
-    value: 42,
-    start_ts: Ts(10),
-    commit_ts: Ts(11),
-};
 
 /// A world whose only table 0 replicates on capture 0 by 5 s.
 fn world() -> World<Stack> {

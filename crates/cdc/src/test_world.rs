@@ -4,8 +4,10 @@
 use faultline_sim::{Network, SimDuration, SimTime, World};
 use faultline_tikv::TikvConfig;
 
+use crate::change::RowChange;
 use crate::config::{CdcConfig, ChangefeedConfig};
 use crate::stack::Stack;
+use crate::ts::Ts;
 
 /// A world at time zero with `captures` captures and `changefeeds` (MySQL unless given).
 pub(crate) fn world(captures: u32, changefeeds: Vec<ChangefeedConfig>) -> World<Stack> {
@@ -38,3 +40,11 @@ pub(crate) fn mysql_feed(tables: u32) -> ChangefeedConfig {
 pub(crate) fn secs(s: u64) -> SimTime {
     SimTime(s * 1_000_000)
 }
+
+/// One upstream row change (key 3 set to 42, committed at ts 11) for a sink test to write.
+pub(crate) const ROW: RowChange = RowChange {
+    key: 3,
+    value: 42,
+    start_ts: Ts(10),
+    commit_ts: Ts(11),
+};

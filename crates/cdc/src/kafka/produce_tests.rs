@@ -4,20 +4,12 @@
 
 use faultline_sim::{NodeId, World};
 
-use crate::change::RowChange;
 use crate::config::{CdcConfig, ChangefeedConfig, KafkaProtocol, SinkType};
 use crate::msg::{CdcMsg, CdcTimer};
 use crate::out::{Command, Out};
 use crate::stack::Stack;
-use crate::test_world::{secs, world_with};
+use crate::test_world::{secs, world_with, ROW};
 use crate::ts::Ts;
-
-const ROW: RowChange = RowChange {
-    key: 3,
-    value: 42,
-    start_ts: Ts(10),
-    commit_ts: Ts(11),
-};
 
 /// One capture, one Open Protocol changefeed over table 0, one broker, at 5 s.
 fn world() -> World<Stack> {
