@@ -7,6 +7,10 @@
 
 use faultline_sim::{SimDuration, SimRng, SimTime};
 
+/// Prefix of the per-changefeed state metric, `changefeed_state.<cf>` ([`FeedStatus::code`]):
+/// the owner loop records it and explore's liveness check reads it.
+pub const CHANGEFEED_STATE_METRIC: &str = "changefeed_state.";
+
 use crate::config::BackoffConfig;
 use crate::ids::CfIx;
 use crate::ts::Ts;

@@ -384,7 +384,11 @@ impl Cdc {
             names.push("kafka_offline_partitions".to_string());
         }
         for (cf, c) in self.cfg.changefeeds.iter().enumerate() {
-            names.push(format!("changefeed_state.{}", c.id));
+            names.push(format!(
+                "{}{}",
+                crate::lifecycle::CHANGEFEED_STATE_METRIC,
+                c.id
+            ));
             names.push(format!("sink_state.{}", c.id));
             for capture in 1..=self.captures.len() {
                 names.push(format!("processor_state.{}.cdc-{capture}", c.id));

@@ -1,6 +1,6 @@
 //! Liveness after faults heal, judged from metric series.
 
-use faultline_cdc::lifecycle::FeedStatus;
+use faultline_cdc::lifecycle::{FeedStatus, CHANGEFEED_STATE_METRIC};
 use faultline_scenario::{Dur, FaultAction, Run, Scenario};
 use faultline_sim::SimTime;
 
@@ -54,9 +54,6 @@ pub const CHECKPOINT_LAG_MAX: f64 = 60.0;
 /// Prefix of per-changefeed checkpoint lag series.
 pub const CHECKPOINT_LAG_PREFIX: &str = "checkpoint_lag.";
 
-/// Prefix of per-changefeed state series (`FeedStatus` codes).
-pub const CHANGEFEED_STATE_PREFIX: &str = "changefeed_state.";
-
 /// `liveness.checkpoint`: every changefeed's checkpoint lag is under [`CHECKPOINT_LAG_MAX`] from
 /// [`CHECKPOINT_BOUND`] after its first chance to recover to the end of the run (a changefeed
 /// stuck for good, as in tiflow#9595, fails it).
@@ -81,8 +78,7 @@ pub fn checkpoint(run: &Run) -> Check {
     let end = run.scenario.duration.to_time();
     let mut unjudged = false;
     for name in lags {
-        let cf = &name[CHECKPOINT_LAG_PREFIX.len()..];
-        match changefeed_checkpoint(metrics, cf, healed, end) {
+        match changefeed_checkpoint(metrics, name, healed, end) {
             Some(Err(why)) => return Some(Err(why)),
             Some(Ok(())) => {}
             None => unjudged = true,
@@ -91,17 +87,18 @@ pub fn checkpoint(run: &Run) -> Check {
     (!unjudged).then_some(Ok(()))
 }
 
-/// [`checkpoint`] for one changefeed `cf`, given when the last fault healed.
+/// [`checkpoint`] for the changefeed whose lag series is `lag`, given when the last fault
+/// healed.
 fn changefeed_checkpoint(
     metrics: &faultline_sim::MetricStore,
-    cf: &str,
+    lag: &str,
     healed: SimTime,
     end: SimTime,
 ) -> Check {
+    let cf = &lag[CHECKPOINT_LAG_PREFIX.len()..];
     let chance = first_chance(metrics, cf, healed, end)?;
     let from = SimTime(chance.0.saturating_add(CHECKPOINT_BOUND.0));
-    let lag = format!("{CHECKPOINT_LAG_PREFIX}{cf}");
-    let series = metrics.series(&lag)?;
+    let series = metrics.series(lag)?;
     let mut late = series
         .iter()
         .filter(|(t, _)| *t >= from && *t <= end)
@@ -131,7 +128,7 @@ fn first_chance(
     healed: SimTime,
     end: SimTime,
 ) -> Option<SimTime> {
-    let Some(states) = metrics.series(&format!("{CHANGEFEED_STATE_PREFIX}{cf}")) else {
+    let Some(states) = metrics.series(&format!("{CHANGEFEED_STATE_METRIC}{cf}")) else {
         return Some(healed);
     };
     let waiting = f64::from(FeedStatus::Error.code());
