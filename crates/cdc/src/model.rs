@@ -9,7 +9,7 @@ use crate::endpoint::{ScanRequest, Subscriber};
 use crate::ids::CfIx;
 use crate::kvclient::KvClient;
 use crate::msg::{CdcMsg, CdcTimer, RegionEventKind};
-use crate::out::{Command, Out};
+use crate::out::{Command, Out, Reach};
 use crate::processor::Processor;
 use crate::stack::Stack;
 use crate::ts::Ts;
@@ -173,36 +173,44 @@ impl Cdc {
             }
             CdcTimer::StreamBroken { store } => self.kv_stream_broken(k, node, store),
             CdcTimer::ProcessorTick => {
+                let mut out = Out::default();
                 let mut blocked = false;
                 if let Some(c) = self.capture_index(node) {
-                    self.processor_tick(k, c);
+                    self.processor_tick((k.now(), Reach::new(&k.net)), &mut out, c);
                     // A sync producer close re-arms the tick when it finishes.
                     blocked = self.life.processor_blocked[c as usize];
                 }
                 if !blocked {
-                    k.set_timer(node, self.cfg.owner_tick, CdcTimer::ProcessorTick);
+                    out.set_timer(node, self.cfg.owner_tick, CdcTimer::ProcessorTick);
                 }
+                route(k, &mut out);
             }
             CdcTimer::OwnerTick => {
                 let mut out = Out::default();
-                let owner = self.owner_role_tick(&mut out, k.now(), node);
-                route(k, &mut out);
-                if owner {
-                    self.owner_tick(k, node)
+                if self.owner_role_tick(&mut out, k.now(), node) {
+                    self.owner_tick((k.now(), Reach::new(&k.net)), &mut out, node)
                 } else {
-                    k.set_timer(node, self.cfg.owner_tick, CdcTimer::OwnerTick);
+                    out.set_timer(node, self.cfg.owner_tick, CdcTimer::OwnerTick);
                 }
+                route(k, &mut out);
             }
             CdcTimer::Session(t) => self.on_session_timer(k, node, t),
             CdcTimer::KafkaSendTimeout { cf, table, batch } => {
-                self.kafka_on_send_timeout(k, node, cf, table, batch)
+                let mut out = Out::default();
+                self.kafka_on_send_timeout(&mut out, node, cf, table, batch);
+                route(k, &mut out);
             }
             CdcTimer::KafkaClientClosed {
                 cf,
                 side,
                 job,
                 client,
-            } => self.on_client_closed(k, node, cf, side, (job, client)),
+            } => {
+                let mut out = Out::default();
+                let at = (k.now(), Reach::new(&k.net));
+                self.on_client_closed(at, &mut out, node, cf, side, (job, client));
+                route(k, &mut out);
+            }
             CdcTimer::RedoFlush => {
                 if self.capture_index(node).is_some_and(|c| self.is_owner(c)) {
                     self.redo_flush(k, node);

@@ -9,16 +9,14 @@
 //! checkpoint stops advancing meanwhile. The processor manager on each capture does the same
 //! for processors: with a sync close it stops ticking every processor of that capture.
 
-use faultline_sim::{Kernel, Level, NodeId, SimDuration, SimTime};
+use faultline_sim::{Level, NodeId, SimDuration, SimTime};
 
 use crate::cdc::Cdc;
 use crate::feed_state::Retry;
 use crate::kafka::{fmt_secs, CloseJob, NO_BROKERS, OWNER_SIDE};
 use crate::lifecycle::{FeedStatus, Pass, ProcessorState, Refused, SinkState};
-use crate::model::route;
 use crate::msg::{CdcTimer, CfIx};
 use crate::out::{Out, Reach};
-use crate::stack::Stack;
 
 /// One row of `cdc cli changefeed list`.
 #[derive(Clone, Debug, PartialEq)]
@@ -67,29 +65,31 @@ impl Cdc {
         self.life.processors[capture as usize][cf as usize]
     }
 
-    /// The owner's `OwnerTick`: start a pass over the changefeeds.
-    pub(crate) fn owner_tick(&mut self, k: &mut Kernel<Stack>, node: NodeId) {
+    /// The owner's `OwnerTick` at `now`: start a pass over the changefeeds.
+    pub(crate) fn owner_tick(&mut self, at: (SimTime, Reach), out: &mut Out, node: NodeId) {
         if self.life.pass.is_some() {
             return; // a pass is still waiting for a close; it re-arms the tick when done
         }
-        let now = k.now();
+        let now = at.0;
         self.life.pass = Some(Pass {
             node,
             started: now,
             next_cf: 0,
             cf_started: now,
         });
-        self.owner_continue(k, node);
+        self.owner_continue(at, out, node);
     }
 
-    fn owner_continue(&mut self, k: &mut Kernel<Stack>, node: NodeId) {
+    /// Ticks the pass's changefeeds from the next one on, until one blocks the owner or the
+    /// pass is done (then the next owner tick is armed).
+    fn owner_continue(&mut self, at: (SimTime, Reach), out: &mut Out, node: NodeId) {
         while let Some(pass) = self.life.pass.as_mut() {
             let cf = pass.next_cf;
             if cf >= self.cfg.changefeeds.len() {
                 break;
             }
-            pass.cf_started = k.now();
-            if self.tick_changefeed(k, node, cf as CfIx) {
+            pass.cf_started = at.0;
+            if self.tick_changefeed(at, out, node, cf as CfIx) {
                 self.life.blocked_on = Some(cf as CfIx);
                 return;
             }
@@ -98,23 +98,23 @@ impl Cdc {
             }
         }
         if let Some(pass) = self.life.pass.take() {
-            let took = k.now().since(pass.started);
+            let took = at.0.since(pass.started);
             self.life.last_owner_tick = took;
             self.life.max_owner_tick = self.life.max_owner_tick.max(took);
         }
-        k.set_timer(node, self.cfg.owner_tick, CdcTimer::OwnerTick);
+        out.set_timer(node, self.cfg.owner_tick, CdcTimer::OwnerTick);
     }
 
     /// The sync close the owner waited for is done: finish that changefeed's tick, go on.
-    fn owner_resume(&mut self, k: &mut Kernel<Stack>, node: NodeId) {
+    fn owner_resume(&mut self, at: (SimTime, Reach), out: &mut Out, node: NodeId) {
         let Some(cf) = self.life.blocked_on.take() else {
             return;
         };
         if let Some(started) = self.life.pass.as_ref().map(|p| p.cf_started) {
-            let took = k.now().since(started);
+            let took = at.0.since(started);
             if took > self.cfg.backoff.tick_warn {
                 let detail = format!("changefeed={} duration={}", self.cf_id(cf), fmt_secs(took));
-                k.log(
+                out.log(
                     Some(node),
                     Level::Warn,
                     "changefeed tick took too long",
@@ -125,28 +125,42 @@ impl Cdc {
         if let Some(p) = self.life.pass.as_mut() {
             p.next_cf += 1;
         }
-        self.owner_continue(k, node);
+        self.owner_continue(at, out, node);
     }
 
     /// One changefeed's tick; true when it blocks the owner (a sync close started).
-    fn tick_changefeed(&mut self, k: &mut Kernel<Stack>, node: NodeId, cf: CfIx) -> bool {
+    fn tick_changefeed(
+        &mut self,
+        at: (SimTime, Reach),
+        out: &mut Out,
+        node: NodeId,
+        cf: CfIx,
+    ) -> bool {
         match self.life.feeds[cf as usize].status {
-            FeedStatus::Normal | FeedStatus::Warning => self.tick_running_changefeed(k, node, cf),
-            FeedStatus::Error => self.tick_failed_changefeed(k, node, cf),
+            FeedStatus::Normal | FeedStatus::Warning => {
+                self.tick_running_changefeed(at, out, node, cf)
+            }
+            FeedStatus::Error => self.tick_failed_changefeed(at, out, node, cf),
             FeedStatus::Failed | FeedStatus::Stopped | FeedStatus::Finished => false,
         }
     }
 
     /// A running changefeed's tick: a pending error, the sink's (re)initialisation, the
     /// watermarks, the way back from Warning, and the Kafka checkpoint broadcast.
-    fn tick_running_changefeed(&mut self, k: &mut Kernel<Stack>, node: NodeId, cf: CfIx) -> bool {
+    fn tick_running_changefeed(
+        &mut self,
+        at: (SimTime, Reach),
+        out: &mut Out,
+        node: NodeId,
+        cf: CfIx,
+    ) -> bool {
         let i = cf as usize;
         if let Some(err) = self.life.feeds[i].pending_error.take() {
-            return self.handle_error(k, node, cf, err);
+            return self.handle_error(at, out, node, cf, err);
         }
         if self.life.feeds[i].sink == SinkState::Closed {
-            if let Err(err) = self.init_sink(k, node, cf) {
-                return self.handle_error(k, node, cf, err);
+            if let Err(err) = self.init_sink(at.1, out, node, cf) {
+                return self.handle_error(at, out, node, cf, err);
             }
         }
         // Scheduler v3: the checkpoint cannot proceed until every table has a primary
@@ -157,7 +171,7 @@ impl Cdc {
         let cp = self.watermarks[i].checkpoint;
         if self.life.feeds[i].maybe_recover(cp) {
             let detail = format!("changefeed={}", self.cf_id(cf));
-            k.log(
+            out.log(
                 Some(node),
                 Level::Info,
                 "changefeed is recovered from warning state",
@@ -170,24 +184,28 @@ impl Cdc {
             && cp > l.emitted_checkpoint
         {
             l.emitted_checkpoint = cp;
-            let mut out = Out::default();
-            self.kafka_emit_checkpoint(&mut out, node, cf, cp);
-            route(k, &mut out);
+            self.kafka_emit_checkpoint(out, node, cf, cp);
         }
         false
     }
 
     /// A failed changefeed's tick: once its old sink is closed and its backoff elapsed, it is
     /// restarted (Warning), or given up on (Failed) after failing for too long.
-    fn tick_failed_changefeed(&mut self, k: &mut Kernel<Stack>, node: NodeId, cf: CfIx) -> bool {
+    fn tick_failed_changefeed(
+        &mut self,
+        at: (SimTime, Reach),
+        out: &mut Out,
+        node: NodeId,
+        cf: CfIx,
+    ) -> bool {
         let i = cf as usize;
         let checkpoint = self.watermarks[i].checkpoint;
         let l = &mut self.life.feeds[i];
-        match l.retry(&self.cfg.backoff, k.now(), &mut self.life.rng, checkpoint) {
+        match l.retry(&self.cfg.backoff, at.0, &mut self.life.rng, checkpoint) {
             Retry::Wait => {}
             Retry::GiveUp => {
                 let detail = format!("changefeed={}", self.cf_id(cf));
-                k.log(Some(node), Level::Error, "The changefeed won't be restarted as it has been experiencing failures for an extended duration", detail);
+                out.log(Some(node), Level::Error, "The changefeed won't be restarted as it has been experiencing failures for an extended duration", detail);
             }
             Retry::Restart { next } => {
                 let detail = format!(
@@ -195,14 +213,14 @@ impl Cdc {
                     self.cf_id(cf),
                     fmt_secs(next)
                 );
-                k.log(
+                out.log(
                     Some(node),
                     Level::Info,
                     "changefeed retry backoff interval is elapsed, changefeed will be restarted",
                     detail,
                 );
-                if let Err(err) = self.init_sink(k, node, cf) {
-                    return self.handle_error(k, node, cf, err);
+                if let Err(err) = self.init_sink(at.1, out, node, cf) {
+                    return self.handle_error(at, out, node, cf, err);
                 }
             }
         }
@@ -211,16 +229,22 @@ impl Cdc {
 
     /// Creates the owner-side sink. A Kafka producer needs a broker to fetch metadata from;
     /// with none reachable it fails at once (the brokers refuse connections).
-    fn init_sink(&mut self, k: &mut Kernel<Stack>, node: NodeId, cf: CfIx) -> Result<(), String> {
+    fn init_sink(
+        &mut self,
+        reach: Reach,
+        out: &mut Out,
+        node: NodeId,
+        cf: CfIx,
+    ) -> Result<(), String> {
         if self.cfg.changefeeds[cf as usize].sink.is_kafka()
-            && !self.kafka.any_broker_reachable(Reach::new(&k.net), node)
+            && !self.kafka.any_broker_reachable(reach, node)
         {
             return Err(NO_BROKERS.to_string());
         }
         match self.life.feeds[cf as usize].start_sink() {
             Ok(()) => {
                 let detail = format!("changefeed={}", self.cf_id(cf));
-                k.log(Some(node), Level::Info, "changefeed initialized", detail);
+                out.log(Some(node), Level::Info, "changefeed initialized", detail);
                 Ok(())
             }
             // The guard of the seed PR: never run a second sink while the first is closing.
@@ -234,10 +258,17 @@ impl Cdc {
     /// (tiflow#5186) the sink counts as closed as soon as its producer's close starts in the
     /// background (v5.4.1 `cdc/owner/changefeed.go` `releaseResources` then
     /// `cdc/sink/mq.go` `(*mqSink).Close`); the other two modes keep it `Closing` until done.
-    fn handle_error(&mut self, k: &mut Kernel<Stack>, node: NodeId, cf: CfIx, err: String) -> bool {
-        let now = k.now();
+    fn handle_error(
+        &mut self,
+        at: (SimTime, Reach),
+        out: &mut Out,
+        node: NodeId,
+        cf: CfIx,
+        err: String,
+    ) -> bool {
+        let now = at.0;
         let detail = format!("changefeed={} error={err}", self.cf_id(cf));
-        k.log(Some(node), Level::Warn, "changefeed meets an error", detail);
+        out.log(Some(node), Level::Warn, "changefeed meets an error", detail);
         let l = &mut self.life.feeds[cf as usize];
         if !l.on_error(err, &self.cfg.backoff, now, &mut self.life.rng) {
             return false; // closed already, or still closing: never close twice
@@ -246,7 +277,7 @@ impl Cdc {
             self.life.feeds[cf as usize].finish_close();
             return false;
         }
-        let blocks = self.kafka_start_close(k, node, cf, OWNER_SIDE);
+        let blocks = self.kafka_start_close(at, out, node, cf, OWNER_SIDE);
         if !self.cfg.sink_close.has_closing_state() {
             self.life.feeds[cf as usize].finish_close();
         }
@@ -255,7 +286,13 @@ impl Cdc {
 
     /// The processor manager's per-changefeed lifecycle step, at the start of a processor
     /// tick. True when a sync close now blocks this capture's processor manager.
-    pub(crate) fn processor_lifecycle(&mut self, k: &mut Kernel<Stack>, c: u32, cf: CfIx) -> bool {
+    pub(crate) fn processor_lifecycle(
+        &mut self,
+        at: (SimTime, Reach),
+        out: &mut Out,
+        c: u32,
+        cf: CfIx,
+    ) -> bool {
         let node = self.captures[c as usize];
         let l = &self.life.feeds[cf as usize];
         let should_run = l.status.should_run() && l.sink == SinkState::Running;
@@ -263,7 +300,7 @@ impl Cdc {
         let state = &mut self.life.processors[c as usize][cf as usize];
         match *state {
             ProcessorState::Closed if should_run => {
-                if kafka && !self.kafka.any_broker_reachable(Reach::new(&k.net), node) {
+                if kafka && !self.kafka.any_broker_reachable(at.1, node) {
                     let l = &mut self.life.feeds[cf as usize];
                     if l.pending_error.is_none() {
                         l.pending_error = Some(NO_BROKERS.to_string());
@@ -288,7 +325,7 @@ impl Cdc {
                     } else {
                         ProcessorState::Closed
                     };
-                    return self.kafka_start_close(k, node, cf, c);
+                    return self.kafka_start_close(at, out, node, cf, c);
                 }
                 *state = ProcessorState::Closed;
             }
@@ -300,21 +337,22 @@ impl Cdc {
     /// A producer client's close finished (timer `KafkaClientClosed`).
     pub(crate) fn on_client_closed(
         &mut self,
-        k: &mut Kernel<Stack>,
+        at: (SimTime, Reach),
+        out: &mut Out,
         node: NodeId,
         cf: CfIx,
         side: u32,
         (job, client): (u64, u32),
     ) {
         let Some(CloseJob { blocking, .. }) =
-            self.kafka_on_client_closed(k, node, cf, side, (job, client))
+            self.kafka_on_client_closed(at, out, node, cf, side, (job, client))
         else {
             return;
         };
         if side == OWNER_SIDE {
             self.life.feeds[cf as usize].finish_close();
             if blocking {
-                self.owner_resume(k, node);
+                self.owner_resume(at, out, node);
             }
         } else {
             // Only a processor waiting in Closing is done: as shipped it may already run a
@@ -325,7 +363,7 @@ impl Cdc {
             }
             if blocking && self.life.processor_blocked[side as usize] {
                 self.life.processor_blocked[side as usize] = false;
-                k.set_timer(node, SimDuration::ZERO, CdcTimer::ProcessorTick);
+                out.set_timer(node, SimDuration::ZERO, CdcTimer::ProcessorTick);
             }
         }
     }
@@ -424,3 +462,7 @@ impl Cdc {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "owner_loop_tests.rs"]
+mod tests;

@@ -3,29 +3,27 @@
 //! and with redo what the redo log made durable) to MySQL or Kafka, and the table watermarks
 //! go to the owner.
 
-use faultline_sim::Kernel;
+use faultline_sim::SimTime;
 
 use crate::cdc::Cdc;
 use crate::change::RowChange;
 use crate::ids::CfIx;
-use crate::model::route;
 use crate::msg::CdcMsg;
 use crate::out::{Out, Reach};
-use crate::stack::Stack;
 use crate::ts::Ts;
 
 impl Cdc {
-    /// A processor tick on capture `c`: table states progress, then each changefeed's
-    /// lifecycle runs and, while its processor runs, its sinks.
-    pub(crate) fn processor_tick(&mut self, k: &mut Kernel<Stack>, c: u32) {
+    /// A processor tick on capture `c` at `now`: table states progress, then each
+    /// changefeed's lifecycle runs and, while its processor runs, its sinks.
+    pub(crate) fn processor_tick(&mut self, at: (SimTime, Reach), out: &mut Out, c: u32) {
         self.processor_table_progress(c);
         for cf in 0..self.cfg.changefeeds.len() {
-            if self.processor_lifecycle(k, c, cf as CfIx) {
+            if self.processor_lifecycle(at, out, c, cf as CfIx) {
                 self.life.processor_blocked[c as usize] = true;
                 return;
             }
             if self.life.processors[c as usize][cf] == crate::lifecycle::ProcessorState::Running {
-                self.sink_tick(k, c, cf);
+                self.sink_tick(at.1, out, c, cf);
             }
         }
     }
@@ -34,12 +32,11 @@ impl Cdc {
     /// barrier (one batch in flight at a time), and every table's watermarks go to the owner.
     /// The watermarks sent are the puller's, not capped by the barrier: the owner computes
     /// the changefeed's resolved ts from them, which in turn moves the barrier.
-    fn sink_tick(&mut self, k: &mut Kernel<Stack>, c: u32, cf: usize) {
+    fn sink_tick(&mut self, reach: Reach, out: &mut Out, c: u32, cf: usize) {
         let owner = self.owner_node_for(c);
-        let mut out = Out::default();
-        let written = self.write_tables(Reach::new(&k.net), &mut out, c, cf);
+        let written = self.write_tables(reach, out, c, cf);
         for (table, batch, rows) in written.kafka {
-            self.kafka_produce(&mut out, c, cf as CfIx, table, batch, rows);
+            self.kafka_produce(out, c, cf as CfIx, table, batch, rows);
         }
         if !written.status.is_empty() {
             let status = CdcMsg::TableStatus {
@@ -48,7 +45,6 @@ impl Cdc {
             };
             out.send_ordered(self.captures[c as usize], owner, status);
         }
-        route(k, &mut out);
     }
 
     /// The write half of [`Cdc::sink_tick`]: each primary table without a batch in flight

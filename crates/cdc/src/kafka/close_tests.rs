@@ -7,6 +7,8 @@ use faultline_sim::{Fault, SimDuration};
 use crate::config::{CdcConfig, ChangefeedConfig, KafkaProtocol, SinkClose, SinkType};
 use crate::kafka::OWNER_SIDE;
 use crate::lifecycle::{FeedStatus, ProcessorState, SinkState};
+use crate::model::route;
+use crate::out::{Out, Reach};
 use crate::test_world::{secs, world_with};
 
 /// The processor side of capture 0. Its changefeed replicates no table, so nothing fails and
@@ -36,7 +38,11 @@ fn world(sink_close: SinkClose) -> faultline_sim::World<crate::stack::Stack> {
 /// Starts closing the owner-side producer now; returns whether the caller must wait.
 fn start_close(w: &mut faultline_sim::World<crate::stack::Stack>) -> bool {
     let node = w.model.cdc.captures[0];
-    w.model.cdc.kafka_start_close(&mut w.kernel, node, 0, SIDE)
+    let mut out = Out::default();
+    let at = (w.now(), Reach::new(&w.kernel.net));
+    let blocks = w.model.cdc.kafka_start_close(at, &mut out, node, 0, SIDE);
+    route(&mut w.kernel, &mut out);
+    blocks
 }
 
 /// Close jobs of changefeed 0 still running on `side`.

@@ -19,13 +19,11 @@ pub mod consumer;
 #[cfg(test)]
 mod produce_tests;
 
-use faultline_sim::{Kernel, Level, NodeId, SimTime};
+use faultline_sim::{Level, NodeId, SimTime};
 
 use crate::cdc::Cdc;
-use crate::model::route;
 use crate::msg::{CdcMsg, CdcTimer, CfIx, RowChange};
 use crate::out::{Out, Reach};
-use crate::stack::Stack;
 use crate::ts::Ts;
 
 pub use close::fmt_secs;
@@ -170,7 +168,7 @@ impl Cdc {
     /// (through etcd in TiCDC; here directly).
     pub(crate) fn kafka_on_send_timeout(
         &mut self,
-        k: &mut Kernel<Stack>,
+        out: &mut Out,
         node: NodeId,
         cf: CfIx,
         table: u32,
@@ -191,7 +189,7 @@ impl Cdc {
                 "changefeed={} error={NO_BROKERS}",
                 self.cfg.changefeeds[cf as usize].id
             );
-            k.log(Some(node), Level::Error, "processor meets an error", detail);
+            out.log(Some(node), Level::Error, "processor meets an error", detail);
         }
     }
 
@@ -199,37 +197,31 @@ impl Cdc {
     /// Returns true when the caller must wait for it (sync close).
     pub(crate) fn kafka_start_close(
         &mut self,
-        k: &mut Kernel<Stack>,
+        at: (SimTime, Reach),
+        out: &mut Out,
         node: NodeId,
         cf: CfIx,
         side: u32,
     ) -> bool {
         let blocking = self.cfg.sink_close.blocks();
         let who = Closer::new(node, (cf, &self.cfg.changefeeds[cf as usize].id), side);
-        let mut out = Out::default();
-        let at = (k.now(), Reach::new(&k.net));
         self.kafka
-            .start_close(&self.cfg.kafka, at, &mut out, who, blocking);
-        route(k, &mut out);
+            .start_close(&self.cfg.kafka, at, out, who, blocking);
         blocking
     }
 
     /// One client finished closing; close the next or finish. Returns the finished job.
     pub(crate) fn kafka_on_client_closed(
         &mut self,
-        k: &mut Kernel<Stack>,
+        at: (SimTime, Reach),
+        out: &mut Out,
         node: NodeId,
         cf: CfIx,
         side: u32,
         (job, client): (u64, u32),
     ) -> Option<CloseJob> {
         let who = Closer::new(node, (cf, &self.cfg.changefeeds[cf as usize].id), side);
-        let mut out = Out::default();
-        let at = (k.now(), Reach::new(&k.net));
-        let job = self
-            .kafka
-            .on_client_closed(&self.cfg.kafka, at, &mut out, who, (job, client));
-        route(k, &mut out);
-        job
+        self.kafka
+            .on_client_closed(&self.cfg.kafka, at, out, who, (job, client))
     }
 }
