@@ -12,21 +12,20 @@
 
 use std::collections::BTreeMap;
 
-use faultline_sim::{Kernel, NodeId};
+use faultline_sim::NodeId;
 use faultline_tikv::Cluster;
 
 use crate::cdc::Cdc;
 use crate::change::{RegionError, RegionEvent, RegionEventKind};
 use crate::msg::CdcMsg;
 use crate::out::Out;
-use crate::stack::Stack;
 use crate::ts::Ts;
 use crate::txn_wire::TxnMsg;
 
 impl Cdc {
     /// The endpoint's `min-ts-interval` tick on store `s`: subscriptions of regions it no
     /// longer leads end now; the rest wait for PD's min ts ([`Cdc::endpoint_advance`]).
-    pub(crate) fn endpoint_tick(&mut self, k: &mut Kernel<Stack>, tikv: &Cluster, s: u32) {
+    pub(crate) fn endpoint_tick(&mut self, out: &mut Out, tikv: &Cluster, s: u32) {
         let regions: Vec<u32> = self.endpoints[s as usize].subs.keys().copied().collect();
         for region in regions {
             if tikv.local_leader_term(s, region).is_none() {
@@ -34,7 +33,7 @@ impl Cdc {
             }
         }
         if !self.endpoints[s as usize].subs.is_empty() {
-            self.store_want_ts(k, s);
+            self.store_want_ts(out, s);
         }
     }
 

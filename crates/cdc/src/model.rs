@@ -1,7 +1,7 @@
 //! The top of the TiCDC model: routing only. Every message, timer, node state change and
 //! link change is handed to the handler of its mechanism; the state is [`Cdc`] (`cdc.rs`).
 
-use faultline_sim::{Kernel, Level, NodeId, NodeState, SimDuration};
+use faultline_sim::{Kernel, Level, NodeId, NodeState, SimDuration, SimTime};
 use faultline_tikv::Cluster;
 
 use crate::cdc::Cdc;
@@ -113,16 +113,18 @@ impl Cdc {
                 partition,
                 batch,
                 messages,
-            } => {
-                let mut out = Out::default();
-                self.kafka_on_produce(&mut out, to, cf, partition, batch, messages);
-                route(k, &mut out);
-            }
+            } => routed(k, |_, out| {
+                self.kafka_on_produce(out, to, cf, partition, batch, messages)
+            }),
             CdcMsg::KafkaAck { cf, table, batch } => {
                 self.kafka_on_ack(k.now(), to, cf, table, batch)
             }
-            CdcMsg::Txn(m) => self.on_txn_msg(k, tikv, from, to, m),
-            CdcMsg::Pd(m) => self.on_pd_msg(k, tikv, from, to, m),
+            CdcMsg::Txn(m) => routed(k, |(now, _), out| {
+                self.on_txn_msg(now, out, tikv, from, to, m)
+            }),
+            CdcMsg::Pd(m) => routed(k, |(now, _), out| {
+                self.on_pd_msg(now, out, tikv, from, to, m)
+            }),
         }
         self.flush_endpoints(k);
     }
@@ -139,14 +141,14 @@ impl Cdc {
         timer: CdcTimer,
     ) {
         match timer {
-            CdcTimer::WorkloadTick => self.workload_tick(k),
-            CdcTimer::TxnCommit { txn } => self.commit(k, txn),
+            CdcTimer::WorkloadTick => routed(k, |(now, _), out| self.workload_tick(now, out)),
+            CdcTimer::TxnCommit { txn } => routed(k, |_, out| self.commit(out, txn)),
             CdcTimer::EndpointTick => {
                 // A store not joined yet, or removed, runs no TiKV and so no endpoint; the
                 // timer keeps going for the day it joins.
                 let running = |s: u32| tikv.store_state(s).is_some_and(|st| st.in_cluster());
                 if let Some(s) = self.store_ix(node).filter(|s| running(*s)) {
-                    self.endpoint_tick(k, tikv, s);
+                    routed(k, |_, out| self.endpoint_tick(out, tikv, s));
                 }
                 k.set_timer(node, self.cfg.min_ts_interval, CdcTimer::EndpointTick);
             }
@@ -172,45 +174,20 @@ impl Cdc {
                 self.kv_recv_loop_exit(k, node, cf, store, stream)
             }
             CdcTimer::StreamBroken { store } => self.kv_stream_broken(k, node, store),
-            CdcTimer::ProcessorTick => {
-                let mut out = Out::default();
-                let mut blocked = false;
-                if let Some(c) = self.capture_index(node) {
-                    self.processor_tick((k.now(), Reach::new(&k.net)), &mut out, c);
-                    // A sync producer close re-arms the tick when it finishes.
-                    blocked = self.life.processor_blocked[c as usize];
-                }
-                if !blocked {
-                    out.set_timer(node, self.cfg.owner_tick, CdcTimer::ProcessorTick);
-                }
-                route(k, &mut out);
-            }
-            CdcTimer::OwnerTick => {
-                let mut out = Out::default();
-                if self.owner_role_tick(&mut out, k.now(), node) {
-                    self.owner_tick((k.now(), Reach::new(&k.net)), &mut out, node)
-                } else {
-                    out.set_timer(node, self.cfg.owner_tick, CdcTimer::OwnerTick);
-                }
-                route(k, &mut out);
-            }
+            CdcTimer::ProcessorTick => routed(k, |at, out| self.on_processor_tick(at, out, node)),
+            CdcTimer::OwnerTick => routed(k, |at, out| self.on_owner_tick(at, out, node)),
             CdcTimer::Session(t) => self.on_session_timer(k, node, t),
-            CdcTimer::KafkaSendTimeout { cf, table, batch } => {
-                let mut out = Out::default();
-                self.kafka_on_send_timeout(&mut out, node, cf, table, batch);
-                route(k, &mut out);
-            }
+            CdcTimer::KafkaSendTimeout { cf, table, batch } => routed(k, |_, out| {
+                self.kafka_on_send_timeout(out, node, cf, table, batch)
+            }),
             CdcTimer::KafkaClientClosed {
                 cf,
                 side,
                 job,
                 client,
-            } => {
-                let mut out = Out::default();
-                let at = (k.now(), Reach::new(&k.net));
-                self.on_client_closed(at, &mut out, node, cf, side, (job, client));
-                route(k, &mut out);
-            }
+            } => routed(k, |at, out| {
+                self.on_client_closed(at, out, node, cf, side, (job, client))
+            }),
             CdcTimer::RedoFlush => {
                 if self.capture_index(node).is_some_and(|c| self.is_owner(c)) {
                     self.redo_flush(k, node);
@@ -223,8 +200,8 @@ impl Cdc {
                 table,
                 batch,
             } => self.mysql_on_applied(k, node, capture, cf, (table, batch)),
-            CdcTimer::Txn(t) => self.on_txn_timer(k, tikv, t),
-            CdcTimer::Pd(t) => self.on_pd_timer(k, node, t),
+            CdcTimer::Txn(t) => routed(k, |_, out| self.on_txn_timer(out, tikv, t)),
+            CdcTimer::Pd(t) => routed(k, |_, out| self.on_pd_timer(out, node, t)),
         }
         self.flush_endpoints(k);
     }
@@ -264,7 +241,7 @@ impl Cdc {
             let restarted = state == NodeState::Up && self.pd_clients.client_crashed;
             self.pd_clients.client_crashed = state == NodeState::Crashed;
             if state == NodeState::Crashed || restarted {
-                self.workload_client_state(k, state);
+                routed(k, |_, out| self.workload_client_state(out, state));
             }
         } else if Some(node) == self.mysql && state == NodeState::Crashed {
             self.mysql_crashed();
@@ -332,10 +309,28 @@ fn scan_request(
 
 /// Hands a component's commands to the kernel in the order they were written, leaving `out`
 /// empty: the one place where TiCDC's outboxes meet the kernel.
+/// Runs a component's handler `f` with the time, the network as [`Reach`] and a fresh
+/// outbox, then routes what it wrote; returns what `f` returned.
+pub(crate) fn routed<R>(
+    k: &mut Kernel<Stack>,
+    f: impl FnOnce((SimTime, Reach), &mut Out) -> R,
+) -> R {
+    let mut out = Out::default();
+    let r = f((k.now(), Reach::new(&k.net)), &mut out);
+    route(k, &mut out);
+    r
+}
+
 pub(crate) fn route(k: &mut Kernel<Stack>, out: &mut Out) {
     for command in out.take() {
         match command {
             Command::Send { from, to, msg } => k.send(from, to, msg),
+            Command::Propose {
+                from,
+                to,
+                region,
+                op,
+            } => k.send(from, to, faultline_tikv::Msg::Propose { region, op }),
             Command::SendOrdered { from, to, msg } => k.send_ordered(from, to, msg),
             Command::SetTimer { node, after, timer } => k.set_timer(node, after, timer),
             Command::Log {

@@ -22,6 +22,18 @@ pub enum Command {
         /// Payload.
         msg: CdcMsg,
     },
+    /// A client's write request to a store, which proposes it to `region`'s Raft group there
+    /// (TiKV's `Msg::Propose`), over the network.
+    Propose {
+        /// Sender (the workload's client).
+        from: NodeId,
+        /// Receiver (a store).
+        to: NodeId,
+        /// Target region.
+        region: u32,
+        /// The client's operation id, answered when the entry is applied.
+        op: u64,
+    },
     /// A message over an ordered connection (a gRPC stream over TCP).
     SendOrdered {
         /// Sender.
@@ -63,6 +75,16 @@ impl Out {
     /// Sends `msg` from `from` to `to`.
     pub fn send(&mut self, from: NodeId, to: NodeId, msg: CdcMsg) {
         self.commands.push(Command::Send { from, to, msg });
+    }
+
+    /// Sends client `from`'s write request `op` for `region` to store node `to`.
+    pub fn propose(&mut self, from: NodeId, to: NodeId, (region, op): (u32, u64)) {
+        self.commands.push(Command::Propose {
+            from,
+            to,
+            region,
+            op,
+        });
     }
 
     /// Sends `msg` over the ordered connection from `from` to `to`.

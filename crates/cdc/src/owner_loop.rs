@@ -65,7 +65,18 @@ impl Cdc {
         self.life.processors[capture as usize][cf as usize]
     }
 
-    /// The owner's `OwnerTick` at `now`: start a pass over the changefeeds.
+    /// The `OwnerTick` timer of capture node `node`: when it is the owner, the scheduler's
+    /// part, then a pass over the changefeeds (which arms the next tick when it ends); a
+    /// capture that is not the owner only arms the next.
+    pub(crate) fn on_owner_tick(&mut self, at: (SimTime, Reach), out: &mut Out, node: NodeId) {
+        if self.owner_role_tick(out, at.0, node) {
+            self.owner_tick(at, out, node);
+        } else {
+            out.set_timer(node, self.cfg.owner_tick, CdcTimer::OwnerTick);
+        }
+    }
+
+    /// The owner's pass at `at`'s time: start a pass over the changefeeds.
     pub(crate) fn owner_tick(&mut self, at: (SimTime, Reach), out: &mut Out, node: NodeId) {
         if self.life.pass.is_some() {
             return; // a pass is still waiting for a close; it re-arms the tick when done

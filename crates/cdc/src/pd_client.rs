@@ -16,55 +16,53 @@
 //! Simplification: a commit ts is retried without client-go's `TsoMaxBackoff` (15 s) limit,
 //! as commits retry until they succeed elsewhere in the model.
 
-use faultline_sim::{Kernel, NodeId, SimDuration, SimTime};
+use faultline_sim::{NodeId, SimDuration, SimTime};
 use faultline_tikv::Cluster;
 
 use crate::cdc::Cdc;
 use crate::client_backoff::BackoffKind;
-use crate::model::route;
 use crate::msg::{CdcMsg, CdcTimer};
 use crate::out::Out;
 use crate::pd_client_state::TsWant;
 use crate::pd_wire::{PdMsg, PdTimer};
 use crate::region_cache::RegionCache;
-use crate::stack::Stack;
 use crate::ts::Ts;
 use crate::tso_client::{TsoBatch, PD_CLIENT_TIMEOUT_MS, TIKV_PD_TIMEOUT_MS};
 
 impl Cdc {
     /// The workload client asks PD for a timestamp for `want`.
-    pub(crate) fn client_want_ts(&mut self, k: &mut Kernel<Stack>, want: TsWant) {
+    pub(crate) fn client_want_ts(&mut self, out: &mut Out, want: TsWant) {
         if let Some(b) = self.pd_clients.workload.want(want) {
-            self.send_tso_batch(k, self.client, b, PD_CLIENT_TIMEOUT_MS);
+            self.send_tso_batch(out, self.client, b, PD_CLIENT_TIMEOUT_MS);
         }
     }
 
     /// Store `s`'s resolved-ts advancer asks PD for a min ts (one request at a time).
-    pub(crate) fn store_want_ts(&mut self, k: &mut Kernel<Stack>, s: u32) {
+    pub(crate) fn store_want_ts(&mut self, out: &mut Out, s: u32) {
         let c = &mut self.pd_clients.stores[s as usize];
         if c.has_queued() {
             return;
         }
         if let Some(b) = c.want(()) {
-            self.send_tso_batch(k, self.stores[s as usize], b, TIKV_PD_TIMEOUT_MS);
+            self.send_tso_batch(out, self.stores[s as usize], b, TIKV_PD_TIMEOUT_MS);
         }
     }
 
-    fn send_tso_batch(&self, k: &mut Kernel<Stack>, from: NodeId, b: TsoBatch, timeout_ms: u64) {
+    fn send_tso_batch(&self, out: &mut Out, from: NodeId, b: TsoBatch, timeout_ms: u64) {
         let msg = PdMsg::TsoRequest {
             batch: b.batch,
             count: b.count,
         };
-        k.send(from, self.pd, CdcMsg::Pd(msg));
+        out.send(from, self.pd, CdcMsg::Pd(msg));
         let t = CdcTimer::Pd(PdTimer::TsoTimeout { batch: b.batch });
-        k.set_timer(from, SimDuration::from_millis(timeout_ms), t);
+        out.set_timer(from, SimDuration::from_millis(timeout_ms), t);
     }
 
     /// The workload client looks `region` up for transaction `txn`: the cached leader, or
     /// `None` after starting (or joining) a load from PD; the load's answer resumes `txn`.
     pub(crate) fn client_region_leader(
         &mut self,
-        k: &mut Kernel<Stack>,
+        out: &mut Out,
         txn: u64,
         region: u32,
     ) -> Option<u32> {
@@ -73,13 +71,13 @@ impl Cdc {
             return Some(store);
         }
         if let Some(load) = cache.miss(region, txn) {
-            k.send(
+            out.send(
                 self.client,
                 self.pd,
                 CdcMsg::Pd(PdMsg::GetRegion { region }),
             );
             let t = CdcTimer::Pd(PdTimer::GetRegionTimeout { region, load });
-            k.set_timer(
+            out.set_timer(
                 self.client,
                 SimDuration::from_millis(PD_CLIENT_TIMEOUT_MS),
                 t,
@@ -109,7 +107,8 @@ impl Cdc {
     /// Routes a PD request (at `pd-1`) or a PD answer (at its asker).
     pub(crate) fn on_pd_msg(
         &mut self,
-        k: &mut Kernel<Stack>,
+        now: SimTime,
+        out: &mut Out,
         tikv: &Cluster,
         from: NodeId,
         to: NodeId,
@@ -117,17 +116,17 @@ impl Cdc {
     ) {
         match m {
             PdMsg::TsoRequest { .. } | PdMsg::GetRegion { .. } if to == self.pd => {
-                if let Some(answer) = self.pd_answer(tikv, k.now(), &m) {
-                    k.send(self.pd, from, CdcMsg::Pd(answer));
+                if let Some(answer) = self.pd_answer(tikv, now, &m) {
+                    out.send(self.pd, from, CdcMsg::Pd(answer));
                 }
             }
             PdMsg::TsoResponse { batch, first, .. } => {
-                self.on_tso_response(k, tikv, to, batch, first)
+                self.on_tso_response(out, tikv, to, batch, first)
             }
             PdMsg::GetRegionResponse { region, leader } if to == self.client => {
                 let waiters = self.pd_clients.region_cache.loaded(region, leader);
                 for txn in waiters {
-                    self.region_loaded(k, tikv, txn, region, leader.is_some());
+                    self.region_loaded(out, tikv, txn, region, leader.is_some());
                 }
             }
             _ => {}
@@ -136,7 +135,7 @@ impl Cdc {
 
     fn on_tso_response(
         &mut self,
-        k: &mut Kernel<Stack>,
+        out: &mut Out,
         tikv: &Cluster,
         to: NodeId,
         batch: u64,
@@ -145,39 +144,37 @@ impl Cdc {
         if to == self.client {
             let (got, next) = self.pd_clients.workload.on_response(batch, first);
             if let Some(b) = next {
-                self.send_tso_batch(k, self.client, b, PD_CLIENT_TIMEOUT_MS);
+                self.send_tso_batch(out, self.client, b, PD_CLIENT_TIMEOUT_MS);
             }
             for (want, ts) in got {
                 match want {
-                    TsWant::Start => self.begin_txn(k, tikv, ts),
-                    TsWant::Commit(txn) => self.commit_at(k, tikv, txn, ts),
+                    TsWant::Start => self.begin_txn(out, tikv, ts),
+                    TsWant::Commit(txn) => self.commit_at(out, tikv, txn, ts),
                 }
             }
         } else if let Some(s) = self.store_ix(to) {
             let (got, next) = self.pd_clients.stores[s as usize].on_response(batch, first);
             if let Some(b) = next {
-                self.send_tso_batch(k, to, b, TIKV_PD_TIMEOUT_MS);
+                self.send_tso_batch(out, to, b, TIKV_PD_TIMEOUT_MS);
             }
             if let Some((_, ts)) = got.last() {
-                let mut out = Out::default();
-                self.endpoint_advance(&mut out, tikv, s, *ts);
-                route(k, &mut out);
+                self.endpoint_advance(out, tikv, s, *ts);
             }
         }
     }
 
     /// Routes a PD client's timer.
-    pub(crate) fn on_pd_timer(&mut self, k: &mut Kernel<Stack>, node: NodeId, t: PdTimer) {
+    pub(crate) fn on_pd_timer(&mut self, out: &mut Out, node: NodeId, t: PdTimer) {
         match t {
             PdTimer::TsoTimeout { batch } if node == self.client => {
                 let (failed, next) = self.pd_clients.workload.on_timeout(batch);
                 if let Some(b) = next {
-                    self.send_tso_batch(k, self.client, b, PD_CLIENT_TIMEOUT_MS);
+                    self.send_tso_batch(out, self.client, b, PD_CLIENT_TIMEOUT_MS);
                 }
                 for want in failed {
                     match want {
                         TsWant::Start => self.pd_clients.start_ts_failed += 1,
-                        TsWant::Commit(txn) => self.client_want_ts(k, TsWant::Commit(txn)),
+                        TsWant::Commit(txn) => self.client_want_ts(out, TsWant::Commit(txn)),
                     }
                 }
             }
@@ -186,14 +183,14 @@ impl Cdc {
                     // Nothing advances this round; the next `min-ts-interval` tick asks again.
                     let (_, next) = self.pd_clients.stores[s as usize].on_timeout(batch);
                     if let Some(b) = next {
-                        self.send_tso_batch(k, node, b, TIKV_PD_TIMEOUT_MS);
+                        self.send_tso_batch(out, node, b, TIKV_PD_TIMEOUT_MS);
                     }
                 }
             }
             PdTimer::GetRegionTimeout { region, load } => {
                 let waiters = self.pd_clients.region_cache.load_timed_out(region, load);
                 for txn in waiters {
-                    self.txn_backoff(k, txn, region, BackoffKind::PdRpc);
+                    self.txn_backoff(out, txn, region, BackoffKind::PdRpc);
                 }
             }
         }
@@ -201,14 +198,7 @@ impl Cdc {
 
     /// A region load for `txn` was answered: send its request, or back off when PD knows no
     /// leader (`BoRegionMiss`).
-    fn region_loaded(
-        &mut self,
-        k: &mut Kernel<Stack>,
-        tikv: &Cluster,
-        txn: u64,
-        region: u32,
-        found: bool,
-    ) {
+    fn region_loaded(&mut self, out: &mut Out, tikv: &Cluster, txn: u64, region: u32, found: bool) {
         let waiting = self
             .workload
             .open
@@ -219,9 +209,9 @@ impl Cdc {
             return;
         }
         if found {
-            self.send_txn_request(k, tikv, txn, region);
+            self.send_txn_request(out, tikv, txn, region);
         } else {
-            self.txn_backoff(k, txn, region, BackoffKind::RegionMiss);
+            self.txn_backoff(out, txn, region, BackoffKind::RegionMiss);
         }
     }
 

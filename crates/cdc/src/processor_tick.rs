@@ -3,16 +3,29 @@
 //! and with redo what the redo log made durable) to MySQL or Kafka, and the table watermarks
 //! go to the owner.
 
-use faultline_sim::SimTime;
+use faultline_sim::{NodeId, SimTime};
 
 use crate::cdc::Cdc;
 use crate::change::RowChange;
 use crate::ids::CfIx;
-use crate::msg::CdcMsg;
+use crate::msg::{CdcMsg, CdcTimer};
 use crate::out::{Out, Reach};
 use crate::ts::Ts;
 
 impl Cdc {
+    /// The `ProcessorTick` timer of capture node `node`: a tick, then the next one armed,
+    /// unless a sync producer close now blocks the processor manager (its end re-arms it).
+    pub(crate) fn on_processor_tick(&mut self, at: (SimTime, Reach), out: &mut Out, node: NodeId) {
+        let mut blocked = false;
+        if let Some(c) = self.capture_index(node) {
+            self.processor_tick(at, out, c);
+            blocked = self.life.processor_blocked[c as usize];
+        }
+        if !blocked {
+            out.set_timer(node, self.cfg.owner_tick, CdcTimer::ProcessorTick);
+        }
+    }
+
     /// A processor tick on capture `c` at `now`: table states progress, then each
     /// changefeed's lifecycle runs and, while its processor runs, its sinks.
     pub(crate) fn processor_tick(&mut self, at: (SimTime, Reach), out: &mut Out, c: u32) {

@@ -12,7 +12,7 @@
 //! a new leader still committed); applying is idempotent per region and phase, as Percolator's
 //! checks on the existing lock make it.
 
-use faultline_sim::Kernel;
+use faultline_sim::{Kernel, SimTime};
 use faultline_tikv::{Cluster, OpEvent, OpOutcome};
 
 use crate::cdc::Cdc;
@@ -26,23 +26,30 @@ use crate::workload::Phase;
 impl Cdc {
     /// Outcomes of the TiKV model's tracked proposals since the last call.
     pub fn on_op_events(&mut self, k: &mut Kernel<Stack>, tikv: &Cluster, events: Vec<OpEvent>) {
+        let mut out = Out::default();
+        let now = k.now();
         for e in events {
-            match e.outcome {
-                OpOutcome::Applied => self.apply_op(tikv, e),
-                OpOutcome::Done => self.send_txn_reply(k, e.store, e.op, None),
-                OpOutcome::Stale => self.send_txn_reply(k, e.store, e.op, Some(TxnFailure::Stale)),
-                OpOutcome::NotLeader { leader } => {
-                    let failure = Some(TxnFailure::NotLeader { leader });
-                    self.send_txn_reply(k, e.store, e.op, failure)
-                }
-                OpOutcome::ReadReady | OpOutcome::ReadNotLeader { .. } | OpOutcome::ReadStale => {
-                    let mut out = Out::default();
-                    self.endpoint_read_answered(&mut out, k.now(), tikv, e);
-                    route(k, &mut out);
-                }
+            self.on_op_event(now, &mut out, tikv, e);
+        }
+        route(k, &mut out);
+        self.flush_endpoints(k);
+    }
+
+    /// One outcome: an applied entry takes effect, a store answers the client, a ReadIndex
+    /// answers a registration.
+    fn on_op_event(&mut self, now: SimTime, out: &mut Out, tikv: &Cluster, e: OpEvent) {
+        match e.outcome {
+            OpOutcome::Applied => self.apply_op(tikv, e),
+            OpOutcome::Done => self.send_txn_reply(out, e.store, e.op, None),
+            OpOutcome::Stale => self.send_txn_reply(out, e.store, e.op, Some(TxnFailure::Stale)),
+            OpOutcome::NotLeader { leader } => {
+                let failure = Some(TxnFailure::NotLeader { leader });
+                self.send_txn_reply(out, e.store, e.op, failure)
+            }
+            OpOutcome::ReadReady | OpOutcome::ReadNotLeader { .. } | OpOutcome::ReadStale => {
+                self.endpoint_read_answered(out, now, tikv, e);
             }
         }
-        self.flush_endpoints(k);
     }
 
     fn apply_op(&mut self, tikv: &Cluster, e: OpEvent) {

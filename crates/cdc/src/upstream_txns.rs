@@ -17,16 +17,14 @@
 //! (`crate::pd_client`): a client cut from PD starts and commits nothing.
 //! The workload's own state is [`crate::workload`]; applying entries is [`crate::txn_apply`].
 
-use faultline_sim::{Kernel, NodeState, SimDuration};
+use faultline_sim::{NodeState, SimDuration, SimTime};
 use faultline_tikv::Cluster;
 
 use crate::cdc::Cdc;
 use crate::client_backoff::{BackoffKind, PREWRITE_MAX_BACKOFF_MS, READ_TIMEOUT_SHORT_MS};
-use crate::model::route;
 use crate::msg::{CdcMsg, CdcTimer};
 use crate::out::Out;
 use crate::pd_client_state::TsWant;
-use crate::stack::Stack;
 use crate::ts::Ts;
 use crate::txn_wire::{TxnFailure, TxnMsg, TxnTimer};
 use crate::workload::{OpRef, Phase, RegionReq, Txn};
@@ -36,7 +34,7 @@ impl Cdc {
     /// their locks are rolled back (simplified: at once, where TiKV's lock resolver waits for
     /// the lock TTL), or resolved ts would stay pinned under them forever. When it restarts,
     /// its dropped timers are armed again.
-    pub(crate) fn workload_client_state(&mut self, k: &mut Kernel<Stack>, state: NodeState) {
+    pub(crate) fn workload_client_state(&mut self, out: &mut Out, state: NodeState) {
         match state {
             NodeState::Crashed => {
                 self.client_pd_reset();
@@ -48,7 +46,7 @@ impl Cdc {
             }
             NodeState::Up if self.cfg.workload.txns_per_sec > 0 => {
                 let gap = self.workload.gap_us();
-                k.set_timer(self.client, SimDuration(gap), CdcTimer::WorkloadTick);
+                out.set_timer(self.client, SimDuration(gap), CdcTimer::WorkloadTick);
             }
             _ => {}
         }
@@ -60,20 +58,20 @@ impl Cdc {
         }
     }
 
-    /// Time for the next transaction: ask PD for its start ts.
-    pub(crate) fn workload_tick(&mut self, k: &mut Kernel<Stack>) {
+    /// Time (`now`) for the next transaction: ask PD for its start ts.
+    pub(crate) fn workload_tick(&mut self, now: SimTime, out: &mut Out) {
         if let Some(stop) = self.cfg.workload.stop_at {
-            if k.now().0 >= stop.0 {
+            if now.0 >= stop.0 {
                 return;
             }
         }
-        self.client_want_ts(k, TsWant::Start);
+        self.client_want_ts(out, TsWant::Start);
         let gap = self.workload.gap_us();
-        k.set_timer(self.client, SimDuration(gap), CdcTimer::WorkloadTick);
+        out.set_timer(self.client, SimDuration(gap), CdcTimer::WorkloadTick);
     }
 
     /// PD gave a start ts: the transaction begins, one prewrite per region.
-    pub(crate) fn begin_txn(&mut self, k: &mut Kernel<Stack>, tikv: &Cluster, start_ts: Ts) {
+    pub(crate) fn begin_txn(&mut self, out: &mut Out, tikv: &Cluster, start_ts: Ts) {
         let writes = self.workload.draw(&self.ks);
         let mut reqs: Vec<RegionReq> = Vec::new();
         for (key, _) in &writes {
@@ -103,25 +101,19 @@ impl Cdc {
         let regions: Vec<u32> = txn.reqs.iter().map(|r| r.region).collect();
         self.workload.open.insert(id, txn);
         for region in regions {
-            self.send_txn_request(k, tikv, id, region);
+            self.send_txn_request(out, tikv, id, region);
         }
     }
 
     /// Every prewrite succeeded: ask PD for the commit ts.
-    pub(crate) fn commit(&mut self, k: &mut Kernel<Stack>, id: u64) {
+    pub(crate) fn commit(&mut self, out: &mut Out, id: u64) {
         if self.workload.open.contains_key(&id) {
-            self.client_want_ts(k, TsWant::Commit(id));
+            self.client_want_ts(out, TsWant::Commit(id));
         }
     }
 
     /// PD gave the commit ts: commit every region.
-    pub(crate) fn commit_at(
-        &mut self,
-        k: &mut Kernel<Stack>,
-        tikv: &Cluster,
-        id: u64,
-        commit_ts: Ts,
-    ) {
+    pub(crate) fn commit_at(&mut self, out: &mut Out, tikv: &Cluster, id: u64, commit_ts: Ts) {
         let Some(txn) = self.workload.open.get_mut(&id) else {
             return;
         };
@@ -129,7 +121,7 @@ impl Cdc {
         txn.begin(Phase::Commit);
         let regions: Vec<u32> = txn.reqs.iter().map(|r| r.region).collect();
         for region in regions {
-            self.send_txn_request(k, tikv, id, region);
+            self.send_txn_request(out, tikv, id, region);
         }
     }
 
@@ -138,7 +130,7 @@ impl Cdc {
     /// follower-side retry of a stale cache can read the region's peers here.)
     pub(crate) fn send_txn_request(
         &mut self,
-        k: &mut Kernel<Stack>,
+        out: &mut Out,
         _tikv: &Cluster,
         id: u64,
         region: u32,
@@ -158,7 +150,7 @@ impl Cdc {
                 store
             }
             None => {
-                let Some(store) = self.client_region_leader(k, id, region) else {
+                let Some(store) = self.client_region_leader(out, id, region) else {
                     // Waits for the load from PD, which resumes it (`pd_client.rs`).
                     let txn = self.workload.open.get_mut(&id).expect("open");
                     txn.req_mut(region)
@@ -183,13 +175,9 @@ impl Cdc {
         };
         self.workload.ops.insert(op, r);
         let node = self.stores[store as usize];
-        k.send(
-            self.client,
-            node,
-            faultline_tikv::Msg::Propose { region, op },
-        );
+        out.propose(self.client, node, (region, op));
         let timeout = SimDuration::from_millis(READ_TIMEOUT_SHORT_MS);
-        k.set_timer(
+        out.set_timer(
             self.client,
             timeout,
             CdcTimer::Txn(TxnTimer::Timeout { op }),
@@ -208,10 +196,11 @@ impl Cdc {
         current.then_some((r.txn, r.region))
     }
 
-    /// A store answered operation `op`.
+    /// A store answered operation `op`; it reached the client at `now`.
     pub(crate) fn on_txn_reply(
         &mut self,
-        k: &mut Kernel<Stack>,
+        now: SimTime,
+        out: &mut Out,
         tikv: &Cluster,
         op: u64,
         failure: Option<TxnFailure>,
@@ -226,7 +215,7 @@ impl Cdc {
             None => {
                 req.done = true;
                 if txn.reqs.iter().all(|r| r.done) {
-                    self.phase_done(k, id);
+                    self.phase_done(now, out, id);
                 }
             }
             Some(TxnFailure::NotLeader {
@@ -236,23 +225,23 @@ impl Cdc {
                 self.workload.failed.not_leader += 1;
                 req.hint = Some(store);
                 self.workload.commit_retries += 1;
-                self.send_txn_request(k, tikv, id, region);
+                self.send_txn_request(out, tikv, id, region);
             }
             Some(TxnFailure::NotLeader { leader: None }) => {
                 self.workload.failed.no_leader += 1;
                 req.hint = None;
-                self.txn_backoff(k, id, region, BackoffKind::RegionScheduling);
+                self.txn_backoff(out, id, region, BackoffKind::RegionScheduling);
             }
             Some(TxnFailure::Stale) => {
                 self.workload.failed.stale_command += 1;
                 req.hint = None;
-                self.txn_backoff(k, id, region, BackoffKind::StaleCmd);
+                self.txn_backoff(out, id, region, BackoffKind::StaleCmd);
             }
         }
     }
 
     /// No answer to `op` within `ReadTimeoutShort`: a send failure.
-    pub(crate) fn on_txn_timeout(&mut self, k: &mut Kernel<Stack>, op: u64) {
+    pub(crate) fn on_txn_timeout(&mut self, out: &mut Out, op: u64) {
         let Some((id, region)) = self.current_request(op) else {
             return;
         };
@@ -265,17 +254,11 @@ impl Cdc {
         req.op = 0;
         req.hint = None;
         self.workload.failed.timeout += 1;
-        self.txn_backoff(k, id, region, BackoffKind::TikvRpc);
+        self.txn_backoff(out, id, region, BackoffKind::TikvRpc);
     }
 
     /// Sleeps before sending `region`'s request again; a prewrite past its budget rolls back.
-    pub(crate) fn txn_backoff(
-        &mut self,
-        k: &mut Kernel<Stack>,
-        id: u64,
-        region: u32,
-        kind: BackoffKind,
-    ) {
+    pub(crate) fn txn_backoff(&mut self, out: &mut Out, id: u64, region: u32, kind: BackoffKind) {
         // client-go drops the cached region on a failed request (`onSendFail`, and NotLeader
         // without a hint): the resend loads it from PD again.
         self.pd_clients.region_cache.invalidate(region);
@@ -289,28 +272,22 @@ impl Cdc {
                 r.op = u64::MAX; // every region waits for its resend below
             }
             for r in txn.reqs.clone() {
-                self.arm_resend(k, id, r.region, 0);
+                self.arm_resend(out, id, r.region, 0);
             }
             return;
         }
         let req = txn.req_mut(region).expect("a request per touched region");
         req.op = u64::MAX;
-        self.arm_resend(k, id, region, sleep);
+        self.arm_resend(out, id, region, sleep);
     }
 
-    fn arm_resend(&mut self, k: &mut Kernel<Stack>, txn: u64, region: u32, sleep_ms: u64) {
+    fn arm_resend(&mut self, out: &mut Out, txn: u64, region: u32, sleep_ms: u64) {
         let t = CdcTimer::Txn(TxnTimer::Resend { txn, region });
-        k.set_timer(self.client, SimDuration::from_millis(sleep_ms), t);
+        out.set_timer(self.client, SimDuration::from_millis(sleep_ms), t);
     }
 
     /// A backoff ended.
-    pub(crate) fn on_txn_resend(
-        &mut self,
-        k: &mut Kernel<Stack>,
-        tikv: &Cluster,
-        id: u64,
-        region: u32,
-    ) {
+    pub(crate) fn on_txn_resend(&mut self, out: &mut Out, tikv: &Cluster, id: u64, region: u32) {
         let waiting = self
             .workload
             .open
@@ -319,17 +296,17 @@ impl Cdc {
             .is_some_and(|r| r.op == u64::MAX && !r.done);
         if waiting {
             self.workload.commit_retries += 1;
-            self.send_txn_request(k, tikv, id, region);
+            self.send_txn_request(out, tikv, id, region);
         }
     }
 
     /// Every region's request of the current phase succeeded.
-    fn phase_done(&mut self, k: &mut Kernel<Stack>, id: u64) {
+    fn phase_done(&mut self, now: SimTime, out: &mut Out, id: u64) {
         let phase = self.workload.open[&id].phase;
         match phase {
             Phase::Prewrite => {
                 let delay = self.workload.commit_delay_us();
-                k.set_timer(
+                out.set_timer(
                     self.client,
                     SimDuration(delay),
                     CdcTimer::TxnCommit { txn: id },
@@ -342,7 +319,7 @@ impl Cdc {
                 }
                 if phase == Phase::Commit {
                     self.workload.committed += 1;
-                    self.workload.committed_per_sec.add(k.now(), 1);
+                    self.workload.committed_per_sec.add(now, 1);
                 } else {
                     self.workload.aborted += 1;
                 }
@@ -353,7 +330,8 @@ impl Cdc {
     /// Routes a write-path or CheckLeader message.
     pub(crate) fn on_txn_msg(
         &mut self,
-        k: &mut Kernel<Stack>,
+        now: SimTime,
+        out: &mut Out,
         tikv: &Cluster,
         from: faultline_sim::NodeId,
         to: faultline_sim::NodeId,
@@ -361,13 +339,11 @@ impl Cdc {
     ) {
         match m {
             TxnMsg::Reply { op, failure } if to == self.client => {
-                self.on_txn_reply(k, tikv, op, failure)
+                self.on_txn_reply(now, out, tikv, op, failure)
             }
             TxnMsg::Reply { .. } => {}
             TxnMsg::CheckLeader { round, regions } => {
-                let mut out = Out::default();
-                self.on_check_leader(&mut out, tikv, from, to, round, regions);
-                route(k, &mut out);
+                self.on_check_leader(out, tikv, from, to, round, regions);
             }
             TxnMsg::CheckLeaderResp { round, regions } => {
                 self.on_check_leader_resp(tikv, from, to, round, regions)
@@ -376,22 +352,26 @@ impl Cdc {
     }
 
     /// Routes a write-path timer.
-    pub(crate) fn on_txn_timer(&mut self, k: &mut Kernel<Stack>, tikv: &Cluster, t: TxnTimer) {
+    pub(crate) fn on_txn_timer(&mut self, out: &mut Out, tikv: &Cluster, t: TxnTimer) {
         match t {
-            TxnTimer::Timeout { op } => self.on_txn_timeout(k, op),
-            TxnTimer::Resend { txn, region } => self.on_txn_resend(k, tikv, txn, region),
+            TxnTimer::Timeout { op } => self.on_txn_timeout(out, op),
+            TxnTimer::Resend { txn, region } => self.on_txn_resend(out, tikv, txn, region),
         }
     }
 
     /// Sends a store's answer to the client.
     pub(crate) fn send_txn_reply(
         &mut self,
-        k: &mut Kernel<Stack>,
+        out: &mut Out,
         store: u32,
         op: u64,
         failure: Option<TxnFailure>,
     ) {
         let msg = CdcMsg::Txn(TxnMsg::Reply { op, failure });
-        k.send(self.stores[store as usize], self.client, msg);
+        out.send(self.stores[store as usize], self.client, msg);
     }
 }
+
+#[cfg(test)]
+#[path = "upstream_txns_tests.rs"]
+mod tests;
