@@ -2,14 +2,14 @@
 //! loop exits, broken streams, and the actions a KV client asks for (send a request, arm a
 //! timer, log). The KV client itself is the sans-I/O [`crate::kvclient::KvClient`].
 
-use faultline_sim::{Kernel, Level, NodeId, NodeState, SimDuration};
+use faultline_sim::{Level, NodeId, SimDuration};
 use faultline_tikv::Cluster;
 
 use crate::cdc::Cdc;
 use crate::ids::CfIx;
 use crate::kvclient::{KvAction, KvClient};
 use crate::msg::{CdcMsg, CdcTimer};
-use crate::stack::Stack;
+use crate::out::{Out, Reach};
 
 impl Cdc {
     /// Gives one input to the KV client of changefeed `cf` on capture `c`; returns the actions
@@ -28,7 +28,7 @@ impl Cdc {
     /// The KV client of changefeed `cf` on capture node `node` (re)requests `region`.
     pub(crate) fn kv_request_region(
         &mut self,
-        k: &mut Kernel<Stack>,
+        (reach, out): (Reach, &mut Out),
         tikv: &Cluster,
         node: NodeId,
         cf: CfIx,
@@ -39,18 +39,21 @@ impl Cdc {
         };
         let leader = tikv.pd_region_leader_store(region);
         let stores = &self.stores;
-        let reachable = |s: u32| k.reachable(node, stores[s as usize]);
-        let mut out = Vec::new();
-        self.processors[c as usize][cf as usize]
-            .kv
-            .request(region, leader, reachable, &mut out);
-        self.apply_kv(k, c, cf, out);
+        let reachable = |s: u32| reach.reachable(node, stores[s as usize]);
+        let mut actions = Vec::new();
+        self.processors[c as usize][cf as usize].kv.request(
+            region,
+            leader,
+            reachable,
+            &mut actions,
+        );
+        self.apply_kv(out, c, cf, actions);
     }
 
     /// A region worker of the stream to `store` exited (tiflow#9595: when it evicts its regions).
     pub(crate) fn kv_worker_exit(
         &mut self,
-        k: &mut Kernel<Stack>,
+        out: &mut Out,
         node: NodeId,
         cf: CfIx,
         store: u32,
@@ -59,20 +62,20 @@ impl Cdc {
         let Some(c) = self.capture_index(node) else {
             return;
         };
-        let out = self.kv_input(c, cf, |kv, out| kv.on_worker_exit(store, stream, out));
-        k.log(
+        let actions = self.kv_input(c, cf, |kv, a| kv.on_worker_exit(store, stream, a));
+        out.log(
             Some(node),
             Level::Info,
             "region worker exited",
             format!("changefeed={} store={}", self.cf_id(cf), store + 1),
         );
-        self.apply_kv(k, c, cf, out);
+        self.apply_kv(out, c, cf, actions);
     }
 
     /// The receive loop of the stream to `store` exited.
     pub(crate) fn kv_recv_loop_exit(
         &mut self,
-        k: &mut Kernel<Stack>,
+        out: &mut Out,
         node: NodeId,
         cf: CfIx,
         store: u32,
@@ -81,36 +84,44 @@ impl Cdc {
         let Some(c) = self.capture_index(node) else {
             return;
         };
-        let out = self.kv_input(c, cf, |kv, out| kv.on_recv_exit(store, stream, out));
-        self.apply_kv(k, c, cf, out);
+        let actions = self.kv_input(c, cf, |kv, a| kv.on_recv_exit(store, stream, a));
+        self.apply_kv(out, c, cf, actions);
     }
 
     /// The gRPC keepalive of the streams to `store` fired: unless the link healed meanwhile, every changefeed's stream to it breaks.
-    pub(crate) fn kv_stream_broken(&mut self, k: &mut Kernel<Stack>, node: NodeId, store: u32) {
+    pub(crate) fn kv_stream_broken(
+        &mut self,
+        (reach, out): (Reach, &mut Out),
+        node: NodeId,
+        store: u32,
+    ) {
         let Some(c) = self.capture_index(node) else {
             return;
         };
         let store_node = self.stores[store as usize];
-        if k.reachable(node, store_node) && k.net.node(store_node).state == NodeState::Up {
+        if reach.reachable(node, store_node) && reach.is_up(store_node) {
             return; // healed before the keepalive fired
         }
         for cf in 0..self.cfg.changefeeds.len() as CfIx {
-            let out = self.kv_input(c, cf, |kv, out| kv.on_stream_broken(store, out));
-            if !out.is_empty() {
-                k.log(
+            let actions = self.kv_input(c, cf, |kv, a| kv.on_stream_broken(store, a));
+            if !actions.is_empty() {
+                out.log(
                     Some(node),
                     Level::Warn,
                     "stream to store closed",
                     format!("store={} changefeed={}", store + 1, self.cf_id(cf)),
                 );
             }
-            self.apply_kv(k, c, cf, out);
+            self.apply_kv(out, c, cf, actions);
         }
     }
 
+    /// Store `store` died, paused or was cut from some captures: every capture with a stream
+    /// to it that it can no longer reach arms the stream's break after `after` (a reset's
+    /// latency, or gRPC's keepalive timeout).
     pub(crate) fn streams_may_break(
         &mut self,
-        k: &mut Kernel<Stack>,
+        (reach, out): (Reach, &mut Out),
         store: u32,
         after: SimDuration,
     ) {
@@ -118,17 +129,18 @@ impl Cdc {
             let node = self.captures[c];
             let has_stream = procs.iter().any(|p| p.kv.streams().contains_key(&store));
             let store_node = self.stores[store as usize];
-            let healthy =
-                k.reachable(node, store_node) && k.net.node(store_node).state == NodeState::Up;
+            let healthy = reach.reachable(node, store_node) && reach.is_up(store_node);
             if has_stream && !healthy {
-                k.set_timer(node, after, CdcTimer::StreamBroken { store });
+                out.set_timer(node, after, CdcTimer::StreamBroken { store });
             }
         }
     }
 
-    pub(crate) fn apply_kv(&mut self, k: &mut Kernel<Stack>, c: u32, cf: CfIx, out: Vec<KvAction>) {
+    /// Carries out the actions capture `c`'s KV client of changefeed `cf` asked for: requests
+    /// and timers go to `out`, rows to the table sinks' buffers.
+    pub(crate) fn apply_kv(&mut self, out: &mut Out, c: u32, cf: CfIx, actions: Vec<KvAction>) {
         let node = self.captures[c as usize];
-        for a in out {
+        for a in actions {
             match a {
                 KvAction::Register {
                     store,
@@ -137,7 +149,7 @@ impl Cdc {
                     request,
                     checkpoint,
                 } => {
-                    k.send_ordered(
+                    out.send_ordered(
                         node,
                         self.stores[store as usize],
                         CdcMsg::Register {
@@ -155,18 +167,18 @@ impl Cdc {
                     } else {
                         SimDuration::from_micros(self.rng.range(50, 500))
                     };
-                    k.set_timer(node, after, CdcTimer::RequestRegion { cf, region });
+                    out.set_timer(node, after, CdcTimer::RequestRegion { cf, region });
                 }
                 KvAction::WorkerExit { store, stream } => {
                     // The worker goroutine notices and returns after a scheduling delay.
                     let after = SimDuration::from_micros(self.rng.range(10, 1_000));
-                    k.set_timer(node, after, CdcTimer::WorkerExit { cf, store, stream });
+                    out.set_timer(node, after, CdcTimer::WorkerExit { cf, store, stream });
                 }
                 KvAction::RecvLoopExit { store, stream } => {
                     // The receive loop notices the cancelled context only after the batch it is
                     // blocked on returns.
                     let after = SimDuration::from_micros(self.rng.range(5, 200));
-                    k.set_timer(node, after, CdcTimer::RecvLoopExit { cf, store, stream });
+                    out.set_timer(node, after, CdcTimer::RecvLoopExit { cf, store, stream });
                 }
                 KvAction::Rows(rows) => {
                     let p = &mut self.processors[c as usize][cf as usize];
@@ -180,7 +192,7 @@ impl Cdc {
                 }
                 KvAction::Orphaned { region } => {
                     self.orphan_events += 1;
-                    k.log(
+                    out.log(
                         Some(node),
                         Level::Warn,
                         "region handed to an exited region worker",
@@ -194,3 +206,7 @@ impl Cdc {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "capture_kv_tests.rs"]
+mod tests;

@@ -12,15 +12,14 @@
 //! here see TiKV immutably, so reads wait in `ReadRequests` (`endpoint.rs`) until the Stack
 //! hands them to TiKV after the handler (`Stack::run_read_requests`).
 
-use faultline_sim::{Kernel, SimTime};
+use faultline_sim::SimTime;
 use faultline_tikv::{Cluster, OpEvent, OpOutcome};
 
 use crate::cdc::Cdc;
 use crate::change::{RegionError, RegionEvent, RegionEventKind, RowChange};
 use crate::endpoint::{ReadRequest, ScanRequest, Subscription};
 use crate::msg::CdcTimer;
-use crate::out::Out;
-use crate::stack::Stack;
+use crate::out::{Out, Reach};
 use crate::ts::Ts;
 
 impl Cdc {
@@ -151,14 +150,15 @@ impl Cdc {
             .collect()
     }
 
-    pub(crate) fn flush_endpoints(&mut self, k: &mut Kernel<Stack>) {
+    /// Sends (or holds) every batch the stores' CDC endpoints queued during this event.
+    pub(crate) fn flush_endpoints(&mut self, reach: Reach, out: &mut Out) {
         for s in 0..self.endpoints.len() {
             if self.endpoints[s].outbox.is_empty() {
                 continue;
             }
             let outbox = std::mem::take(&mut self.endpoints[s].outbox);
             for (sub, events) in outbox {
-                self.send_events(k, s as u32, sub, events);
+                self.send_events((reach, &mut *out), s as u32, sub, events);
             }
         }
     }

@@ -2,7 +2,7 @@
 //! link change is handed to the handler of its mechanism; the state is [`Cdc`] (`cdc.rs`).
 
 use faultline_sim::{Kernel, Level, NodeId, NodeState, SimDuration, SimTime};
-use faultline_tikv::Cluster;
+use faultline_tikv::{Cluster, OpEvent};
 
 use crate::cdc::Cdc;
 use crate::endpoint::{ScanRequest, Subscriber};
@@ -20,46 +20,112 @@ const RST_LATENCY: SimDuration = SimDuration::from_millis(1);
 impl Cdc {
     /// Arms the first timers and subscribes every table.
     pub fn init(&mut self, k: &mut Kernel<Stack>) {
-        if !self.enabled() {
-            return;
-        }
-        if self.cfg.workload.txns_per_sec > 0 {
-            let gap = self.workload.gap_us();
-            k.set_timer(self.client, SimDuration(gap), CdcTimer::WorkloadTick);
-        }
-        for (i, s) in self.stores.clone().into_iter().enumerate() {
-            let phase = SimDuration::from_millis(100 * i as u64 + 1);
-            k.set_timer(
-                s,
-                SimDuration(self.cfg.min_ts_interval.0 + phase.0),
-                CdcTimer::EndpointTick,
-            );
-        }
-        self.sessions_init(k);
-        for c in 0..self.captures.len() as u32 {
-            self.start_capture(k, c);
+        if self.enabled() {
+            routed(k, |_, out| self.start(out));
         }
     }
 
-    fn start_capture(&mut self, k: &mut Kernel<Stack>, c: u32) {
-        let node = self.captures[c as usize];
-        k.set_timer(node, self.cfg.owner_tick, CdcTimer::ProcessorTick);
-        // Every capture runs the owner timers; only the elected owner acts on them.
-        k.set_timer(node, self.cfg.owner_tick, CdcTimer::OwnerTick);
-        k.set_timer(node, self.cfg.redo_flush_interval, CdcTimer::RedoFlush);
-        self.session_start(k, c);
-        self.lifecycle_capture_started(c);
-    }
-
-    /// Handles a TiCDC message: routing only; each message has its handler.
-    // Long because it matches every message, one short arm each: a routing table reads
-    // better whole than split.
+    /// A TiCDC message: its handler runs, then the endpoints' queued batches go out.
     pub fn on_message(
         &mut self,
         k: &mut Kernel<Stack>,
         tikv: &Cluster,
         from: NodeId,
         to: NodeId,
+        msg: CdcMsg,
+    ) {
+        routed(k, |at, out| {
+            self.message(at.0, out, tikv, (from, to), msg);
+            self.flush_endpoints(at.1, out);
+        });
+    }
+
+    /// A TiCDC timer: its handler runs, then the endpoints' queued batches go out.
+    pub fn on_timer(
+        &mut self,
+        k: &mut Kernel<Stack>,
+        tikv: &Cluster,
+        node: NodeId,
+        timer: CdcTimer,
+    ) {
+        routed(k, |at, out| {
+            self.timer(at, out, tikv, node, timer);
+            self.flush_endpoints(at.1, out);
+        });
+    }
+
+    /// Outcomes of the TiKV model's tracked proposals since the last call: each is handled
+    /// (`txn_apply.rs`), then the endpoints' queued batches go out.
+    pub fn on_op_events(&mut self, k: &mut Kernel<Stack>, tikv: &Cluster, events: Vec<OpEvent>) {
+        routed(k, |(now, reach), out| {
+            for e in events {
+                self.on_op_event(now, out, tikv, e);
+            }
+            self.flush_endpoints(reach, out);
+        });
+    }
+
+    /// A node was killed, restarted, paused or resumed.
+    pub fn on_node_state(&mut self, k: &mut Kernel<Stack>, node: NodeId, state: NodeState) {
+        if self.enabled() {
+            routed(k, |at, out| {
+                self.node_state(at, out, node, state);
+                self.flush_endpoints(at.1, out);
+            });
+        }
+    }
+
+    /// Links changed: streams over cut links break after the gRPC keepalive timeout, held
+    /// batches and parked MySQL commits whose link is back go on.
+    pub fn on_links_changed(&mut self, k: &mut Kernel<Stack>) {
+        routed(k, |(_, reach), out| {
+            for s in 0..self.stores.len() as u32 {
+                self.streams_may_break((reach, &mut *out), s, self.cfg.grpc_keepalive_timeout);
+            }
+            self.flush_held_events(reach, out);
+            self.resume_parked_commits(reach, out);
+        });
+    }
+
+    fn start(&mut self, out: &mut Out) {
+        if self.cfg.workload.txns_per_sec > 0 {
+            let gap = self.workload.gap_us();
+            out.set_timer(self.client, SimDuration(gap), CdcTimer::WorkloadTick);
+        }
+        for (i, s) in self.stores.clone().into_iter().enumerate() {
+            let phase = SimDuration::from_millis(100 * i as u64 + 1);
+            out.set_timer(
+                s,
+                SimDuration(self.cfg.min_ts_interval.0 + phase.0),
+                CdcTimer::EndpointTick,
+            );
+        }
+        self.sessions_init(out);
+        for c in 0..self.captures.len() as u32 {
+            self.start_capture(out, c);
+        }
+    }
+
+    fn start_capture(&mut self, out: &mut Out, c: u32) {
+        let node = self.captures[c as usize];
+        out.set_timer(node, self.cfg.owner_tick, CdcTimer::ProcessorTick);
+        // Every capture runs the owner timers; only the elected owner acts on them.
+        out.set_timer(node, self.cfg.owner_tick, CdcTimer::OwnerTick);
+        out.set_timer(node, self.cfg.redo_flush_interval, CdcTimer::RedoFlush);
+        self.session_start(out, c);
+        self.lifecycle_capture_started(c);
+    }
+
+    /// Routes a TiCDC message to its handler.
+    // Long because it matches every message, one short arm each: a routing table reads
+    // better whole than split.
+    #[allow(clippy::too_many_lines)]
+    fn message(
+        &mut self,
+        now: SimTime,
+        out: &mut Out,
+        tikv: &Cluster,
+        (from, to): (NodeId, NodeId),
         msg: CdcMsg,
     ) {
         match msg {
@@ -85,18 +151,18 @@ impl Cdc {
                 let (Some(s), Some(c)) = (self.store_ix(from), self.capture_index(to)) else {
                     return;
                 };
-                if !self.stream_in_order(k, c, cf, s, stream, seq) {
+                if !self.stream_in_order(out, c, cf, s, stream, seq) {
                     return;
                 }
                 for e in &events {
                     if let RegionEventKind::Error(err) = &e.kind {
                         let detail =
                             format!("region_id={} store={} error={err:?}", e.region, s + 1);
-                        k.log(Some(to), Level::Info, "region failed", detail);
+                        out.log(Some(to), Level::Info, "region failed", detail);
                     }
                 }
-                let out = self.kv_input(c, cf, |kv, out| kv.on_events(s, stream, events, out));
-                self.apply_kv(k, c, cf, out);
+                let actions = self.kv_input(c, cf, |kv, a| kv.on_events(s, stream, events, a));
+                self.apply_kv(out, c, cf, actions);
             }
             CdcMsg::MysqlWrite {
                 cf,
@@ -104,53 +170,46 @@ impl Cdc {
                 batch,
                 rows,
                 up_to: _,
-            } => self.mysql_on_write(k, from, to, cf, (table, batch), rows),
-            CdcMsg::MysqlAck { cf, table, batch } => self.mysql_on_ack(k, to, cf, table, batch),
+            } => self.mysql_on_write((now, out), from, to, cf, (table, batch), rows),
+            CdcMsg::MysqlAck { cf, table, batch } => self.mysql_on_ack(now, to, cf, table, batch),
             CdcMsg::TableStatus { cf, tables } => self.owner_on_table_status(from, cf, tables),
-            CdcMsg::Session(m) => self.on_session_msg(k, from, to, m),
+            CdcMsg::Session(m) => self.on_session_msg((now, out), from, to, m),
             CdcMsg::KafkaProduce {
                 cf,
                 partition,
                 batch,
                 messages,
-            } => routed(k, |_, out| {
-                self.kafka_on_produce(out, to, cf, partition, batch, messages)
-            }),
-            CdcMsg::KafkaAck { cf, table, batch } => {
-                self.kafka_on_ack(k.now(), to, cf, table, batch)
-            }
-            CdcMsg::Txn(m) => routed(k, |(now, _), out| {
-                self.on_txn_msg(now, out, tikv, from, to, m)
-            }),
-            CdcMsg::Pd(m) => routed(k, |(now, _), out| {
-                self.on_pd_msg(now, out, tikv, from, to, m)
-            }),
+            } => self.kafka_on_produce(out, to, cf, partition, batch, messages),
+            CdcMsg::KafkaAck { cf, table, batch } => self.kafka_on_ack(now, to, cf, table, batch),
+            CdcMsg::Txn(m) => self.on_txn_msg(now, out, tikv, from, to, m),
+            CdcMsg::Pd(m) => self.on_pd_msg(now, out, tikv, from, to, m),
         }
-        self.flush_endpoints(k);
     }
 
-    /// Handles a TiCDC timer: routing only; each timer has its handler.
+    /// Routes a TiCDC timer to its handler.
     // Long because it matches every timer, one short arm each: a routing table reads better
     // whole than split.
     #[allow(clippy::too_many_lines)]
-    pub fn on_timer(
+    fn timer(
         &mut self,
-        k: &mut Kernel<Stack>,
+        at: (SimTime, Reach),
+        out: &mut Out,
         tikv: &Cluster,
         node: NodeId,
         timer: CdcTimer,
     ) {
+        let (now, reach) = at;
         match timer {
-            CdcTimer::WorkloadTick => routed(k, |(now, _), out| self.workload_tick(now, out)),
-            CdcTimer::TxnCommit { txn } => routed(k, |_, out| self.commit(out, txn)),
+            CdcTimer::WorkloadTick => self.workload_tick(now, out),
+            CdcTimer::TxnCommit { txn } => self.commit(out, txn),
             CdcTimer::EndpointTick => {
                 // A store not joined yet, or removed, runs no TiKV and so no endpoint; the
                 // timer keeps going for the day it joins.
                 let running = |s: u32| tikv.store_state(s).is_some_and(|st| st.in_cluster());
                 if let Some(s) = self.store_ix(node).filter(|s| running(*s)) {
-                    routed(k, |_, out| self.endpoint_tick(out, tikv, s));
+                    self.endpoint_tick(out, tikv, s);
                 }
-                k.set_timer(node, self.cfg.min_ts_interval, CdcTimer::EndpointTick);
+                out.set_timer(node, self.cfg.min_ts_interval, CdcTimer::EndpointTick);
             }
             CdcTimer::ScanDone {
                 capture,
@@ -165,52 +224,52 @@ impl Cdc {
                 self.endpoint_scan_done(tikv, s, req);
             }
             CdcTimer::RequestRegion { cf, region } => {
-                self.kv_request_region(k, tikv, node, cf, region)
+                self.kv_request_region((reach, out), tikv, node, cf, region)
             }
             CdcTimer::WorkerExit { cf, store, stream } => {
-                self.kv_worker_exit(k, node, cf, store, stream)
+                self.kv_worker_exit(out, node, cf, store, stream)
             }
             CdcTimer::RecvLoopExit { cf, store, stream } => {
-                self.kv_recv_loop_exit(k, node, cf, store, stream)
+                self.kv_recv_loop_exit(out, node, cf, store, stream)
             }
-            CdcTimer::StreamBroken { store } => self.kv_stream_broken(k, node, store),
-            CdcTimer::ProcessorTick => routed(k, |at, out| self.on_processor_tick(at, out, node)),
-            CdcTimer::OwnerTick => routed(k, |at, out| self.on_owner_tick(at, out, node)),
-            CdcTimer::Session(t) => self.on_session_timer(k, node, t),
-            CdcTimer::KafkaSendTimeout { cf, table, batch } => routed(k, |_, out| {
+            CdcTimer::StreamBroken { store } => self.kv_stream_broken((reach, out), node, store),
+            CdcTimer::ProcessorTick => self.on_processor_tick(at, out, node),
+            CdcTimer::OwnerTick => self.on_owner_tick(at, out, node),
+            CdcTimer::Session(t) => self.on_session_timer(at, out, node, t),
+            CdcTimer::KafkaSendTimeout { cf, table, batch } => {
                 self.kafka_on_send_timeout(out, node, cf, table, batch)
-            }),
+            }
             CdcTimer::KafkaClientClosed {
                 cf,
                 side,
                 job,
                 client,
-            } => routed(k, |at, out| {
-                self.on_client_closed(at, out, node, cf, side, (job, client))
-            }),
+            } => self.on_client_closed(at, out, node, cf, side, (job, client)),
             CdcTimer::RedoFlush => {
                 if self.capture_index(node).is_some_and(|c| self.is_owner(c)) {
-                    self.redo_flush(k, node);
+                    self.redo_flush(now, out, node);
                 }
-                k.set_timer(node, self.cfg.redo_flush_interval, CdcTimer::RedoFlush);
+                out.set_timer(node, self.cfg.redo_flush_interval, CdcTimer::RedoFlush);
             }
             CdcTimer::MysqlApplied {
                 capture,
                 cf,
                 table,
                 batch,
-            } => self.mysql_on_applied(k, node, capture, cf, (table, batch)),
-            CdcTimer::Txn(t) => routed(k, |_, out| self.on_txn_timer(out, tikv, t)),
-            CdcTimer::Pd(t) => routed(k, |_, out| self.on_pd_timer(out, node, t)),
+            } => self.mysql_on_applied((reach, out), node, capture, cf, (table, batch)),
+            CdcTimer::Txn(t) => self.on_txn_timer(out, tikv, t),
+            CdcTimer::Pd(t) => self.on_pd_timer(out, node, t),
         }
-        self.flush_endpoints(k);
     }
 
-    /// A node was killed, restarted, paused or resumed.
-    pub fn on_node_state(&mut self, k: &mut Kernel<Stack>, node: NodeId, state: NodeState) {
-        if !self.enabled() {
-            return;
-        }
+    /// Routes a node's state change (killed, restarted, paused, resumed) to its handler.
+    fn node_state(
+        &mut self,
+        (now, reach): (SimTime, Reach),
+        out: &mut Out,
+        node: NodeId,
+        state: NodeState,
+    ) {
         self.kafka.on_node_state(node, state);
         if let Some(s) = self.store_ix(node) {
             match state {
@@ -219,42 +278,44 @@ impl Cdc {
                     self.endpoint_reads_lost(s);
                     self.pd_clients.stores[s as usize].clear();
                     self.transport_store_reset(s);
-                    self.streams_may_break(k, s, RST_LATENCY);
+                    self.streams_may_break((reach, out), s, RST_LATENCY);
                 }
-                NodeState::Paused => self.streams_may_break(k, s, self.cfg.grpc_keepalive_timeout),
+                NodeState::Paused => {
+                    let after = self.cfg.grpc_keepalive_timeout;
+                    self.streams_may_break((reach, out), s, after);
+                }
                 NodeState::Up => {
                     // Timers of a crashed node are dropped; re-arm after a restart.
-                    k.set_timer(node, self.cfg.min_ts_interval, CdcTimer::EndpointTick);
+                    out.set_timer(node, self.cfg.min_ts_interval, CdcTimer::EndpointTick);
                 }
             }
         } else if let Some(c) = self.capture_index(node) {
-            self.capture_state_changed(k, c, state);
+            self.capture_state_changed(reach, out, c, state);
         } else if node == self.pd {
             // A resume after a pause releases the held timers; only a restart re-arms them.
             let restarted = state == NodeState::Up && self.etcd.crashed;
             self.etcd.crashed = state == NodeState::Crashed;
             if restarted {
-                self.etcd_restarted(k);
+                self.etcd_restarted(now, out);
             }
         } else if node == self.client {
             // A resume after a pause releases the held timers; only a restart re-arms them.
             let restarted = state == NodeState::Up && self.pd_clients.client_crashed;
             self.pd_clients.client_crashed = state == NodeState::Crashed;
             if state == NodeState::Crashed || restarted {
-                routed(k, |_, out| self.workload_client_state(out, state));
+                self.workload_client_state(out, state);
             }
         } else if Some(node) == self.mysql && state == NodeState::Crashed {
             self.mysql_crashed();
         }
-        self.flush_endpoints(k);
     }
 
     /// A capture process was killed, or restarted after a kill (a pause changes nothing here).
-    fn capture_state_changed(&mut self, k: &mut Kernel<Stack>, c: u32, state: NodeState) {
+    fn capture_state_changed(&mut self, reach: Reach, out: &mut Out, c: u32, state: NodeState) {
         let node = self.captures[c as usize];
         match state {
             NodeState::Crashed => {
-                let epoch = k.net.node(node).incarnation;
+                let epoch = reach.incarnation(node);
                 self.close_mysql_connections(c);
                 for p in &mut self.processors[c as usize] {
                     let next_batch = p.next_batch;
@@ -271,19 +332,10 @@ impl Cdc {
             // A restart after a kill (not a resume after a pause): timers and session anew.
             NodeState::Up if self.sessions[c as usize].crashed => {
                 self.sessions[c as usize].crashed = false;
-                self.start_capture(k, c);
+                self.start_capture(out, c);
             }
             _ => {}
         }
-    }
-
-    /// Links changed: streams over cut links break after the gRPC keepalive timeout.
-    pub fn on_links_changed(&mut self, k: &mut Kernel<Stack>) {
-        for s in 0..self.stores.len() as u32 {
-            self.streams_may_break(k, s, self.cfg.grpc_keepalive_timeout);
-        }
-        self.flush_held_events(k);
-        self.resume_parked_commits(k);
     }
 }
 
@@ -307,10 +359,8 @@ fn scan_request(
     }
 }
 
-/// Hands a component's commands to the kernel in the order they were written, leaving `out`
-/// empty: the one place where TiCDC's outboxes meet the kernel.
-/// Runs a component's handler `f` with the time, the network as [`Reach`] and a fresh
-/// outbox, then routes what it wrote; returns what `f` returned.
+/// Runs a handler `f` with the time, the network as [`Reach`] and a fresh outbox, then
+/// routes what it wrote; returns what `f` returned.
 pub(crate) fn routed<R>(
     k: &mut Kernel<Stack>,
     f: impl FnOnce((SimTime, Reach), &mut Out) -> R,
@@ -321,6 +371,8 @@ pub(crate) fn routed<R>(
     r
 }
 
+/// Hands a component's commands to the kernel in the order they were written, leaving `out`
+/// empty: the one place where TiCDC's outboxes meet the kernel.
 pub(crate) fn route(k: &mut Kernel<Stack>, out: &mut Out) {
     for command in out.take() {
         match command {

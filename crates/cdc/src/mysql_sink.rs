@@ -3,21 +3,19 @@
 //! acknowledgement moves the table sink's checkpoint. The database state is
 //! [`crate::mysql::Downstream`]; connections and held commits are in [`crate::tcp`].
 
-use faultline_sim::{Kernel, NodeId};
+use faultline_sim::{NodeId, SimTime};
 
 use crate::cdc::Cdc;
 use crate::change::RowChange;
 use crate::ids::CfIx;
-use crate::model::route;
 use crate::mysql::Commit;
 use crate::out::{Out, Reach};
-use crate::stack::Stack;
 
 impl Cdc {
     /// A batch from capture node `from` reaches MySQL (node `to`): it is applied after the write latency, one at a time per changefeed.
     pub(crate) fn mysql_on_write(
         &mut self,
-        k: &mut Kernel<Stack>,
+        (now, out): (SimTime, &mut Out),
         from: NodeId,
         to: NodeId,
         cf: CfIx,
@@ -27,22 +25,15 @@ impl Cdc {
         let Some(c) = self.capture_index(from) else {
             return;
         };
-        let mut out = Out::default();
-        let now_latency = (k.now(), self.cfg.mysql_write_latency);
-        self.downstream[cf as usize].on_write(
-            now_latency,
-            &mut out,
-            to,
-            (c, cf, table, batch),
-            rows,
-        );
-        route(k, &mut out);
+        let now_latency = (now, self.cfg.mysql_write_latency);
+        self.downstream[cf as usize].on_write(now_latency, out, to, (c, cf, table, batch), rows);
     }
 
-    /// MySQL acknowledged a batch: the table sink's checkpoint moves up to it.
+    /// MySQL's acknowledgement of a batch reached its capture at `now`: the table sink's
+    /// checkpoint moves up to it.
     pub(crate) fn mysql_on_ack(
         &mut self,
-        k: &mut Kernel<Stack>,
+        now: SimTime,
         to: NodeId,
         cf: CfIx,
         table: u32,
@@ -55,14 +46,14 @@ impl Cdc {
             .tables
             .get_mut(&table);
         if let Some(rows) = sink.and_then(|sink| sink.on_ack(batch)) {
-            self.watermarks[cf as usize].rows_per_sec.add(k.now(), rows);
+            self.watermarks[cf as usize].rows_per_sec.add(now, rows);
         }
     }
 
     /// A batch's write latency passed on MySQL (node `node`): it commits, rolls back or waits for its COMMIT.
     pub(crate) fn mysql_on_applied(
         &mut self,
-        k: &mut Kernel<Stack>,
+        (reach, out): (Reach, &mut Out),
         node: NodeId,
         capture: u32,
         cf: CfIx,
@@ -77,16 +68,14 @@ impl Cdc {
             return;
         }
         // The transaction commits only once its COMMIT arrives (`transport.rs`).
-        if self.mysql_commit_parked(k, capture, cf, table, batch) {
+        if self.mysql_commit_parked((reach, out), capture, cf, table, batch) {
             return;
         }
         let ends = (node, self.captures[capture as usize]);
         let key = (capture, cf, table, batch);
-        let mut out = Out::default();
         let d = &mut self.downstream[cf as usize];
-        if d.commit(Reach::new(&k.net), &mut out, ends, key) == Commit::AckHeld {
+        if d.commit(reach, out, ends, key) == Commit::AckHeld {
             self.transport.parked_acks.push(key);
         }
-        route(k, &mut out);
     }
 }

@@ -4,26 +4,22 @@
 //!
 //! [`Cdc::apply_operator_action`] is the action itself, with an outbox: it changes etcd and the
 //! session flags, logs to an [`Out`], and says which capture, if any, must now open a session;
-//! [`Cdc::operator_action`] routes that and notifies etcd's watchers.
+//! [`Cdc::operator_action`] opens that session and notifies etcd's watchers.
 
-use faultline_sim::{Kernel, Level};
+use faultline_sim::Level;
 
 use crate::cdc::Cdc;
 use crate::etcd::wire::OperatorAction;
-use crate::model::route;
 use crate::out::{Out, Reach};
-use crate::stack::Stack;
 
 impl Cdc {
     /// Runs operator action `a` (a PD timer), then notifies etcd's watchers.
-    pub(crate) fn operator_action(&mut self, k: &mut Kernel<Stack>, a: OperatorAction) {
-        let mut out = Out::default();
-        let begin = self.apply_operator_action(a, Reach::new(&k.net), &mut out);
-        route(k, &mut out);
+    pub(crate) fn operator_action(&mut self, reach: Reach, out: &mut Out, a: OperatorAction) {
+        let begin = self.apply_operator_action(a, reach, out);
         if let Some(c) = begin {
-            self.session_begin(k, c);
+            self.session_begin(out, c);
         }
-        self.etcd_notify(k);
+        self.etcd_notify(out);
     }
 
     /// Applies `a` to etcd and the captures' session flags, logging what was done; returns the

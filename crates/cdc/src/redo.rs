@@ -5,14 +5,12 @@
 //! A component with an outbox: [`flush_redo_meta`] reads and updates the owner's watermarks and
 //! writes its warnings to an [`Out`]; it never sees the kernel.
 
-use faultline_sim::{Kernel, Level, NodeId, SimDuration, SimTime};
+use faultline_sim::{Level, NodeId, SimDuration, SimTime};
 
 use crate::cdc::Cdc;
 use crate::config::CdcConfig;
-use crate::model::route;
 use crate::out::Out;
 use crate::owner::FeedWatermarks;
-use crate::stack::Stack;
 
 /// The warning upstream logs when a redo meta has not changed for `FlushWarnDuration`.
 pub const REDO_STUCK_WARNING: &str =
@@ -54,10 +52,8 @@ pub fn flush_redo_meta(
 
 impl Cdc {
     /// The owner's redo flush timer fired on `node`.
-    pub(crate) fn redo_flush(&mut self, k: &mut Kernel<Stack>, node: NodeId) {
-        let mut out = Out::default();
-        flush_redo_meta(&mut self.watermarks, &self.cfg, node, k.now(), &mut out);
-        route(k, &mut out);
+    pub(crate) fn redo_flush(&mut self, now: SimTime, out: &mut Out, node: NodeId) {
+        flush_redo_meta(&mut self.watermarks, &self.cfg, node, now, out);
     }
 }
 

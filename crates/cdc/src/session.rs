@@ -12,16 +12,14 @@
 //! whatever arrives last. A capture that was not the owner has no resign to wait for: its
 //! processors close when its run loop returns, with either toggle.
 
-use faultline_sim::{Kernel, Level, NodeId};
+use faultline_sim::{Level, NodeId, SimTime};
 
 use crate::cdc::Cdc;
 pub use crate::etcd::wire::{OperatorAction, SessionMsg, SessionTimer};
 use crate::etcd::{EtcdSnapshot, ProcessorClose};
-use crate::model::route;
 use crate::msg::{CdcMsg, CdcTimer};
-use crate::out::Out;
+use crate::out::{Out, Reach};
 use crate::processor::Processor;
-use crate::stack::Stack;
 
 /// Wraps a session message for the kernel.
 pub(crate) fn msg(m: SessionMsg) -> CdcMsg {
@@ -36,16 +34,16 @@ pub(crate) fn timer(t: SessionTimer) -> CdcTimer {
 impl Cdc {
     /// A capture process (re)starts: arms its session tick and, if it is part of the cluster,
     /// opens a new session.
-    pub(crate) fn session_start(&mut self, k: &mut Kernel<Stack>, c: u32) {
+    pub(crate) fn session_start(&mut self, out: &mut Out, c: u32) {
         let node = self.captures[c as usize];
         let every = self.cfg.session.session_check_interval;
-        k.set_timer(node, every, timer(SessionTimer::SessionTick));
+        out.set_timer(node, every, timer(SessionTimer::SessionTick));
         if self.sessions[c as usize].joined {
-            self.session_begin(k, c);
+            self.session_begin(out, c);
         }
     }
 
-    pub(crate) fn session_begin(&mut self, k: &mut Kernel<Stack>, c: u32) {
+    pub(crate) fn session_begin(&mut self, out: &mut Out, c: u32) {
         let s = &mut self.sessions[c as usize];
         s.epoch += 1;
         s.lease = None;
@@ -53,7 +51,7 @@ impl Cdc {
         s.resigned_owner = false;
         s.announced_owner = false;
         let epoch = s.epoch;
-        k.send(
+        out.send(
             self.captures[c as usize],
             self.pd,
             msg(SessionMsg::Join { epoch }),
@@ -95,13 +93,13 @@ impl Cdc {
     #[allow(clippy::too_many_lines)]
     pub(crate) fn on_session_msg(
         &mut self,
-        k: &mut Kernel<Stack>,
+        (now, out): (SimTime, &mut Out),
         from: NodeId,
         to: NodeId,
         m: SessionMsg,
     ) {
         if to == self.pd {
-            return self.pd_on_msg(k, from, m);
+            return self.pd_on_msg((now, out), from, m);
         }
         let Some(c) = self.capture_index(to) else {
             return;
@@ -113,13 +111,11 @@ impl Cdc {
                 ttl,
                 snap,
             } => {
-                let at = (k.now(), ttl);
-                let mut out = Out::default();
+                let at = (now, ttl);
                 let s = &mut self.sessions[c as usize];
-                let taken = s.on_joined(at, &mut out, (to, c), epoch, lease);
-                route(k, &mut out);
+                let taken = s.on_joined(at, out, (to, c), epoch, lease);
                 if taken {
-                    self.session_view(k, c, snap);
+                    self.session_view(out, c, snap);
                 }
             }
             SessionMsg::JoinRefused { epoch } => {
@@ -128,13 +124,13 @@ impl Cdc {
                     return;
                 }
                 let detail = format!("captureID=cdc-{}#{epoch}", c + 1);
-                k.log(
+                out.log(
                     Some(to),
                     Level::Warn,
                     "register capture failed, lease not found",
                     detail,
                 );
-                self.session_begin(k, c);
+                self.session_begin(out, c);
             }
             SessionMsg::KeepAliveResp { lease, ok, snap } => {
                 if self.sessions[c as usize].lease != Some(lease) {
@@ -142,31 +138,29 @@ impl Cdc {
                 }
                 if ok {
                     let ttl = self.cfg.session.ttl;
-                    self.sessions[c as usize].deadline = k.now().plus(ttl);
-                    self.session_view(k, c, snap);
+                    self.sessions[c as usize].deadline = now.plus(ttl);
+                    self.session_view(out, c, snap);
                 } else {
-                    self.session_done(k, c, "lease not found (TTL -1)");
+                    self.session_done(out, c, "lease not found (TTL -1)");
                 }
             }
             SessionMsg::Watch { snap } => {
                 // A watch event may overtake the Joined answer; the watch itself is open.
                 let s = &self.sessions[c as usize];
                 if s.joined && s.closing.is_none() {
-                    self.session_view(k, c, snap);
+                    self.session_view(out, c, snap);
                 }
             }
             SessionMsg::Revoked { .. } => {
                 if let Some(epoch) = self.sessions[c as usize].closing {
-                    self.session_close(k, c, epoch);
+                    self.session_close(out, c, epoch);
                 }
             }
             SessionMsg::Heartbeat { to: id } => {
                 let s = &self.sessions[c as usize];
                 if s.alive() && s.id(c) == id {
                     self.hear_owner_barrier(c);
-                    let mut out = Out::default();
-                    self.send_report(&mut out, c, from);
-                    route(k, &mut out);
+                    self.send_report(out, c, from);
                 }
             }
             SessionMsg::Dispatch {
@@ -177,16 +171,12 @@ impl Cdc {
             } => {
                 let s = &self.sessions[c as usize];
                 if s.alive() && s.id(c) == id {
-                    self.on_dispatch(k, c, cf, table, op);
-                    let mut out = Out::default();
-                    self.send_dispatch_response(&mut out, c, from, cf, table);
-                    route(k, &mut out);
+                    self.on_dispatch(out, c, cf, table, op);
+                    self.send_dispatch_response(out, c, from, cf, table);
                 }
             }
             SessionMsg::Report { from: id, tables } => {
-                let mut out = Out::default();
-                self.owner_on_report(&mut out, c, id, tables);
-                route(k, &mut out);
+                self.owner_on_report(out, c, id, tables);
             }
             SessionMsg::DispatchResponse {
                 from: id,
@@ -195,9 +185,7 @@ impl Cdc {
                 state,
                 checkpoint,
             } => {
-                let mut out = Out::default();
-                self.owner_on_dispatch_response(&mut out, c, id, (cf, table), (state, checkpoint));
-                route(k, &mut out);
+                self.owner_on_dispatch_response(out, c, id, (cf, table), (state, checkpoint));
             }
             _ => {}
         }
@@ -213,7 +201,7 @@ impl Cdc {
         }
     }
 
-    fn session_view(&mut self, k: &mut Kernel<Stack>, c: u32, snap: EtcdSnapshot) {
+    fn session_view(&mut self, out: &mut Out, c: u32, snap: EtcdSnapshot) {
         let s = &mut self.sessions[c as usize];
         if snap.revision < s.view.revision {
             return;
@@ -228,32 +216,33 @@ impl Cdc {
                 c + 1,
                 self.sessions[c as usize].epoch
             );
-            k.log(
+            out.log(
                 Some(self.captures[c as usize]),
                 Level::Info,
                 "campaign owner successfully",
                 detail,
             );
         }
-        self.maybe_leave(k, c);
+        self.maybe_leave(out, c);
     }
 
     /// Handles a session timer.
     pub(crate) fn on_session_timer(
         &mut self,
-        k: &mut Kernel<Stack>,
+        (now, reach): (SimTime, Reach),
+        out: &mut Out,
         node: NodeId,
         t: SessionTimer,
     ) {
         match t {
             // Armed on PD only (`sessions_init`, `etcd_restarted` and the check itself).
-            SessionTimer::LessorTick => self.lessor_tick(k),
+            SessionTimer::LessorTick => self.lessor_tick(now, out),
             SessionTimer::SessionTick => {
                 let Some(c) = self.capture_index(node) else {
                     return;
                 };
-                self.session_tick(k, c);
-                k.set_timer(
+                self.session_tick(now, out, c);
+                out.set_timer(
                     node,
                     self.cfg.session.session_check_interval,
                     timer(SessionTimer::SessionTick),
@@ -264,27 +253,25 @@ impl Cdc {
                     return;
                 };
                 if self.sessions[c as usize].closing == Some(epoch) {
-                    self.session_close(k, c, epoch);
+                    self.session_close(out, c, epoch);
                 }
             }
-            SessionTimer::Action(a) => self.operator_action(k, a),
+            SessionTimer::Action(a) => self.operator_action(reach, out, a),
         }
     }
 
-    fn session_tick(&mut self, k: &mut Kernel<Stack>, c: u32) {
-        let at = (k.now(), self.cfg.session.ttl);
+    fn session_tick(&mut self, now: SimTime, out: &mut Out, c: u32) {
+        let at = (now, self.cfg.session.ttl);
         let ends = (self.captures[c as usize], self.pd);
-        let mut out = Out::default();
-        let expired = self.sessions[c as usize].check(at, &mut out, ends);
-        route(k, &mut out);
+        let expired = self.sessions[c as usize].check(at, out, ends);
         if expired {
-            self.session_done(k, c, "keepalive deadline passed");
+            self.session_done(out, c, "keepalive deadline passed");
         }
     }
 
     /// The session ended (client side): the capture stops being owner and, depending on the
     /// tiflow#9344 toggle, closes its processors now or once its goroutines exit.
-    fn session_done(&mut self, k: &mut Kernel<Stack>, c: u32, why: &str) {
+    fn session_done(&mut self, out: &mut Out, c: u32, why: &str) {
         let node = self.captures[c as usize];
         let was_owner = self.is_owner(c);
         let s = &mut self.sessions[c as usize];
@@ -296,14 +283,14 @@ impl Cdc {
             "captureID=cdc-{}#{epoch} reason={why} owner={was_owner}",
             c + 1
         );
-        k.log(
+        out.log(
             Some(node),
             Level::Warn,
             "capture session done, capture suicide itself",
             detail,
         );
         // Resign: revoke the lease so the keys go at once (lost while etcd is unreachable).
-        k.send(node, self.pd, msg(SessionMsg::Revoke { lease }));
+        out.send(node, self.pd, msg(SessionMsg::Revoke { lease }));
         // v7.3.0-alpha `cdc/capture/capture.go` `(*captureImpl).run` closes the processor
         // manager only after every goroutine of its errgroup returned. A non-owner's
         // `campaignOwner` returns as soon as the context is cancelled; only the owner's exit
@@ -314,23 +301,23 @@ impl Cdc {
         if waits_for_resign {
             s.closing = Some(epoch);
             let wait = self.cfg.session.owner_resign_timeout;
-            k.set_timer(node, wait, timer(SessionTimer::ResignTimeout { epoch }));
+            out.set_timer(node, wait, timer(SessionTimer::ResignTimeout { epoch }));
         } else {
-            self.session_close(k, c, epoch);
+            self.session_close(out, c, epoch);
         }
     }
 
     /// Every goroutine of the old session exited: close its processors and, if the capture is
     /// still part of the cluster, start a new session (a new capture ID).
-    fn session_close(&mut self, k: &mut Kernel<Stack>, c: u32, epoch: u64) {
+    fn session_close(&mut self, out: &mut Out, c: u32, epoch: u64) {
         let node = self.captures[c as usize];
         let open = self.sessions[c as usize].tables.len();
         self.close_processors(c);
         let detail = format!("captureID=cdc-{}#{epoch} tables={open}", c + 1);
-        k.log(Some(node), Level::Info, "processors closed", detail);
+        out.log(Some(node), Level::Info, "processors closed", detail);
         self.sessions[c as usize].closing = None;
         if self.sessions[c as usize].joined {
-            self.session_begin(k, c);
+            self.session_begin(out, c);
         }
     }
 
@@ -350,7 +337,7 @@ impl Cdc {
     }
 
     /// A drained capture leaves once it holds no tables (or no other capture can take them).
-    pub(crate) fn maybe_leave(&mut self, k: &mut Kernel<Stack>, c: u32) {
+    pub(crate) fn maybe_leave(&mut self, out: &mut Out, c: u32) {
         let s = &self.sessions[c as usize];
         let Some(lease) = s.lease else { return };
         if !s.view.draining.contains(&c) {
@@ -359,7 +346,7 @@ impl Cdc {
         let node = self.captures[c as usize];
         if self.is_owner(c) && !s.resigned_owner {
             self.sessions[c as usize].resigned_owner = true;
-            k.send(node, self.pd, msg(SessionMsg::ResignOwner { lease }));
+            out.send(node, self.pd, msg(SessionMsg::ResignOwner { lease }));
             return;
         }
         let s = &self.sessions[c as usize];
@@ -372,7 +359,7 @@ impl Cdc {
             return;
         }
         let detail = format!("captureID=cdc-{}#{}", c + 1, s.epoch);
-        k.log(
+        out.log(
             Some(node),
             Level::Info,
             "capture drained, exiting (scale-in)",
@@ -381,7 +368,7 @@ impl Cdc {
         let s = &mut self.sessions[c as usize];
         s.joined = false;
         s.lease = None;
-        k.send(node, self.pd, msg(SessionMsg::Revoke { lease }));
+        out.send(node, self.pd, msg(SessionMsg::Revoke { lease }));
         self.close_processors(c);
     }
 

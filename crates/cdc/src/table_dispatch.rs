@@ -2,7 +2,7 @@
 //! owner dispatches them, tracks each table's state (Preparing, Prepared, Replicating,
 //! Stopping) and reports them all in answer to every heartbeat or dispatch.
 
-use faultline_sim::{Kernel, NodeId};
+use faultline_sim::NodeId;
 
 use crate::cdc::Cdc;
 use crate::etcd::wire::SessionMsg;
@@ -10,7 +10,6 @@ use crate::ids::CfIx;
 use crate::out::Out;
 use crate::scheduler::{Dispatch, TableReport, TableState};
 use crate::session::msg;
-use crate::stack::Stack;
 
 impl Cdc {
     /// True when capture `c` may write `table` downstream (it is the table's primary here).
@@ -20,7 +19,7 @@ impl Cdc {
 
     pub(crate) fn on_dispatch(
         &mut self,
-        k: &mut Kernel<Stack>,
+        out: &mut Out,
         c: u32,
         cf: CfIx,
         table: u32,
@@ -29,7 +28,7 @@ impl Cdc {
         let state = self.sessions[c as usize].tables.get(&(cf, table)).copied();
         match (op, state) {
             (Dispatch::AddSecondary { checkpoint }, None) => {
-                let mut out = Vec::new();
+                let mut actions = Vec::new();
                 let p = &mut self.processors[c as usize][cf as usize];
                 p.add_table(table, checkpoint);
                 let (a, b) = self.ks.table_regions(table);
@@ -41,13 +40,13 @@ impl Cdc {
                             .get(&region)
                             .is_none_or(|t| t.resolved > checkpoint);
                     if ahead {
-                        p.kv.track(region, checkpoint, &mut out);
+                        p.kv.track(region, checkpoint, &mut actions);
                     }
                 }
                 self.sessions[c as usize]
                     .tables
                     .insert((cf, table), TableState::Preparing);
-                self.apply_kv(k, c, cf, out);
+                self.apply_kv(out, c, cf, actions);
             }
             (Dispatch::Promote, Some(TableState::Prepared | TableState::Preparing)) => {
                 self.sessions[c as usize]

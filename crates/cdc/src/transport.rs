@@ -1,21 +1,19 @@
 //! The wiring of TCP under the model's connections (the state machine is
 //! [`Transport`](crate::tcp::Transport) in `tcp.rs`): the store -> capture event streams, and MySQL COMMITs and acks held by a cut.
 
-use faultline_sim::{Kernel, Level};
+use faultline_sim::Level;
 
 use crate::cdc::Cdc;
 use crate::endpoint::Subscriber;
-use crate::model::route;
 use crate::msg::{CdcMsg, CfIx, RegionEvent};
 use crate::out::{Out, Reach};
-use crate::stack::Stack;
 use crate::tcp::{Arrival, ParkedCommit, StreamKey};
 
 impl Cdc {
     /// Sends (or holds) one batch of a store's events for a subscriber stream.
     pub(crate) fn send_events(
         &mut self,
-        k: &mut Kernel<Stack>,
+        (reach, out): (Reach, &mut Out),
         store: u32,
         sub: Subscriber,
         events: Vec<RegionEvent>,
@@ -24,22 +22,16 @@ impl Cdc {
             self.stores[store as usize],
             self.captures[sub.capture as usize],
         );
-        let mut out = Out::default();
-        let reach = Reach::new(&k.net);
         self.transport
-            .send_events(reach, &mut out, ends, (store, sub), events);
-        route(k, &mut out);
+            .send_events(reach, out, ends, (store, sub), events);
     }
 
     /// Sends the held batches of every stream whose link is up again.
-    pub(crate) fn flush_held_events(&mut self, k: &mut Kernel<Stack>) {
+    pub(crate) fn flush_held_events(&mut self, reach: Reach, out: &mut Out) {
         let (stores, captures) = (&self.stores, &self.captures);
         let ends =
             |(store, sub): StreamKey| (stores[store as usize], captures[sub.capture as usize]);
-        let mut out = Out::default();
-        self.transport
-            .flush_held(Reach::new(&k.net), &mut out, ends);
-        route(k, &mut out);
+        self.transport.flush_held(reach, out, ends);
     }
 
     /// A store restarted: its streams are new connections.
@@ -50,7 +42,7 @@ impl Cdc {
     /// Checks a batch's position at capture `c`; on a gap the stream is broken at once.
     pub(crate) fn stream_in_order(
         &mut self,
-        k: &mut Kernel<Stack>,
+        out: &mut Out,
         c: u32,
         cf: CfIx,
         store: u32,
@@ -76,9 +68,9 @@ impl Cdc {
             store + 1,
             self.cf_id(cf)
         );
-        k.log(Some(node), Level::Warn, "stream to store closed", detail);
-        let out = self.kv_input(c, cf, |kv, out| kv.on_stream_broken(store, out));
-        self.apply_kv(k, c, cf, out);
+        out.log(Some(node), Level::Warn, "stream to store closed", detail);
+        let actions = self.kv_input(c, cf, |kv, a| kv.on_stream_broken(store, a));
+        self.apply_kv(out, c, cf, actions);
         false
     }
 }
@@ -99,13 +91,13 @@ impl Cdc {
     /// true when the batch was parked.
     pub(crate) fn mysql_commit_parked(
         &mut self,
-        k: &mut Kernel<Stack>,
+        (reach, out): (Reach, &mut Out),
         capture: u32,
         cf: CfIx,
         table: u32,
         batch: u64,
     ) -> bool {
-        if self.mysql_reachable(Reach::new(&k.net), capture) {
+        if self.mysql_reachable(reach, capture) {
             return false;
         }
         if !self.transport.parked.contains(&(capture, cf, table, batch)) {
@@ -115,7 +107,7 @@ impl Cdc {
                 capture + 1,
                 self.cf_id(cf)
             );
-            k.log(
+            out.log(
                 self.mysql,
                 Level::Warn,
                 "MySQL transaction waits for its cut connection",
@@ -127,13 +119,13 @@ impl Cdc {
 
     /// Links healed: parked transactions whose connection is back commit after the write
     /// latency.
-    pub(crate) fn resume_parked_commits(&mut self, k: &mut Kernel<Stack>) {
+    pub(crate) fn resume_parked_commits(&mut self, reach: Reach, out: &mut Out) {
         let Some(mysql) = self.mysql else { return };
         for p in std::mem::take(&mut self.transport.parked_acks) {
             let (capture, cf, table, batch) = p;
             let node = self.captures[capture as usize];
-            if k.net.link(mysql, node).up {
-                k.send_ordered(mysql, node, CdcMsg::MysqlAck { cf, table, batch });
+            if reach.link_up(mysql, node) {
+                out.send_ordered(mysql, node, CdcMsg::MysqlAck { cf, table, batch });
             } else {
                 self.transport.parked_acks.push(p);
             }
@@ -141,7 +133,7 @@ impl Cdc {
         let parked = std::mem::take(&mut self.transport.parked);
         for p in parked {
             let (capture, cf, table, batch) = p;
-            if !self.mysql_reachable(Reach::new(&k.net), capture) {
+            if !self.mysql_reachable(reach, capture) {
                 self.transport.parked.push(p);
                 continue;
             }
@@ -150,14 +142,14 @@ impl Cdc {
                 capture + 1,
                 self.cf_id(cf)
             );
-            k.log(
+            out.log(
                 Some(mysql),
                 Level::Warn,
                 "MySQL transaction resumes after the network healed",
                 detail,
             );
             let latency = self.cfg.mysql_write_latency;
-            k.set_timer(
+            out.set_timer(
                 mysql,
                 latency,
                 crate::msg::CdcTimer::MysqlApplied {

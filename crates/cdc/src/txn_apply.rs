@@ -12,32 +12,19 @@
 //! a new leader still committed); applying is idempotent per region and phase, as Percolator's
 //! checks on the existing lock make it.
 
-use faultline_sim::{Kernel, SimTime};
+use faultline_sim::SimTime;
 use faultline_tikv::{Cluster, OpEvent, OpOutcome};
 
 use crate::cdc::Cdc;
 use crate::change::{RegionEvent, RegionEventKind, RowChange};
-use crate::model::route;
 use crate::out::Out;
-use crate::stack::Stack;
 use crate::txn_wire::TxnFailure;
 use crate::workload::Phase;
 
 impl Cdc {
-    /// Outcomes of the TiKV model's tracked proposals since the last call.
-    pub fn on_op_events(&mut self, k: &mut Kernel<Stack>, tikv: &Cluster, events: Vec<OpEvent>) {
-        let mut out = Out::default();
-        let now = k.now();
-        for e in events {
-            self.on_op_event(now, &mut out, tikv, e);
-        }
-        route(k, &mut out);
-        self.flush_endpoints(k);
-    }
-
     /// One outcome: an applied entry takes effect, a store answers the client, a ReadIndex
     /// answers a registration.
-    fn on_op_event(&mut self, now: SimTime, out: &mut Out, tikv: &Cluster, e: OpEvent) {
+    pub(crate) fn on_op_event(&mut self, now: SimTime, out: &mut Out, tikv: &Cluster, e: OpEvent) {
         match e.outcome {
             OpOutcome::Applied => self.apply_op(tikv, e),
             OpOutcome::Done => self.send_txn_reply(out, e.store, e.op, None),

@@ -2,21 +2,19 @@
 //! and expires leases, answers the captures' session requests and notifies the watchers. The
 //! state machine is [`crate::etcd::Etcd`], its answers [`crate::etcd::server`].
 
-use faultline_sim::{Kernel, NodeId};
+use faultline_sim::{NodeId, SimTime};
 
 use crate::cdc::Cdc;
 use crate::etcd::server::Peers;
 use crate::etcd::wire::{SessionMsg, SessionTimer};
-use crate::model::route;
 use crate::out::Out;
 use crate::session::timer;
-use crate::stack::Stack;
 
 impl Cdc {
     /// Arms PD's lessor and starts the session of every capture that begins joined.
-    pub(crate) fn sessions_init(&mut self, k: &mut Kernel<Stack>) {
+    pub(crate) fn sessions_init(&mut self, out: &mut Out) {
         let s = &self.cfg.session;
-        k.set_timer(
+        out.set_timer(
             self.pd,
             s.lessor_check_interval,
             timer(SessionTimer::LessorTick),
@@ -31,41 +29,41 @@ impl Cdc {
     /// lease it restored. Without the check, a lease whose holder's session ended while PD was
     /// down would never expire: its owner key would outlive the capture, the capture's new
     /// session could never become owner, and nobody would schedule the tables again.
-    pub(crate) fn etcd_restarted(&mut self, k: &mut Kernel<Stack>) {
-        self.etcd.promote(k.now(), self.cfg.session.ttl);
-        k.set_timer(
+    pub(crate) fn etcd_restarted(&mut self, now: SimTime, out: &mut Out) {
+        self.etcd.promote(now, self.cfg.session.ttl);
+        out.set_timer(
             self.pd,
             self.cfg.session.lessor_check_interval,
             timer(SessionTimer::LessorTick),
         );
     }
 
-    pub(crate) fn pd_on_msg(&mut self, k: &mut Kernel<Stack>, from: NodeId, m: SessionMsg) {
+    /// A capture's session request `m` reached PD at `now`; etcd answers it.
+    pub(crate) fn pd_on_msg(
+        &mut self,
+        (now, out): (SimTime, &mut Out),
+        from: NodeId,
+        m: SessionMsg,
+    ) {
         let Some(c) = self.capture_index(from) else {
             return;
         };
         let peers = Peers::new(self.pd, &self.captures);
-        let mut out = Out::default();
-        let at = (k.now(), self.cfg.session.ttl);
-        self.etcd.on_session_request(at, &mut out, peers, c, m);
-        route(k, &mut out);
+        let at = (now, self.cfg.session.ttl);
+        self.etcd.on_session_request(at, out, peers, c, m);
     }
 
     /// Sends the current etcd state to every watcher (a capture with a live key).
-    pub(crate) fn etcd_notify(&mut self, k: &mut Kernel<Stack>) {
+    pub(crate) fn etcd_notify(&mut self, out: &mut Out) {
         let peers = Peers::new(self.pd, &self.captures);
-        let mut out = Out::default();
-        self.etcd.notify_watchers(&mut out, peers);
-        route(k, &mut out);
+        self.etcd.notify_watchers(out, peers);
     }
 
     /// PD's lessor check: revokes every expired lease, logs it, tells the watchers and arms
     /// the next check.
-    pub(crate) fn lessor_tick(&mut self, k: &mut Kernel<Stack>) {
+    pub(crate) fn lessor_tick(&mut self, now: SimTime, out: &mut Out) {
         let peers = Peers::new(self.pd, &self.captures);
-        let mut out = Out::default();
         let every = self.cfg.session.lessor_check_interval;
-        self.etcd.lessor_check(k.now(), every, &mut out, peers);
-        route(k, &mut out);
+        self.etcd.lessor_check(now, every, out, peers);
     }
 }
