@@ -5,24 +5,24 @@
 
 use faultline_sim::{Network, NodeId, SimRng};
 
-use crate::capture_session::CaptureSession;
+use crate::capture::capture_session::CaptureSession;
+use crate::capture::kvclient::KvClient;
+use crate::capture::processor::Processor;
 use crate::config::CdcConfig;
-use crate::endpoint::Endpoint;
+use crate::endpoint::store_endpoint::Endpoint;
 use crate::etcd::Etcd;
 use crate::ids::CfIx;
-use crate::kafka::cluster::KafkaCluster;
 use crate::keyspace::Keyspace;
-use crate::kvclient::KvClient;
-use crate::lifecycle::Lifecycle;
-use crate::mysql::Downstream;
-use crate::owner::FeedWatermarks;
-use crate::pd_client_state::PdClients;
-use crate::processor::Processor;
-use crate::scheduler::Scheduler;
-use crate::tcp::Transport;
+use crate::owner::lifecycle::Lifecycle;
+use crate::owner::scheduler::Scheduler;
+use crate::owner::watermarks::FeedWatermarks;
+use crate::sink::kafka::cluster::KafkaCluster;
+use crate::sink::mysql::Downstream;
+use crate::sink::tcp::Transport;
 use crate::ts::{Ts, Tso};
-use crate::upstream::Upstream;
-use crate::workload::Workload;
+use crate::upstream::ground_truth::Upstream;
+use crate::upstream::pd_client_state::PdClients;
+use crate::upstream::workload::Workload;
 
 /// The TiCDC model state.
 #[derive(Clone, Debug)]
@@ -79,7 +79,7 @@ pub struct Cdc {
     /// Jitter of goroutine scheduling in the KV client (its own seeded stream).
     pub(crate) rng: SimRng,
     /// ReadIndex requests the endpoints asked for, waiting for the Stack to hand them to TiKV.
-    pub(crate) read_requests: crate::endpoint::ReadRequests,
+    pub(crate) read_requests: crate::endpoint::store_endpoint::ReadRequests,
 }
 
 impl Cdc {

@@ -4,13 +4,13 @@
 use faultline_sim::{Kernel, Level, NodeId, NodeState, SimDuration, SimTime};
 use faultline_tikv::{Cluster, OpEvent};
 
+use crate::capture::kvclient::KvClient;
+use crate::capture::processor::Processor;
 use crate::cdc::Cdc;
-use crate::endpoint::{ScanRequest, Subscriber};
+use crate::endpoint::store_endpoint::{ScanRequest, Subscriber};
 use crate::ids::CfIx;
-use crate::kvclient::KvClient;
 use crate::msg::{CdcMsg, CdcTimer, RegionEventKind};
 use crate::out::{Command, Out, Reach};
-use crate::processor::Processor;
 use crate::stack::Stack;
 use crate::ts::Ts;
 

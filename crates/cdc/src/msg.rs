@@ -4,7 +4,7 @@ use faultline_sim::{TraceEncode, TraceHasher};
 
 pub use crate::change::{RegionError, RegionEvent, RegionEventKind, RowChange};
 pub use crate::ids::CfIx;
-use crate::kafka::codec::KafkaMessage;
+use crate::sink::kafka::codec::KafkaMessage;
 use crate::ts::Ts;
 
 /// A message of the TiCDC model.
@@ -87,9 +87,9 @@ pub enum CdcMsg {
     /// Capture sessions, etcd and scheduler v3 (`session.rs`).
     Session(crate::etcd::wire::SessionMsg),
     /// The upstream write path and CheckLeader (`txn_wire.rs`).
-    Txn(crate::txn_wire::TxnMsg),
+    Txn(crate::upstream::txn_wire::TxnMsg),
     /// TSO and region requests to PD and their answers (`pd_wire.rs`).
-    Pd(crate::pd_wire::PdMsg),
+    Pd(crate::upstream::pd_wire::PdMsg),
 }
 
 /// A timer of the TiCDC model.
@@ -189,9 +189,9 @@ pub enum CdcTimer {
     /// Capture sessions, etcd and scheduler v3 (`session.rs`).
     Session(crate::etcd::wire::SessionTimer),
     /// The upstream write path (`txn_wire.rs`).
-    Txn(crate::txn_wire::TxnTimer),
+    Txn(crate::upstream::txn_wire::TxnTimer),
     /// PD clients' request timeouts (`pd_wire.rs`).
-    Pd(crate::pd_wire::PdTimer),
+    Pd(crate::upstream::pd_wire::PdTimer),
 }
 
 impl CdcMsg {

@@ -8,8 +8,8 @@
 //! run started (timers armed by an earlier life of a node are dropped). A `remove_capture` at
 //! `0s` means the capture starts outside the cluster (a node ready for a later scale-out).
 
+use faultline_cdc::capture::session::{OperatorAction, SessionTimer};
 use faultline_cdc::msg::CdcTimer;
-use faultline_cdc::session::{OperatorAction, SessionTimer};
 use faultline_cdc::StackTimer;
 use faultline_tikv::TikvAction;
 

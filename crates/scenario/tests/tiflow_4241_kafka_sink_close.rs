@@ -6,8 +6,8 @@
 //! twice meanwhile. Either way the Kafka changefeeds recover and end consistent once the
 //! broker returns.
 
-use faultline_cdc::kafka::OWNER_SIDE;
-use faultline_cdc::lifecycle::{FeedStatus, ProcessorState, SinkState};
+use faultline_cdc::owner::lifecycle::{FeedStatus, ProcessorState, SinkState};
+use faultline_cdc::sink::kafka::OWNER_SIDE;
 use faultline_scenario::*;
 use faultline_sim::SimTime;
 
@@ -175,7 +175,7 @@ fn kafka_changefeeds_end_consistent_after_the_broker_returns_across_seeds() {
             assert_eq!(topic.consumer.decode_errors, 0, "seed {seed} {id}");
             assert!(topic.consumer.consumed > 1_000, "seed {seed} {id}");
             let (rows, mark) = cdc.replica(i as u16);
-            let report = faultline_cdc::consistency::check(
+            let report = faultline_cdc::check::consistency::check(
                 &cdc.ks,
                 &cdc.upstream,
                 rows,

@@ -2,8 +2,8 @@
 //! checkpoint / resolved ts, which region holds that table's minimum, which store leads it,
 //! and why it is behind.
 
-use faultline_cdc::kvclient::{Owner, RegionTrack};
-use faultline_cdc::processor::Processor;
+use faultline_cdc::capture::kvclient::{Owner, RegionTrack};
+use faultline_cdc::capture::processor::Processor;
 use faultline_cdc::{Cdc, Ts};
 use faultline_scenario::Run;
 use faultline_sim::SimTime;

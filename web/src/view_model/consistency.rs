@@ -1,7 +1,7 @@
 //! The consistency check's differing rows per changefeed (downstream MySQL against upstream
 //! ground truth, for rows whose latest version is at or below the changefeed checkpoint).
 
-use faultline_cdc::consistency::check;
+use faultline_cdc::check::consistency::check;
 use faultline_cdc::Ts;
 use faultline_scenario::Run;
 use serde::{Deserialize, Serialize};

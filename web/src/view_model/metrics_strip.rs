@@ -76,7 +76,7 @@ pub fn metrics_strip(run: &Run) -> MetricsStripVm {
 /// The state a state-coded metric's value stands for (`sink_state.cf-1` = 2 is "closing"),
 /// so the page says `sink: closing` rather than a number; None for other metrics or codes.
 pub fn state_name(metric: &str, value: f64) -> Option<&'static str> {
-    use faultline_cdc::lifecycle::{FeedStatus, ProcessorState, SinkState};
+    use faultline_cdc::owner::lifecycle::{FeedStatus, ProcessorState, SinkState};
     let prefix = metric.split('.').next()?;
     let code = u8::try_from(value as i64)
         .ok()

@@ -1,6 +1,6 @@
 //! View-model extraction from real runs of the shipped scenarios.
 
-use faultline_cdc::kvclient::Owner;
+use faultline_cdc::capture::kvclient::Owner;
 use faultline_scenario::{gallery, Run};
 use faultline_sim::SimTime;
 use std::sync::{Mutex, OnceLock};

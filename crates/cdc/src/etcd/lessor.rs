@@ -4,11 +4,11 @@
 
 use faultline_sim::{NodeId, SimTime};
 
+use crate::capture::session::timer;
 use crate::cdc::Cdc;
 use crate::etcd::server::Peers;
 use crate::etcd::wire::{SessionMsg, SessionTimer};
 use crate::out::Out;
-use crate::session::timer;
 
 impl Cdc {
     /// Arms PD's lessor and starts the session of every capture that begins joined.

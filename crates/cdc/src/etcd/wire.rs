@@ -5,7 +5,7 @@ use faultline_sim::{SimDuration, TraceHasher};
 
 use crate::etcd::{CaptureId, EtcdSnapshot};
 use crate::ids::CfIx;
-use crate::scheduler::{Dispatch, TableReport, TableState};
+use crate::owner::scheduler::{Dispatch, TableReport, TableState};
 use crate::ts::Ts;
 
 /// Operator actions (the CLI / API of TiCDC and the cluster manager), scheduled as PD timers.

@@ -1,6 +1,6 @@
 //! Liveness after faults heal, judged from metric series.
 
-use faultline_cdc::lifecycle::{FeedStatus, CHANGEFEED_STATE_METRIC};
+use faultline_cdc::owner::lifecycle::{FeedStatus, CHANGEFEED_STATE_METRIC};
 use faultline_scenario::{Dur, FaultAction, Run, Scenario};
 use faultline_sim::SimTime;
 

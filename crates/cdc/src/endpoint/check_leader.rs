@@ -1,0 +1,172 @@
+//! Resolved ts behind CheckLeader, after TiKV's resolved-ts advancer
+//! (`components/resolved_ts/src/advance.rs`: `AdvanceTsWorker::advance_ts_for_regions` and
+//! `LeadershipResolver::resolve`). Every `min-ts-interval` (cdc default 1 s) the endpoint of a
+//! store takes a min ts from PD, lowers it per region to the region's oldest lock, and asks
+//! every store holding a follower, in one request per store pair, to confirm `(region, term)`.
+//! A region's resolved ts is published only once a quorum (the leader included) confirmed it.
+//! A leader cut from its followers therefore publishes nothing, even before check-quorum
+//! makes it step down.
+//!
+//! The min ts comes from PD over the network (`crate::upstream::pd_client`, `store_want_ts`): a store
+//! cut from PD advances no resolved ts until it reaches PD again.
+
+use std::collections::BTreeMap;
+
+use faultline_sim::NodeId;
+use faultline_tikv::Cluster;
+
+use crate::cdc::Cdc;
+use crate::change::{RegionError, RegionEvent, RegionEventKind};
+use crate::msg::CdcMsg;
+use crate::out::Out;
+use crate::ts::Ts;
+use crate::upstream::txn_wire::TxnMsg;
+
+impl Cdc {
+    /// The endpoint's `min-ts-interval` tick on store `s`: subscriptions of regions it no
+    /// longer leads end now; the rest wait for PD's min ts ([`Cdc::endpoint_advance`]).
+    pub(crate) fn endpoint_tick(&mut self, out: &mut Out, tikv: &Cluster, s: u32) {
+        let regions: Vec<u32> = self.endpoints[s as usize].subs.keys().copied().collect();
+        for region in regions {
+            if tikv.local_leader_term(s, region).is_none() {
+                self.drop_not_leader(tikv, s, region);
+            }
+        }
+        if !self.endpoints[s as usize].subs.is_empty() {
+            self.store_want_ts(out, s);
+        }
+    }
+
+    /// PD answered store `s` with min ts `tso`: lower it per region to the oldest lock and
+    /// start a CheckLeader round, whose requests go to `out`.
+    pub(crate) fn endpoint_advance(&mut self, out: &mut Out, tikv: &Cluster, s: u32, tso: Ts) {
+        let regions: Vec<u32> = self.endpoints[s as usize].subs.keys().copied().collect();
+        let mut asks: Vec<Vec<(u32, u64)>> = vec![Vec::new(); self.stores.len()];
+        let mut waiting = BTreeMap::new();
+        let needed = tikv.region_quorum() - 1;
+        for region in regions {
+            let Some(term) = tikv.local_leader_term(s, region) else {
+                self.drop_not_leader(tikv, s, region);
+                continue;
+            };
+            let resolved = self
+                .upstream
+                .oldest_lock(region)
+                .map_or(tso, |l| l.min(tso));
+            if needed == 0 {
+                self.publish_resolved(tikv, s, region, resolved);
+                continue;
+            }
+            waiting.insert(region, (resolved, needed as u8));
+            let (stores, n) = tikv.region_stores(region);
+            for t in stores[..n].iter().filter(|t| **t != s) {
+                asks[*t as usize].push((region, term));
+            }
+        }
+        let ep = &mut self.endpoints[s as usize];
+        ep.check.round += 1;
+        // What the last round still waits for never reached a quorum.
+        let left = std::mem::replace(&mut ep.check.waiting, waiting);
+        ep.check.unconfirmed += left.len() as u64;
+        let round = ep.check.round;
+        for (t, regions) in asks.into_iter().enumerate() {
+            if !regions.is_empty() {
+                let msg = CdcMsg::Txn(TxnMsg::CheckLeader { round, regions });
+                out.send(self.stores[s as usize], self.stores[t], msg);
+            }
+        }
+    }
+
+    /// The local peer no longer leads: subscriptions end with NotLeader.
+    fn drop_not_leader(&mut self, tikv: &Cluster, s: u32, region: u32) {
+        let leader = tikv.region_leader_store(region);
+        let ep = &mut self.endpoints[s as usize];
+        for sub in ep.subs.remove(&region).unwrap_or_default() {
+            let kind = RegionEventKind::Error(RegionError::NotLeader { leader });
+            let ev = RegionEvent {
+                region,
+                request: sub.request,
+                kind,
+            };
+            ep.push(sub.to, ev);
+        }
+    }
+
+    fn publish_resolved(&mut self, tikv: &Cluster, s: u32, region: u32, ts: Ts) {
+        if tikv.local_leader_term(s, region).is_none() {
+            return;
+        }
+        let ep = &mut self.endpoints[s as usize];
+        for sub in ep.subs.get(&region).cloned().unwrap_or_default() {
+            let ev = RegionEvent {
+                region,
+                request: sub.request,
+                kind: RegionEventKind::Resolved(ts),
+            };
+            ep.push(sub.to, ev);
+        }
+    }
+
+    /// A store answers a CheckLeader request (`handle_check_leaders` on the receiving store),
+    /// writing the answer to `out`.
+    pub(crate) fn on_check_leader(
+        &self,
+        out: &mut Out,
+        tikv: &Cluster,
+        from: NodeId,
+        to: NodeId,
+        round: u64,
+        regions: Vec<(u32, u64)>,
+    ) {
+        let (Some(leader_store), Some(me)) = (self.store_of(from), self.store_of(to)) else {
+            return;
+        };
+        let confirmed: Vec<u32> = regions
+            .into_iter()
+            .filter(|(r, term)| tikv.confirms_leader(me, *r, *term, leader_store))
+            .map(|(r, _)| r)
+            .collect();
+        let msg = CdcMsg::Txn(TxnMsg::CheckLeaderResp {
+            round,
+            regions: confirmed,
+        });
+        out.send(to, from, msg);
+    }
+
+    /// Confirmations from one store: regions reaching a quorum publish their resolved ts.
+    pub(crate) fn on_check_leader_resp(
+        &mut self,
+        tikv: &Cluster,
+        _from: NodeId,
+        to: NodeId,
+        round: u64,
+        regions: Vec<u32>,
+    ) {
+        let Some(s) = self.store_of(to) else {
+            return;
+        };
+        if self.endpoints[s as usize].check.round != round {
+            return;
+        }
+        for region in regions {
+            let waiting = &mut self.endpoints[s as usize].check.waiting;
+            let Some((ts, left)) = waiting.get_mut(&region) else {
+                continue;
+            };
+            *left -= 1;
+            if *left == 0 {
+                let ts = *ts;
+                waiting.remove(&region);
+                self.publish_resolved(tikv, s, region, ts);
+            }
+        }
+    }
+
+    fn store_of(&self, n: NodeId) -> Option<u32> {
+        self.stores.iter().position(|s| *s == n).map(|i| i as u32)
+    }
+}
+
+#[cfg(test)]
+#[path = "check_leader_tests.rs"]
+mod tests;

@@ -1,0 +1,12 @@
+//! The TiCDC owner: scheduler v3's state and planner and the owner side of dispatch, the
+//! changefeed watermarks, the owner loop, the changefeed / sink / processor lifecycles with
+//! their backoff, operator actions and the redo meta manager.
+
+pub mod feed_state;
+pub mod lifecycle;
+pub mod operator;
+pub mod owner_loop;
+pub mod owner_schedule;
+pub mod redo;
+pub mod scheduler;
+pub mod watermarks;

@@ -1,0 +1,106 @@
+//! What TiKV does when a Percolator entry is applied, and how stores answer the client.
+//!
+//! - Prewrite applied: the keys are locked (TiKV `src/storage/txn/actions/prewrite.rs`,
+//!   `prewrite` writes a lock per key); resolved ts cannot pass the lock from now on.
+//! - Commit applied: the rows get their new version and the locks go (`actions/commit.rs`,
+//!   `commit`); the leader's CDC endpoint emits the row change now, as TiKV's CDC observer sees
+//!   the applied write batch (`components/cdc/src/delegate.rs`, `Delegate::on_batch` ->
+//!   `sink_data`), not when the client decided to commit.
+//! - Rollback applied: the locks go.
+//!
+//! An entry may be applied although its client gave up on it (a timed-out request whose entry
+//! a new leader still committed); applying is idempotent per region and phase, as Percolator's
+//! checks on the existing lock make it.
+
+use faultline_sim::SimTime;
+use faultline_tikv::{Cluster, OpEvent, OpOutcome};
+
+use crate::cdc::Cdc;
+use crate::change::{RegionEvent, RegionEventKind, RowChange};
+use crate::out::Out;
+use crate::upstream::txn_wire::TxnFailure;
+use crate::upstream::workload::Phase;
+
+impl Cdc {
+    /// One outcome: an applied entry takes effect, a store answers the client, a ReadIndex
+    /// answers a registration.
+    pub(crate) fn on_op_event(&mut self, now: SimTime, out: &mut Out, tikv: &Cluster, e: OpEvent) {
+        match e.outcome {
+            OpOutcome::Applied => self.apply_op(tikv, e),
+            OpOutcome::Done => self.send_txn_reply(out, e.store, e.op, None),
+            OpOutcome::Stale => self.send_txn_reply(out, e.store, e.op, Some(TxnFailure::Stale)),
+            OpOutcome::NotLeader { leader } => {
+                let failure = Some(TxnFailure::NotLeader { leader });
+                self.send_txn_reply(out, e.store, e.op, failure)
+            }
+            OpOutcome::ReadReady | OpOutcome::ReadNotLeader { .. } | OpOutcome::ReadStale => {
+                self.endpoint_read_answered(out, now, tikv, e);
+            }
+        }
+    }
+
+    fn apply_op(&mut self, tikv: &Cluster, e: OpEvent) {
+        let Some(r) = self.workload.ops.get(&e.op).copied() else {
+            return; // its transaction ended (or its client died)
+        };
+        let Some(txn) = self.workload.open.get_mut(&r.txn) else {
+            return;
+        };
+        let (start_ts, commit_ts) = (txn.start_ts, txn.commit_ts);
+        let req = txn.req_mut(r.region).expect("a request per touched region");
+        match r.phase {
+            Phase::Prewrite if !req.locked && !req.written => {
+                req.locked = true;
+                let keys = txn
+                    .writes
+                    .iter()
+                    .filter(|(key, _)| self.ks.region_of(*key) == r.region)
+                    .count();
+                self.upstream.lock(r.region, start_ts, keys as u32);
+            }
+            Phase::Commit if req.locked => {
+                req.locked = false;
+                req.written = true;
+                let rows: Vec<RowChange> = txn
+                    .writes
+                    .iter()
+                    .filter(|(key, _)| self.ks.region_of(*key) == r.region)
+                    .map(|(key, value)| RowChange {
+                        key: *key,
+                        value: *value,
+                        start_ts,
+                        commit_ts,
+                    })
+                    .collect();
+                self.upstream.unlock_txn(r.region, start_ts);
+                for row in &rows {
+                    self.upstream.commit(row.key, row.value, commit_ts);
+                }
+                self.emit_applied_rows(tikv, e.store, r.region, rows);
+            }
+            Phase::Rollback if req.locked => {
+                req.locked = false;
+                self.upstream.unlock_txn(r.region, start_ts);
+            }
+            _ => {}
+        }
+    }
+
+    /// The CDC endpoint of the applying store sends the rows to the region's subscribers, if
+    /// that store's peer leads (only leaders have CDC delegates).
+    fn emit_applied_rows(&mut self, tikv: &Cluster, store: u32, region: u32, rows: Vec<RowChange>) {
+        if tikv.local_leader_term(store, region).is_none() {
+            return;
+        }
+        let ep = &mut self.endpoints[store as usize];
+        let subs = ep.subs.get(&region).cloned().unwrap_or_default();
+        for sub in subs {
+            let ev = RegionEvent {
+                region,
+                request: sub.request,
+                kind: RegionEventKind::Entries(rows.clone()),
+            };
+            ep.push(sub.to, ev);
+        }
+    }
+}

@@ -1,0 +1,379 @@
+//! The workload's client (`client-1`) driving Percolator transactions through TiKV, after
+//! client-go's two-phase committer (`txnkv/transaction/2pc.go`, `prewrite.go`, `commit.go`)
+//! and region request sender (`internal/locate/region_request.go`, `SendReqCtx`):
+//! - every touched region gets a request sent to its leader as the client's region cache
+//!   knows it (loaded from PD, or from a NotLeader hint), each a Raft proposal there;
+//! - an answer comes when the proposing peer applies the entry; no answer within
+//!   `ReadTimeoutShort` (30 s) is a send failure (`onSendFail`: `BoTiKVRPC`, drop the hint);
+//! - NotLeader with a hint retries at once at the hinted store, without one it backs off
+//!   (`onRegionError`: `BoRegionScheduling`); StaleCommand backs off `BoStaleCmd`;
+//! - commit begins when every prewrite succeeded; a prewrite that slept more than
+//!   `PrewriteMaxBackoff` rolls the transaction back.
+//!
+//! Simplifications: all regions' commits go out together (no primary-first commit); commit
+//! and rollback retry until they succeed (client-go's lock resolver would finish them); the
+//! region cache (`crate::upstream::region_cache`) is loaded from PD over the network and dropped for a
+//! region whose request failed. Timestamps come from PD over the network too
+//! (`crate::upstream::pd_client`): a client cut from PD starts and commits nothing.
+//! The workload's own state is [`crate::upstream::workload`]; applying entries is [`crate::upstream::txn_apply`].
+
+use faultline_sim::{NodeState, SimDuration, SimTime};
+use faultline_tikv::Cluster;
+
+use crate::cdc::Cdc;
+use crate::msg::{CdcMsg, CdcTimer};
+use crate::out::Out;
+use crate::ts::Ts;
+use crate::upstream::client_backoff::{
+    BackoffKind, PREWRITE_MAX_BACKOFF_MS, READ_TIMEOUT_SHORT_MS,
+};
+use crate::upstream::pd_client_state::TsWant;
+use crate::upstream::txn_wire::{TxnFailure, TxnMsg, TxnTimer};
+use crate::upstream::workload::{OpRef, Phase, RegionReq, Txn};
+
+impl Cdc {
+    /// The workload's client lives on `client-1`. When it dies, its open transactions never commit:
+    /// their locks are rolled back (simplified: at once, where TiKV's lock resolver waits for
+    /// the lock TTL), or resolved ts would stay pinned under them forever. When it restarts,
+    /// its dropped timers are armed again.
+    pub(crate) fn workload_client_state(&mut self, out: &mut Out, state: NodeState) {
+        match state {
+            NodeState::Crashed => {
+                self.client_pd_reset();
+                for (_, txn) in std::mem::take(&mut self.workload.open) {
+                    self.unlock_all(&txn);
+                    self.workload.aborted += 1;
+                }
+                self.workload.ops.clear();
+            }
+            NodeState::Up if self.cfg.workload.txns_per_sec > 0 => {
+                let gap = self.workload.gap_us();
+                out.set_timer(self.client, SimDuration(gap), CdcTimer::WorkloadTick);
+            }
+            _ => {}
+        }
+    }
+
+    fn unlock_all(&mut self, txn: &Txn) {
+        for req in txn.reqs.iter().filter(|r| r.locked) {
+            self.upstream.unlock_txn(req.region, txn.start_ts);
+        }
+    }
+
+    /// Time (`now`) for the next transaction: ask PD for its start ts.
+    pub(crate) fn workload_tick(&mut self, now: SimTime, out: &mut Out) {
+        if let Some(stop) = self.cfg.workload.stop_at {
+            if now.0 >= stop.0 {
+                return;
+            }
+        }
+        self.client_want_ts(out, TsWant::Start);
+        let gap = self.workload.gap_us();
+        out.set_timer(self.client, SimDuration(gap), CdcTimer::WorkloadTick);
+    }
+
+    /// PD gave a start ts: the transaction begins, one prewrite per region.
+    pub(crate) fn begin_txn(&mut self, out: &mut Out, tikv: &Cluster, start_ts: Ts) {
+        let writes = self.workload.draw(&self.ks);
+        let mut reqs: Vec<RegionReq> = Vec::new();
+        for (key, _) in &writes {
+            let region = self.ks.region_of(*key);
+            if !reqs.iter().any(|r| r.region == region) {
+                reqs.push(RegionReq {
+                    region,
+                    op: 0,
+                    done: false,
+                    hint: None,
+                    locked: false,
+                    written: false,
+                });
+            }
+        }
+        let txn = Txn {
+            start_ts,
+            commit_ts: Ts::default(),
+            writes,
+            phase: Phase::Prewrite,
+            reqs,
+            backoff: Default::default(),
+            ops: Vec::new(),
+        };
+        let id = self.workload.next_txn;
+        self.workload.next_txn += 1;
+        let regions: Vec<u32> = txn.reqs.iter().map(|r| r.region).collect();
+        self.workload.open.insert(id, txn);
+        for region in regions {
+            self.send_txn_request(out, tikv, id, region);
+        }
+    }
+
+    /// Every prewrite succeeded: ask PD for the commit ts.
+    pub(crate) fn commit(&mut self, out: &mut Out, id: u64) {
+        if self.workload.open.contains_key(&id) {
+            self.client_want_ts(out, TsWant::Commit(id));
+        }
+    }
+
+    /// PD gave the commit ts: commit every region.
+    pub(crate) fn commit_at(&mut self, out: &mut Out, tikv: &Cluster, id: u64, commit_ts: Ts) {
+        let Some(txn) = self.workload.open.get_mut(&id) else {
+            return;
+        };
+        txn.commit_ts = commit_ts;
+        txn.begin(Phase::Commit);
+        let regions: Vec<u32> = txn.reqs.iter().map(|r| r.region).collect();
+        for region in regions {
+            self.send_txn_request(out, tikv, id, region);
+        }
+    }
+
+    /// Sends the current phase's request for `region` to the store the region cache names.
+    /// (`_tikv` is unused since the cache loads from PD over the network; kept so the
+    /// follower-side retry of a stale cache can read the region's peers here.)
+    pub(crate) fn send_txn_request(
+        &mut self,
+        out: &mut Out,
+        _tikv: &Cluster,
+        id: u64,
+        region: u32,
+    ) {
+        let Some(txn) = self.workload.open.get(&id) else {
+            return;
+        };
+        let phase = txn.phase;
+        let hint = txn
+            .reqs
+            .iter()
+            .find(|r| r.region == region)
+            .and_then(|r| r.hint);
+        let store = match hint {
+            Some(store) => {
+                self.pd_clients.region_cache.update_leader(region, store);
+                store
+            }
+            None => {
+                let Some(store) = self.client_region_leader(out, id, region) else {
+                    // Waits for the load from PD, which resumes it (`pd_client.rs`).
+                    let txn = self.workload.open.get_mut(&id).expect("open");
+                    txn.req_mut(region)
+                        .expect("a request per touched region")
+                        .op = u64::MAX;
+                    return;
+                };
+                store
+            }
+        };
+        let op = self.workload.next_op;
+        self.workload.next_op += 1;
+        let txn = self.workload.open.get_mut(&id).expect("open");
+        txn.ops.push(op);
+        txn.req_mut(region)
+            .expect("a request per touched region")
+            .op = op;
+        let r = OpRef {
+            txn: id,
+            region,
+            phase,
+        };
+        self.workload.ops.insert(op, r);
+        let node = self.stores[store as usize];
+        out.propose(self.client, node, (region, op));
+        let timeout = SimDuration::from_millis(READ_TIMEOUT_SHORT_MS);
+        out.set_timer(
+            self.client,
+            timeout,
+            CdcTimer::Txn(TxnTimer::Timeout { op }),
+        );
+    }
+
+    /// The request `op` is current: its transaction id, if it still waits for that answer.
+    fn current_request(&self, op: u64) -> Option<(u64, u32)> {
+        let r = self.workload.ops.get(&op)?;
+        let txn = self.workload.open.get(&r.txn)?;
+        let current = txn.phase == r.phase
+            && txn
+                .reqs
+                .iter()
+                .any(|q| q.region == r.region && q.op == op && !q.done);
+        current.then_some((r.txn, r.region))
+    }
+
+    /// A store answered operation `op`; it reached the client at `now`.
+    pub(crate) fn on_txn_reply(
+        &mut self,
+        now: SimTime,
+        out: &mut Out,
+        tikv: &Cluster,
+        op: u64,
+        failure: Option<TxnFailure>,
+    ) {
+        let Some((id, region)) = self.current_request(op) else {
+            return;
+        };
+        let txn = self.workload.open.get_mut(&id).expect("current");
+        let req = txn.req_mut(region).expect("current");
+        req.op = 0;
+        match failure {
+            None => {
+                req.done = true;
+                if txn.reqs.iter().all(|r| r.done) {
+                    self.phase_done(now, out, id);
+                }
+            }
+            Some(TxnFailure::NotLeader {
+                leader: Some(store),
+            }) => {
+                // client-go follows the hint at once (`onRegionError`, NotLeader with leader).
+                self.workload.failed.not_leader += 1;
+                req.hint = Some(store);
+                self.workload.commit_retries += 1;
+                self.send_txn_request(out, tikv, id, region);
+            }
+            Some(TxnFailure::NotLeader { leader: None }) => {
+                self.workload.failed.no_leader += 1;
+                req.hint = None;
+                self.txn_backoff(out, id, region, BackoffKind::RegionScheduling);
+            }
+            Some(TxnFailure::Stale) => {
+                self.workload.failed.stale_command += 1;
+                req.hint = None;
+                self.txn_backoff(out, id, region, BackoffKind::StaleCmd);
+            }
+        }
+    }
+
+    /// No answer to `op` within `ReadTimeoutShort`: a send failure.
+    pub(crate) fn on_txn_timeout(&mut self, out: &mut Out, op: u64) {
+        let Some((id, region)) = self.current_request(op) else {
+            return;
+        };
+        let req = self
+            .workload
+            .open
+            .get_mut(&id)
+            .and_then(|t| t.req_mut(region))
+            .expect("current");
+        req.op = 0;
+        req.hint = None;
+        self.workload.failed.timeout += 1;
+        self.txn_backoff(out, id, region, BackoffKind::TikvRpc);
+    }
+
+    /// Sleeps before sending `region`'s request again; a prewrite past its budget rolls back.
+    pub(crate) fn txn_backoff(&mut self, out: &mut Out, id: u64, region: u32, kind: BackoffKind) {
+        // client-go drops the cached region on a failed request (`onSendFail`, and NotLeader
+        // without a hint): the resend loads it from PD again.
+        self.pd_clients.region_cache.invalidate(region);
+        let Some(txn) = self.workload.open.get_mut(&id) else {
+            return;
+        };
+        let sleep = txn.backoff.next_sleep_ms(kind, &mut self.workload.rng);
+        if txn.phase == Phase::Prewrite && txn.backoff.slept_ms > PREWRITE_MAX_BACKOFF_MS {
+            txn.begin(Phase::Rollback);
+            for r in &mut txn.reqs {
+                r.op = u64::MAX; // every region waits for its resend below
+            }
+            for r in txn.reqs.clone() {
+                self.arm_resend(out, id, r.region, 0);
+            }
+            return;
+        }
+        let req = txn.req_mut(region).expect("a request per touched region");
+        req.op = u64::MAX;
+        self.arm_resend(out, id, region, sleep);
+    }
+
+    fn arm_resend(&mut self, out: &mut Out, txn: u64, region: u32, sleep_ms: u64) {
+        let t = CdcTimer::Txn(TxnTimer::Resend { txn, region });
+        out.set_timer(self.client, SimDuration::from_millis(sleep_ms), t);
+    }
+
+    /// A backoff ended.
+    pub(crate) fn on_txn_resend(&mut self, out: &mut Out, tikv: &Cluster, id: u64, region: u32) {
+        let waiting = self
+            .workload
+            .open
+            .get_mut(&id)
+            .and_then(|t| t.req_mut(region))
+            .is_some_and(|r| r.op == u64::MAX && !r.done);
+        if waiting {
+            self.workload.commit_retries += 1;
+            self.send_txn_request(out, tikv, id, region);
+        }
+    }
+
+    /// Every region's request of the current phase succeeded.
+    fn phase_done(&mut self, now: SimTime, out: &mut Out, id: u64) {
+        let phase = self.workload.open[&id].phase;
+        match phase {
+            Phase::Prewrite => {
+                let delay = self.workload.commit_delay_us();
+                out.set_timer(
+                    self.client,
+                    SimDuration(delay),
+                    CdcTimer::TxnCommit { txn: id },
+                );
+            }
+            Phase::Commit | Phase::Rollback => {
+                let txn = self.workload.open.remove(&id).expect("open");
+                for op in &txn.ops {
+                    self.workload.ops.remove(op);
+                }
+                if phase == Phase::Commit {
+                    self.workload.committed += 1;
+                    self.workload.committed_per_sec.add(now, 1);
+                } else {
+                    self.workload.aborted += 1;
+                }
+            }
+        }
+    }
+
+    /// Routes a write-path or CheckLeader message.
+    pub(crate) fn on_txn_msg(
+        &mut self,
+        now: SimTime,
+        out: &mut Out,
+        tikv: &Cluster,
+        from: faultline_sim::NodeId,
+        to: faultline_sim::NodeId,
+        m: TxnMsg,
+    ) {
+        match m {
+            TxnMsg::Reply { op, failure } if to == self.client => {
+                self.on_txn_reply(now, out, tikv, op, failure)
+            }
+            TxnMsg::Reply { .. } => {}
+            TxnMsg::CheckLeader { round, regions } => {
+                self.on_check_leader(out, tikv, from, to, round, regions);
+            }
+            TxnMsg::CheckLeaderResp { round, regions } => {
+                self.on_check_leader_resp(tikv, from, to, round, regions)
+            }
+        }
+    }
+
+    /// Routes a write-path timer.
+    pub(crate) fn on_txn_timer(&mut self, out: &mut Out, tikv: &Cluster, t: TxnTimer) {
+        match t {
+            TxnTimer::Timeout { op } => self.on_txn_timeout(out, op),
+            TxnTimer::Resend { txn, region } => self.on_txn_resend(out, tikv, txn, region),
+        }
+    }
+
+    /// Sends a store's answer to the client.
+    pub(crate) fn send_txn_reply(
+        &mut self,
+        out: &mut Out,
+        store: u32,
+        op: u64,
+        failure: Option<TxnFailure>,
+    ) {
+        let msg = CdcMsg::Txn(TxnMsg::Reply { op, failure });
+        out.send(self.stores[store as usize], self.client, msg);
+    }
+}
+
+#[cfg(test)]
+#[path = "upstream_txns_tests.rs"]
+mod tests;

@@ -1,0 +1,272 @@
+//! Message-level tests of the workload's client (client-go's two-phase committer and region
+//! request sender) and its PD client: what one begin, answer, timeout or backoff writes.
+
+use faultline_sim::{NodeId, SimDuration, World};
+
+use crate::msg::{CdcMsg, CdcTimer};
+use crate::out::{Command, Out};
+use crate::stack::Stack;
+use crate::test_world::{mysql_feed, secs, world};
+use crate::ts::Ts;
+use crate::upstream::client_backoff::PREWRITE_MAX_BACKOFF_MS;
+use crate::upstream::pd_wire::{PdMsg, PdTimer};
+use crate::upstream::txn_wire::{TxnFailure, TxnTimer};
+use crate::upstream::workload::Phase;
+
+/// One capture replicating two tables, no workload of its own, at 5 s.
+fn quiet_world() -> World<Stack> {
+    let mut w = world(1, vec![mysql_feed(2)]);
+    w.run_until(secs(5));
+    w
+}
+
+/// Begins a transaction with start ts 100 and returns its id and what it wrote.
+fn begin(w: &mut World<Stack>) -> (u64, Out) {
+    let Stack { tikv, cdc } = &mut w.model;
+    let id = cdc.workload.next_txn;
+    let mut out = Out::default();
+    cdc.begin_txn(&mut out, tikv, Ts(100));
+    (id, out)
+}
+
+/// The proposals in `out`, as `(store node, region, op)`.
+fn proposals(out: &Out) -> Vec<(NodeId, u32, u64)> {
+    let propose = |c: &Command| match *c {
+        Command::Propose { to, region, op, .. } => Some((to, region, op)),
+        _ => None,
+    };
+    out.commands().iter().filter_map(propose).collect()
+}
+
+/// The timers `out` arms, with their delays.
+fn timers(out: &Out) -> Vec<(SimDuration, CdcTimer)> {
+    let timer = |c: &Command| match c {
+        Command::SetTimer { after, timer, .. } => Some((*after, timer.clone())),
+        _ => None,
+    };
+    out.commands().iter().filter_map(timer).collect()
+}
+
+/// Caches `store` as the leader of every region, so a request goes out at once.
+fn cache_every_leader(w: &mut World<Stack>, store: u32) {
+    let cdc = &mut w.model.cdc;
+    for region in 0..cdc.ks.regions {
+        cdc.pd_clients.region_cache.update_leader(region, store);
+    }
+}
+
+/// The store answers `op` with `failure` (or success).
+fn reply(w: &mut World<Stack>, op: u64, failure: Option<TxnFailure>) -> Out {
+    let Stack { tikv, cdc } = &mut w.model;
+    let mut out = Out::default();
+    cdc.on_txn_reply(secs(5), &mut out, tikv, op, failure);
+    out
+}
+
+#[test]
+fn an_uncached_region_is_loaded_from_pd_then_proposed_to_its_leader() {
+    let mut w = quiet_world();
+    let (client, pd) = (w.model.cdc.client, w.model.cdc.pd);
+    let (_, out) = begin(&mut w);
+    assert!(
+        proposals(&out).is_empty(),
+        "nothing to propose to yet: {out:?}"
+    );
+    let Some(Command::Send {
+        from,
+        to,
+        msg: CdcMsg::Pd(PdMsg::GetRegion { region }),
+    }) = out.commands().first().cloned()
+    else {
+        panic!("a region load first: {out:?}");
+    };
+    assert_eq!((from, to), (client, pd));
+    let load_timeout = timers(&out)[0].clone();
+    assert!(
+        matches!(load_timeout, (after, CdcTimer::Pd(PdTimer::GetRegionTimeout { .. })) if after == SimDuration::from_secs(3))
+    );
+
+    let Stack { tikv, cdc } = &mut w.model;
+    let answer = PdMsg::GetRegionResponse {
+        region,
+        leader: Some(2),
+    };
+    let mut out = Out::default();
+    cdc.on_pd_msg(secs(5), &mut out, tikv, pd, client, answer);
+    let store = cdc.stores[2];
+    let [(to, proposed, op)] = proposals(&out)[..] else {
+        panic!("one proposal: {out:?}");
+    };
+    assert_eq!((to, proposed), (store, region));
+    let read_timeout = (
+        SimDuration::from_secs(30),
+        CdcTimer::Txn(TxnTimer::Timeout { op }),
+    );
+    assert_eq!(timers(&out), [read_timeout], "ReadTimeoutShort armed");
+}
+
+/// client-go's `onRegionError`: NotLeader with a hint retries at once at the hinted store;
+/// without one the region is dropped from the cache and the request backs off
+/// `BoRegionScheduling` (2 ms first), and the resend loads the region again.
+#[test]
+fn not_leader_follows_a_hint_at_once_and_backs_off_without_one() {
+    let mut w = quiet_world();
+    cache_every_leader(&mut w, 0);
+    let (id, out) = begin(&mut w);
+    let [(_, region, op)] = proposals(&out)[..] else {
+        panic!("one region: {out:?}");
+    };
+    let hinted = reply(&mut w, op, Some(TxnFailure::NotLeader { leader: Some(1) }));
+    let [(to, again, op)] = proposals(&hinted)[..] else {
+        panic!("a retry: {hinted:?}");
+    };
+    assert_eq!((to, again), (w.model.cdc.stores[1], region));
+    assert_eq!(w.model.cdc.pd_clients.region_cache.leader(region), Some(1));
+
+    let backed_off = reply(&mut w, op, Some(TxnFailure::NotLeader { leader: None }));
+    let resend = CdcTimer::Txn(TxnTimer::Resend { txn: id, region });
+    assert_eq!(
+        timers(&backed_off),
+        [(SimDuration::from_millis(2), resend.clone())]
+    );
+    assert!(proposals(&backed_off).is_empty());
+    assert_eq!(w.model.cdc.pd_clients.region_cache.leader(region), None);
+    let failed = &w.model.cdc.workload.failed;
+    assert_eq!((failed.not_leader, failed.no_leader), (1, 1));
+
+    let Stack { tikv, cdc } = &mut w.model;
+    let mut out = Out::default();
+    let CdcTimer::Txn(t) = resend else {
+        unreachable!()
+    };
+    cdc.on_txn_timer(&mut out, tikv, t);
+    let reload = CdcMsg::Pd(PdMsg::GetRegion { region });
+    assert!(matches!(out.commands().first(), Some(Command::Send { msg, .. }) if *msg == reload));
+}
+
+/// `onSendFail`: no answer within `ReadTimeoutShort` backs off `BoTiKVRPC` (100 ms, equal
+/// jitter: 50-100 ms first); the timeout of an answered request does nothing.
+#[test]
+fn a_timeout_of_the_current_request_backs_off_and_a_stale_one_is_ignored() {
+    let mut w = quiet_world();
+    cache_every_leader(&mut w, 0);
+    let (id, out) = begin(&mut w);
+    let [(_, region, op)] = proposals(&out)[..] else {
+        panic!("one region: {out:?}");
+    };
+    let timeout = |w: &mut World<Stack>, op| {
+        let Stack { tikv, cdc } = &mut w.model;
+        let mut out = Out::default();
+        cdc.on_txn_timer(&mut out, tikv, TxnTimer::Timeout { op });
+        out
+    };
+    let out = timeout(&mut w, op);
+    let [(after, CdcTimer::Txn(TxnTimer::Resend { txn, region: r }))] = timers(&out)[..] else {
+        panic!("a resend: {out:?}");
+    };
+    assert_eq!((txn, r), (id, region));
+    let ms = after.0 / 1_000;
+    assert!((50..=100).contains(&ms), "BoTiKVRPC's first sleep: {ms} ms");
+    assert_eq!(w.model.cdc.workload.failed.timeout, 1);
+    assert!(timeout(&mut w, op).commands().is_empty(), "already handled");
+}
+
+/// The two phases: every prewrite answered arms the commit (after the client's 2-6 ms),
+/// which asks PD for the commit ts; the commit ts proposes every region again, and the last
+/// answer ends the transaction as committed.
+#[test]
+fn a_transaction_commits_after_every_prewrite_and_every_commit_answer() {
+    let mut w = quiet_world();
+    cache_every_leader(&mut w, 0);
+    let (id, out) = begin(&mut w);
+    let [(_, _, op)] = proposals(&out)[..] else {
+        panic!("one region: {out:?}");
+    };
+    let out = reply(&mut w, op, None);
+    let [(after, CdcTimer::TxnCommit { txn })] = timers(&out)[..] else {
+        panic!("the commit armed: {out:?}");
+    };
+    assert_eq!(txn, id);
+    assert!((2_000..6_000).contains(&after.0), "{after:?}");
+
+    let Stack { tikv, cdc } = &mut w.model;
+    let mut out = Out::default();
+    cdc.commit(&mut out, id);
+    let asks_tso = |c: &Command| matches!(c, Command::Send { to, msg: CdcMsg::Pd(PdMsg::TsoRequest { .. }), .. } if *to == cdc.pd);
+    assert!(out.commands().iter().any(asks_tso), "{out:?}");
+    let mut out = Out::default();
+    cdc.commit_at(&mut out, tikv, id, Ts(200));
+    assert_eq!(cdc.workload.open[&id].phase, Phase::Commit);
+    let [(_, _, op)] = proposals(&out)[..] else {
+        panic!("one commit: {out:?}");
+    };
+    let committed = cdc.workload.committed;
+    reply(&mut w, op, None);
+    assert_eq!(w.model.cdc.workload.committed, committed + 1);
+    assert!(!w.model.cdc.workload.open.contains_key(&id));
+}
+
+/// A prewrite whose backoffs passed `PrewriteMaxBackoff` (40 s) is rolled back: every region
+/// resends at once, now as a rollback.
+#[test]
+fn a_prewrite_past_its_backoff_budget_rolls_back() {
+    let mut w = quiet_world();
+    cache_every_leader(&mut w, 0);
+    let (id, out) = begin(&mut w);
+    let [(_, region, op)] = proposals(&out)[..] else {
+        panic!("one region: {out:?}");
+    };
+    let txn = w.model.cdc.workload.open.get_mut(&id).unwrap();
+    txn.backoff.slept_ms = PREWRITE_MAX_BACKOFF_MS;
+    let out = reply(&mut w, op, Some(TxnFailure::Stale));
+    let resend = CdcTimer::Txn(TxnTimer::Resend { txn: id, region });
+    assert_eq!(timers(&out), [(SimDuration::ZERO, resend)]);
+    assert_eq!(w.model.cdc.workload.open[&id].phase, Phase::Rollback);
+}
+
+/// What TiKV applying the entries does (`txn_apply.rs`): a prewrite locks its keys, so
+/// resolved ts cannot pass its start ts; the commit writes the rows and releases the lock;
+/// applying an entry twice (a retried request a new leader also committed) changes nothing.
+#[test]
+fn an_applied_prewrite_locks_and_the_applied_commit_writes_and_unlocks() {
+    use faultline_tikv::{OpEvent, OpOutcome};
+
+    let mut w = quiet_world();
+    cache_every_leader(&mut w, 0);
+    let (id, out) = begin(&mut w);
+    let [(_, region, op)] = proposals(&out)[..] else {
+        panic!("one region: {out:?}");
+    };
+    let apply = |w: &mut World<Stack>, op: u64| {
+        let Stack { tikv, cdc } = &mut w.model;
+        let e = OpEvent {
+            op,
+            region,
+            store: 0,
+            outcome: OpOutcome::Applied,
+        };
+        let mut out = Out::default();
+        cdc.on_op_event(secs(5), &mut out, tikv, e);
+        assert!(
+            out.commands().is_empty(),
+            "applying answers nobody: {out:?}"
+        );
+    };
+    apply(&mut w, op);
+    assert_eq!(w.model.cdc.upstream.oldest_lock(region), Some(Ts(100)));
+    apply(&mut w, op);
+    assert_eq!(w.model.cdc.upstream.oldest_lock(region), Some(Ts(100)));
+
+    reply(&mut w, op, None);
+    let Stack { tikv, cdc } = &mut w.model;
+    let mut out = Out::default();
+    cdc.commit_at(&mut out, tikv, id, Ts(200));
+    let [(_, _, commit_op)] = proposals(&out)[..] else {
+        panic!("one commit: {out:?}");
+    };
+    let (key, value) = cdc.workload.open[&id].writes[0];
+    apply(&mut w, commit_op);
+    let up = &w.model.cdc.upstream;
+    assert_eq!(up.oldest_lock(region), None, "the commit released the lock");
+    assert_eq!((up.row(key).value, up.row(key).commit_ts), (value, Ts(200)));
+}

@@ -1,0 +1,214 @@
+//! The sysbench-like upstream workload's state: Percolator transactions that take timestamps
+//! from PD and send one prewrite, then one commit (or rollback) request per touched region.
+//! Each request is a Raft proposal at the region's leader (`crate::upstream::upstream_txns` sends them,
+//! `crate::upstream::txn_apply` applies them when the leader applies the entry).
+
+use std::collections::BTreeMap;
+
+use faultline_sim::{PerSecond, SimRng};
+
+use crate::config::{WorkloadConfig, WorkloadKind};
+use crate::keyspace::{Key, Keyspace};
+use crate::ts::Ts;
+
+/// The phase a transaction's requests belong to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Prewrite: lock every key.
+    Prewrite,
+    /// Commit at `commit_ts`: write the rows, release the locks.
+    Commit,
+    /// Give up: release the locks.
+    Rollback,
+}
+
+/// One region's request of a transaction, and what its applied entries did there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegionReq {
+    /// Region.
+    pub region: u32,
+    /// The attempt in flight (0: none, waiting for a backoff or done).
+    pub op: u64,
+    /// The current phase's request succeeded.
+    pub done: bool,
+    /// Store to try next, from a NotLeader hint (else the region cache, loaded from PD).
+    pub hint: Option<u32>,
+    /// A prewrite was applied and no commit or rollback yet: the keys are locked.
+    pub locked: bool,
+    /// The commit was applied.
+    pub written: bool,
+}
+
+/// A transaction from its first prewrite to its last commit or rollback.
+#[derive(Clone, Debug)]
+pub struct Txn {
+    /// Start ts (its locks).
+    pub start_ts: Ts,
+    /// Commit ts, once the commit phase began.
+    pub commit_ts: Ts,
+    /// Keys and new values.
+    pub writes: Vec<(Key, u64)>,
+    /// Current phase.
+    pub phase: Phase,
+    /// One request per touched region, by region.
+    pub reqs: Vec<RegionReq>,
+    /// The current phase's sleeps.
+    pub backoff: crate::upstream::client_backoff::Backoffer,
+    /// Every operation id sent for this transaction (forgotten when it ends).
+    pub ops: Vec<u64>,
+}
+
+impl Txn {
+    /// The request for `region`.
+    pub fn req_mut(&mut self, region: u32) -> Option<&mut RegionReq> {
+        self.reqs.iter_mut().find(|r| r.region == region)
+    }
+
+    /// Starts `phase`: every region's request is to be sent again.
+    pub fn begin(&mut self, phase: Phase) {
+        self.phase = phase;
+        self.backoff = Default::default();
+        for r in &mut self.reqs {
+            r.done = false;
+            r.op = 0;
+        }
+    }
+}
+
+/// Which transaction, region and phase an operation id belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpRef {
+    /// Transaction id.
+    pub txn: u64,
+    /// Region.
+    pub region: u32,
+    /// Phase the request was sent in.
+    pub phase: Phase,
+}
+
+/// Workload state.
+#[derive(Clone, Debug)]
+pub struct Workload {
+    /// Configuration.
+    pub cfg: WorkloadConfig,
+    /// Transactions in flight.
+    pub open: BTreeMap<u64, Txn>,
+    /// Operations sent and not forgotten.
+    pub ops: BTreeMap<u64, OpRef>,
+    /// Next transaction id.
+    pub next_txn: u64,
+    /// Next operation id (0 means "untracked" to the TiKV model).
+    pub next_op: u64,
+    /// Next value (every write gets a fresh one, so versions are distinguishable).
+    pub next_value: u64,
+    /// Committed transactions.
+    pub committed: u64,
+    /// Transactions rolled back (prewrite ran out of backoff, or the client died).
+    pub aborted: u64,
+    /// Requests sent again after a failure or a timeout.
+    pub commit_retries: u64,
+    /// Transactions committed per simulated second.
+    pub committed_per_sec: PerSecond,
+    /// Requests that failed, by reason (each is retried or backs off).
+    pub failed: FailedWrites,
+    /// Row counter for `insert`.
+    next_insert: u64,
+    /// The workload's stream (draws, backoff jitter).
+    pub rng: SimRng,
+}
+
+/// Prewrite, commit and rollback requests that failed, by the reason the client saw
+/// (client-go `region_request.go` `onRegionError` and `onSendFail`): the `failed_writes.*`
+/// metrics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FailedWrites {
+    /// `NotLeader` naming the leader: sent again at once to that store.
+    pub not_leader: u64,
+    /// `NotLeader` without a leader, or the region is not on that store: back off, reload.
+    pub no_leader: u64,
+    /// `StaleCommand`: the entry was overwritten by a new leader's log.
+    pub stale_command: u64,
+    /// No answer within `ReadTimeoutShort` (a dead or cut store).
+    pub timeout: u64,
+}
+
+impl FailedWrites {
+    /// The metric names, in the order of [`FailedWrites::values`].
+    pub const NAMES: [&'static str; 4] = [
+        "failed_writes.not_leader",
+        "failed_writes.no_leader",
+        "failed_writes.stale_command",
+        "failed_writes.timeout",
+    ];
+
+    /// The counts, in the order of [`FailedWrites::NAMES`].
+    pub fn values(&self) -> [u64; 4] {
+        [
+            self.not_leader,
+            self.no_leader,
+            self.stale_command,
+            self.timeout,
+        ]
+    }
+}
+
+impl Workload {
+    /// A workload drawing from `rng`.
+    pub fn new(cfg: WorkloadConfig, rng: SimRng) -> Self {
+        Workload {
+            cfg,
+            open: BTreeMap::new(),
+            ops: BTreeMap::new(),
+            next_txn: 1,
+            next_op: 1,
+            next_value: 1,
+            committed: 0,
+            aborted: 0,
+            commit_retries: 0,
+            committed_per_sec: PerSecond::default(),
+            failed: FailedWrites::default(),
+            next_insert: 0,
+            rng,
+        }
+    }
+
+    /// Mean gap between transactions, in microseconds (with +-50% jitter when drawn).
+    pub fn gap_us(&mut self) -> u64 {
+        let mean = 1_000_000 / self.cfg.txns_per_sec.max(1) as u64;
+        self.rng.range(mean / 2, mean + mean / 2 + 1)
+    }
+
+    /// Draws the keys and values of the next transaction.
+    pub fn draw(&mut self, ks: &Keyspace) -> Vec<(Key, u64)> {
+        let statements = match self.cfg.kind {
+            WorkloadKind::OltpUpdateNonIndex | WorkloadKind::Insert => 1,
+            WorkloadKind::OltpWriteOnly => 4,
+        };
+        let table = self.rng.below(ks.tables as u64) as u32;
+        let mut writes: Vec<(Key, u64)> = Vec::with_capacity(statements);
+        for _ in 0..statements {
+            let row = match self.cfg.kind {
+                WorkloadKind::Insert => {
+                    // Inserts cycle over row ids: the table has a fixed number of rows.
+                    self.next_insert += 1;
+                    (self.next_insert % ks.rows_per_table as u64) as u32
+                }
+                _ => self.rng.below(ks.rows_per_table as u64) as u32,
+            };
+            let key = ks.key(table, row);
+            if writes.iter().any(|(k, _)| *k == key) {
+                continue;
+            }
+            writes.push((key, self.next_value));
+            self.next_value += 1;
+        }
+        writes.sort_unstable();
+        writes
+    }
+
+    /// The client's work between a successful prewrite and the commit request (getting the
+    /// commit ts), in microseconds.
+    pub fn commit_delay_us(&mut self) -> u64 {
+        self.rng.range(2_000, 6_000)
+    }
+}
