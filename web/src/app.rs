@@ -43,7 +43,7 @@ const HASH_EVERY_MS: f64 = 500.0;
 fn initial_state() -> AppState {
     let mut pg = Playground::from_hash(&dom::current_hash(), dom::autosaved(), dom::is_embed());
     if let Some(text) = dom::load(dom::POSITIONS_KEY) {
-        pg.positions = topo::positions_from_text(&text);
+        pg.selection.positions = topo::positions_from_text(&text);
     }
     if let Some(text) = saved_session::load_from_tab() {
         pg.restore_session(&text);
@@ -385,7 +385,7 @@ fn use_saved_work(state: &UseReducerHandle<AppState>, edits: u64, link: String) 
         }
     });
     {
-        let positions = topo::positions_to_text(&state.pg.borrow().positions);
+        let positions = topo::positions_to_text(&state.pg.borrow().selection.positions);
         use_effect_with(positions, |p| {
             if !p.is_empty() {
                 dom::save(dom::POSITIONS_KEY, p);

@@ -32,7 +32,7 @@ impl AppState {
         let Ok(mut pg) = self.pg.try_borrow_mut() else {
             return;
         };
-        for m in pg.outbox.drain(..) {
+        for m in pg.engine.outbox.drain(..) {
             send(m);
         }
     }

@@ -53,7 +53,8 @@ pub fn FaultTimeline(props: &PanelProps) -> Html {
     let lane = chip_lanes(&faults, end, px);
     let lane_count = lane.iter().max().map_or(1, |m| m + 1);
     let selected = pg
-        .selected_fault
+        .selection
+        .fault
         .and_then(|i| faults.get(i).cloned().map(|f| (i, format!("{i}-{f:?}"), f)));
     html! {
         <>
@@ -65,7 +66,7 @@ pub fn FaultTimeline(props: &PanelProps) -> Html {
                     index: i,
                     fault: f,
                     lane: lane[i],
-                    selected: pg.selected_fault == Some(i),
+                    selected: pg.selection.fault == Some(i),
                     end_us: end as u64,
                 };
                 fault_chip(&chip, &dragging, &props.on_action)

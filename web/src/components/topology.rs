@@ -21,7 +21,7 @@ pub fn Topology(props: &PanelProps) -> Html {
     // Node states come from the engine's latest frame (none before the first one).
     let live = &pg.frame.nodes;
     let nodes = topology::nodes(live.iter().map(|n| (n.name.as_str(), n.kind.as_str())));
-    let pos = |n: &topology::TopoNode| topology::position(&n.name, n.kind, &pg.positions);
+    let pos = |n: &topology::TopoNode| topology::position(&n.name, n.kind, &pg.selection.positions);
     let mysql = nodes.iter().find(|n| n.kind == NodeKind::Mysql).map(pos);
     let pd = nodes.first().map(pos).unwrap_or((0.0, 0.0));
     let (on_move, on_up) = drag_handlers(&svg, &dragging, &props.on_action);
@@ -38,7 +38,7 @@ pub fn Topology(props: &PanelProps) -> Html {
             node: n,
             at: pos(n),
             live: live.iter().find(|l| l.name == n.name),
-            selected: pg.selected_node.as_deref() == Some(n.name.as_str()),
+            selected: pg.selection.node.as_deref() == Some(n.name.as_str()),
             guided: guided == Some(n.name.as_str()),
         };
         node_glyph(&glyph, &dragging, &props.on_action)
@@ -47,14 +47,14 @@ pub fn Topology(props: &PanelProps) -> Html {
     html! {
         <section class="panel topology" id="topology">
             <h3>{ "Topology" }</h3>
-            { palette(pg.selected_node.clone(), &props.on_action) }
+            { palette(pg.selection.node.clone(), &props.on_action) }
             <div class="canvas-wrap">
                 <svg ref={ svg } viewBox={ format!("0 0 {WIDTH} {HEIGHT}") } class="topo"
                      onpointermove={ on_move } onpointerup={ on_up.clone() } onpointerleave={ on_up }>
                     { for edges }
                     { for drawn }
                 </svg>
-                if let Some(name) = pg.menu_node.clone() {
+                if let Some(name) = pg.selection.menu.clone() {
                     <NodeMenu name={ name } at={ pg.now().as_micros() } on_action={ props.on_action.clone() } />
                 }
             </div>

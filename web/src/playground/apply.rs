@@ -10,7 +10,7 @@ use crate::engine::{Command, TomlAnswer, TomlCmd};
 
 impl Playground {
     /// Applies one action. Returns false when nothing visible changed, so the page can skip
-    /// a render. Commands for the engine collect in [`Playground::outbox`].
+    /// a render. Commands for the engine collect in [`EngineLink::outbox`](super::EngineLink::outbox).
     pub fn apply(&mut self, action: Action) -> bool {
         if !matches!(
             action,
@@ -113,7 +113,7 @@ impl Playground {
         match action {
             Action::TogglePlay => {
                 if self.now() >= self.end() && !self.playing {
-                    self.pending_cursor = Some(SimTime(0));
+                    self.engine.pending_cursor = Some(SimTime(0));
                 }
                 self.playing = !self.playing;
                 self.send(Command::TogglePlay, true);
@@ -196,10 +196,15 @@ impl Playground {
             return false;
         }
         let autosaved = self.autosaved.take();
-        let mut next =
-            Playground::from_hash_after(h, autosaved, self.embed, self.seq, self.views.clone());
+        let mut next = Playground::from_hash_after(
+            h,
+            autosaved,
+            self.embed,
+            self.engine.seq,
+            self.views.clone(),
+        );
         next.frame = std::mem::take(&mut self.frame);
-        next.positions = std::mem::take(&mut self.positions);
+        next.selection.positions = std::mem::take(&mut self.selection.positions);
         next.explore = std::mem::take(&mut self.explore);
         *self = next;
         true
@@ -240,7 +245,7 @@ impl Playground {
                 if i < next.faults.len() {
                     next.faults.remove(i);
                 }
-                self.selected_fault = None;
+                self.selection.fault = None;
             }
             Action::AddNode(kind) => {
                 self.add_node(kind);
@@ -269,14 +274,14 @@ impl Playground {
                 self.compare = None;
                 self.send(Command::Compare(None), true);
             }
-            Action::SelectFault(i) => self.selected_fault = i,
+            Action::SelectFault(i) => self.selection.fault = i,
             Action::SelectNode(n) => {
-                self.selected_node = n;
-                self.menu_node = None;
+                self.selection.node = n;
+                self.selection.menu = None;
             }
-            Action::ContextMenu(n) => self.menu_node = n,
+            Action::ContextMenu(n) => self.selection.menu = n,
             Action::MoveNode(name, x, y) => {
-                self.positions.insert(name, (x, y));
+                self.selection.positions.insert(name, (x, y));
             }
             Action::ToggleHelp => self.help_open = !self.help_open,
             Action::Notice(n) => self.notice = Some(n),

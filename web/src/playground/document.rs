@@ -24,7 +24,7 @@ impl Playground {
         self.problems.clear();
         self.history = History::default();
         self.compare = None;
-        self.selected_fault = None;
+        self.selection.fault = None;
         self.guide = if self.scenario().guide.is_empty() {
             None
         } else {
@@ -113,9 +113,7 @@ impl Playground {
     pub(super) fn remove_node(&mut self, name: &str) {
         match without_node(&self.draft, name) {
             Ok(next) => {
-                self.positions.remove(name);
-                self.selected_node = None;
-                self.menu_node = None;
+                self.selection.forget_node(name);
                 self.commit(next);
             }
             Err(why) => self.notice = Some(why),

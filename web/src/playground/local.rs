@@ -64,7 +64,7 @@ impl Local {
 
     /// Sends the outbox (each command through the codec).
     pub fn flush(&mut self) {
-        let out: Vec<_> = self.pg.outbox.drain(..).collect();
+        let out: Vec<_> = self.pg.engine.outbox.drain(..).collect();
         for m in out {
             if let Some(out) = self.engine.receive(cross(&m)) {
                 self.deliver(out);
@@ -91,7 +91,7 @@ impl Local {
     pub fn settle(&mut self) {
         for _ in 0..100_000 {
             self.pump();
-            if !self.engine.pending() && self.pg.outbox.is_empty() {
+            if !self.engine.pending() && self.pg.engine.outbox.is_empty() {
                 return;
             }
         }

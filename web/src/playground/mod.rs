@@ -3,7 +3,7 @@
 //! `crate::state` wraps it in a Yew reducer; components only read it and send [`Action`]s.
 //!
 //! The runs themselves live in the engine (`crate::engine`, a Web Worker in the browser):
-//! the playground sends it commands through [`Playground::outbox`] and shows the latest
+//! the playground sends it commands through [`EngineLink::outbox`] and shows the latest
 //! [`Frame`] it reported. Edits, branches, undo and selection stay here. The playground
 //! depends on the engine's protocol, never the other way round.
 //!
@@ -25,10 +25,9 @@ pub mod local;
 pub mod node_edit;
 pub mod report;
 pub mod saved_session;
+pub mod selection;
 pub mod timeline;
 pub mod topology;
-
-use std::collections::BTreeMap;
 
 use faultline_scenario::{
     decode_link, encode_link, validate::validate, Dur, FaultSpec, Problem, Scenario, ScenarioError,
@@ -37,10 +36,12 @@ use faultline_sim::SimTime;
 
 pub use action::{Action, Speed};
 pub use branches::Branch;
+pub use engine_link::EngineLink;
 pub use guide::{GuideNav, GuideStop, StepView};
 use history::History;
+pub use selection::Selection;
 
-use crate::engine::{ExploreView, Frame, ToEngine, ViewRequest};
+use crate::engine::{ExploreView, Frame, ViewRequest};
 use crate::gallery::{default_scenario, DEFAULT_SCENARIO_FILE};
 /// Kept under its old path: the issue report and older code name `playground::toggles`.
 pub use crate::toggles;
@@ -51,17 +52,8 @@ pub struct Playground {
     pub(crate) running: Scenario,
     /// The latest report from the engine.
     pub frame: Frame,
-    /// Commands for the engine not yet sent (the page drains it after each action).
-    pub outbox: Vec<ToEngine>,
-    /// Number of the last command queued.
-    pub(crate) seq: u64,
-    /// Number of the last command that moves the clock: until a frame acknowledges it, the
-    /// status reads `seeking` and the cursor the one asked for.
-    pub(crate) clock_seq: u64,
-    /// Branches whose cursor and hash to take from the first frame acknowledging `.0`.
-    pub(crate) branch_fix: Option<(u64, Vec<usize>)>,
-    /// A cursor asked for and not yet acknowledged.
-    pub(crate) pending_cursor: Option<SimTime>,
+    /// The engine protocol's state: commands queued and which of them frames acknowledged.
+    pub engine: EngineLink,
     /// The shipped file the scenario came from, if unchanged from the gallery.
     pub file: Option<&'static str>,
     /// What the editors show; differs from the run's scenario only while invalid.
@@ -96,14 +88,8 @@ pub struct Playground {
     pub autosaved: Option<Scenario>,
     /// Read-only autoplaying embed.
     pub embed: bool,
-    /// Selected fault on the timeline.
-    pub selected_fault: Option<usize>,
-    /// Selected node.
-    pub selected_node: Option<String>,
-    /// Node whose context menu is open.
-    pub menu_node: Option<String>,
-    /// Editor node positions (UI only).
-    pub positions: BTreeMap<String, (f64, f64)>,
+    /// What the user picked on the page (fault, node, its menu, editor positions).
+    pub selection: Selection,
     /// Help overlay open.
     pub help_open: bool,
     /// Bumped on every edit, so the page knows to autosave.
@@ -187,11 +173,7 @@ impl Playground {
                 ..Frame::default()
             },
             running: scenario.clone(),
-            outbox: Vec::new(),
-            seq,
-            clock_seq: seq,
-            branch_fix: None,
-            pending_cursor: None,
+            engine: EngineLink::after(seq),
             link: encode_link(&scenario),
             file,
             draft: scenario,
@@ -209,10 +191,7 @@ impl Playground {
             notice: None,
             autosaved: None,
             embed: false,
-            selected_fault: None,
-            selected_node: None,
-            menu_node: None,
-            positions: BTreeMap::new(),
+            selection: Selection::default(),
             help_open: false,
             edits: 0,
             views,
@@ -230,12 +209,15 @@ impl Playground {
 
     /// The cursor: the one asked for until the engine confirms it, then the engine's.
     pub fn now(&self) -> SimTime {
-        self.pending_cursor.unwrap_or(SimTime(self.frame.now_us))
+        self.engine
+            .pending_cursor
+            .unwrap_or(SimTime(self.frame.now_us))
     }
 
     /// Where a seek is heading, if the engine is still catching up.
     pub fn seek_target(&self) -> Option<SimTime> {
-        self.pending_cursor
+        self.engine
+            .pending_cursor
             .or(self.frame.seek_target_us.map(SimTime))
     }
 

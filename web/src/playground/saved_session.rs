@@ -85,9 +85,9 @@ impl Playground {
     pub fn restore_session(&mut self, text: &str) {
         match self.try_restore(text) {
             Ok(true) => {
-                let cursor = self.pending_cursor.unwrap_or(SimTime(0));
+                let cursor = self.engine.pending_cursor.unwrap_or(SimTime(0));
                 // Nothing was sent yet: replace the first load with one that has the twin.
-                self.outbox.clear();
+                self.engine.outbox.clear();
                 self.load(cursor, Some(false));
             }
             Ok(false) => {}

@@ -164,7 +164,7 @@ fn a_worker_that_never_reports_in_is_named_and_a_late_one_clears_the_message() {
     l.settle();
     assert_eq!(l.pg.status(), "paused");
     assert_eq!(
-        l.pg.frame.ack, l.pg.seq,
+        l.pg.frame.ack, l.pg.engine.seq,
         "the engine answered every command"
     );
 }

@@ -23,6 +23,7 @@ fn export_toml_is_ready_once_the_worker_answers_and_follows_edits() {
     // Before the worker answers, the page has no text (the share bar says loading…).
     assert!(pg.exported.is_none());
     assert!(pg
+        .engine
         .outbox
         .iter()
         .any(|m| matches!(&m.cmd, Command::Toml(TomlCmd::Export { link }) if *link == pg.link)));
