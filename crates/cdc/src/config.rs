@@ -54,6 +54,22 @@ pub mod knobs {
         1_000,
         "Tables `sbtest1..sbtestN`, laid out in key order over the regions.",
     );
+    /// `workload.large_txn_every`.
+    pub const LARGE_TXN_EVERY: Knob = Knob::count(
+        "workload.large_txn_every",
+        0,
+        0,
+        1_000_000,
+        "Every Nth transaction is a large one: its first keys stay locked while the rest of its prewrite takes `workload.large_txn_prewrite`, holding resolved ts back (0 = none).",
+    );
+    /// `workload.large_txn_prewrite`.
+    pub const LARGE_TXN_PREWRITE: Knob = Knob::duration(
+        "workload.large_txn_prewrite",
+        secs(30),
+        millis(1),
+        secs(3_600),
+        "How long a large transaction's prewrite of its other keys takes after its first keys are locked (not modelled key by key).",
+    );
     /// Most rows over all tables: the ground truth and each downstream copy live in memory.
     pub const MAX_TOTAL_ROWS: u32 = 1_000_000;
     /// `workload.rows_per_table`.
@@ -120,6 +136,8 @@ pub mod knobs {
         TXNS_PER_SEC,
         TABLES,
         ROWS_PER_TABLE,
+        LARGE_TXN_EVERY,
+        LARGE_TXN_PREWRITE,
         MIN_TS_INTERVAL,
         OWNER_TICK,
         REDO_FLUSH_INTERVAL,
@@ -288,6 +306,10 @@ pub struct WorkloadConfig {
     pub rows_per_table: u32,
     /// When the workload stops (the finish mark for the consistency check is after it).
     pub stop_at: Option<SimDuration>,
+    /// Every Nth transaction is large (0 = none).
+    pub large_txn_every: u32,
+    /// How long a large transaction's prewrite goes on after its first keys are locked.
+    pub large_txn_prewrite: SimDuration,
 }
 
 impl Default for WorkloadConfig {
@@ -298,6 +320,8 @@ impl Default for WorkloadConfig {
             tables: knobs::TABLES.default_count(),
             rows_per_table: knobs::ROWS_PER_TABLE.default_count(),
             stop_at: None,
+            large_txn_every: knobs::LARGE_TXN_EVERY.default_count(),
+            large_txn_prewrite: knobs::LARGE_TXN_PREWRITE.default_duration(),
         }
     }
 }

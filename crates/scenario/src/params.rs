@@ -134,6 +134,11 @@ knob_section! {
         /// Stop the workload (transactions and TiKV-only writes) at this time; the finish mark for
         /// consistency checks.
         stop_at: Option<Dur> = plain(None) => cdc.workload.stop_at,
+        /// Every Nth transaction is large (0 = none).
+        large_txn_every: u32 = knob(cdc::LARGE_TXN_EVERY) => cdc.workload.large_txn_every,
+        /// How long a large transaction's prewrite goes on after its first keys are locked.
+        large_txn_prewrite: Dur = knob(cdc::LARGE_TXN_PREWRITE)
+            => cdc.workload.large_txn_prewrite,
     }
 }
 

@@ -307,7 +307,7 @@ impl Cdc {
         let phase = self.workload.open[&id].phase;
         match phase {
             Phase::Prewrite => {
-                let delay = self.workload.commit_delay_us();
+                let delay = self.workload.commit_delay_us() + self.large_prewrite_us(id);
                 out.set_timer(
                     self.client,
                     SimDuration(delay),
@@ -326,6 +326,24 @@ impl Cdc {
                     self.workload.aborted += 1;
                 }
             }
+        }
+    }
+
+    /// How much longer transaction `id`'s prewrite goes on when it is a large one (every
+    /// `workload.large_txn_every`th): client-go prewrites a large transaction's keys in
+    /// batches per region (`txnkv/transaction/2pc.go`, `doActionOnGroupMutations`), so its
+    /// first keys are locked long before its last and before the commit. Simplification: the
+    /// model locks the transaction's own few keys and then only waits out the rest of the
+    /// prewrite; it does not write the other keys. Meanwhile the locks hold resolved ts back
+    /// (TiKV `components/resolved_ts/src/resolver.rs`, `Resolver::resolve`: the resolved ts
+    /// is the min of PD's ts and the oldest lock's start ts). TiKV 8's pipelined DML, whose
+    /// locks track a min commit ts instead (`track_large_txn_lock`), is not modelled.
+    fn large_prewrite_us(&self, id: u64) -> u64 {
+        let every = u64::from(self.cfg.workload.large_txn_every);
+        if every > 0 && id.is_multiple_of(every) {
+            self.cfg.workload.large_txn_prewrite.0
+        } else {
+            0
         }
     }
 

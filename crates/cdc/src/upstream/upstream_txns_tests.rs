@@ -270,3 +270,46 @@ fn an_applied_prewrite_locks_and_the_applied_commit_writes_and_unlocks() {
     assert_eq!(up.oldest_lock(region), None, "the commit released the lock");
     assert_eq!((up.row(key).value, up.row(key).commit_ts), (value, Ts(200)));
 }
+
+/// The largest checkpoint lag of a MySQL changefeed over two tables at 20 txn/s, sampled
+/// every second from 10 s to 40 s, with every `every`th transaction a large one whose
+/// prewrite takes 15 s.
+fn max_checkpoint_lag(every: u32) -> f64 {
+    use crate::config::{CdcConfig, WorkloadConfig};
+
+    let cdc = CdcConfig {
+        captures: 1,
+        changefeeds: vec![mysql_feed(2)],
+        workload: WorkloadConfig {
+            txns_per_sec: 20,
+            tables: 2,
+            large_txn_every: every,
+            large_txn_prewrite: SimDuration::from_secs(15),
+            ..WorkloadConfig::default()
+        },
+        ..CdcConfig::default()
+    };
+    let mut w = crate::test_world::world_with(cdc);
+    let mut worst: f64 = 0.0;
+    for s in 10..=40 {
+        w.run_until(secs(s));
+        worst = worst.max(w.model.cdc.watermarks[0].checkpoint.lag_secs(secs(s)));
+    }
+    worst
+}
+
+/// `workload.large_txn_every`: a large transaction's locks hold resolved ts, and so the
+/// changefeed's checkpoint, back for as long as its prewrite goes on.
+#[test]
+fn large_transactions_hold_the_checkpoint_back_for_their_prewrite() {
+    let normal = max_checkpoint_lag(0);
+    let large = max_checkpoint_lag(10);
+    assert!(
+        normal < 5.0,
+        "without large transactions the lag stays small: {normal} s"
+    );
+    assert!(
+        large > 12.0,
+        "a 15 s prewrite holds the checkpoint about that long: {large} s (normal {normal} s)"
+    );
+}
