@@ -35,6 +35,10 @@ const PINS: &[(&str, u64)] = &[
     ("cdc-basic-replication.toml", 0x8690f71c3c8e482d),
     ("cdc-capture-loses-pd.toml", 0x5e31883260002e55),
     (
+        "cdc-large-transactions-hold-the-checkpoint.toml",
+        0x6b8dd13ec5e59153,
+    ),
+    (
         "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
         0xabda49377198ca42,
     ),
