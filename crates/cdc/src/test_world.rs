@@ -5,7 +5,7 @@ use faultline_sim::{Network, SimDuration, SimTime, World};
 use faultline_tikv::TikvConfig;
 
 use crate::change::RowChange;
-use crate::config::{CdcConfig, ChangefeedConfig};
+use crate::config::{CdcConfig, ChangefeedConfig, KafkaProtocol, SinkClose, SinkType};
 use crate::stack::Stack;
 use crate::ts::Ts;
 
@@ -34,6 +34,25 @@ pub(crate) fn mysql_feed(tables: u32) -> ChangefeedConfig {
         redo: false,
         sink: Default::default(),
     }
+}
+
+/// One capture and one broker with an Open Protocol changefeed `kafka-cf` over the first
+/// `tables` tables, closing producers the `sink_close` way.
+pub(crate) fn kafka_config(tables: u32, sink_close: SinkClose) -> CdcConfig {
+    let feed = ChangefeedConfig {
+        id: "kafka-cf".to_string(),
+        tables: Some(tables),
+        redo: false,
+        sink: SinkType::Kafka(KafkaProtocol::OpenProtocol),
+    };
+    let mut cdc = CdcConfig {
+        captures: 1,
+        changefeeds: vec![feed],
+        sink_close,
+        ..CdcConfig::default()
+    };
+    cdc.kafka.brokers = 1;
+    cdc
 }
 
 /// `s` simulated seconds after the start.

@@ -4,31 +4,18 @@
 
 use faultline_sim::{NodeId, NodeState, SimDuration, SimTime, World};
 
-use crate::config::{CdcConfig, ChangefeedConfig, KafkaProtocol, SinkClose, SinkType};
+use crate::config::SinkClose;
 use crate::msg::CdcTimer;
 use crate::out::{Command, Out, Reach};
 use crate::owner::lifecycle::{FeedStatus, ProcessorState, SinkState};
 use crate::sink::kafka::{NO_BROKERS, OWNER_SIDE};
 use crate::stack::Stack;
-use crate::test_world::{mysql_feed, secs, world, world_with};
+use crate::test_world::{kafka_config, mysql_feed, secs, world, world_with};
 use crate::ts::Ts;
 
 /// One capture (the owner) with one Kafka changefeed over one table and one broker, at 5 s.
 fn kafka_world(sink_close: SinkClose) -> World<Stack> {
-    let feed = ChangefeedConfig {
-        id: "kafka-cf".to_string(),
-        tables: Some(1),
-        redo: false,
-        sink: SinkType::Kafka(KafkaProtocol::OpenProtocol),
-    };
-    let mut cdc = CdcConfig {
-        captures: 1,
-        changefeeds: vec![feed],
-        sink_close,
-        ..CdcConfig::default()
-    };
-    cdc.kafka.brokers = 1;
-    let mut w = world_with(cdc);
+    let mut w = world_with(kafka_config(1, sink_close));
     w.run_until(secs(5));
     w
 }

@@ -4,12 +4,12 @@
 
 use faultline_sim::{Fault, SimDuration};
 
-use crate::config::{CdcConfig, ChangefeedConfig, KafkaProtocol, SinkClose, SinkType};
+use crate::config::SinkClose;
 use crate::model::route;
 use crate::out::{Out, Reach};
 use crate::owner::lifecycle::{FeedStatus, ProcessorState, SinkState};
 use crate::sink::kafka::OWNER_SIDE;
-use crate::test_world::{secs, world_with};
+use crate::test_world::{kafka_config, secs, world_with};
 
 /// The processor side of capture 0. Its changefeed replicates no table, so nothing fails and
 /// the model never closes this producer itself.
@@ -17,20 +17,7 @@ const SIDE: u32 = 0;
 
 /// One capture, one broker and one Kafka changefeed; the close under test is started by hand.
 fn world(sink_close: SinkClose) -> faultline_sim::World<crate::stack::Stack> {
-    let feed = ChangefeedConfig {
-        id: "kafka-cf".to_string(),
-        tables: Some(0),
-        redo: false,
-        sink: SinkType::Kafka(KafkaProtocol::OpenProtocol),
-    };
-    let mut cdc = CdcConfig {
-        captures: 1,
-        changefeeds: vec![feed],
-        sink_close,
-        ..CdcConfig::default()
-    };
-    cdc.kafka.brokers = 1;
-    let mut w = world_with(cdc);
+    let mut w = world_with(kafka_config(0, sink_close));
     w.run_until(secs(1));
     w
 }

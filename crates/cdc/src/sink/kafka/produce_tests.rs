@@ -4,27 +4,16 @@
 
 use faultline_sim::{NodeId, World};
 
-use crate::config::{CdcConfig, ChangefeedConfig, KafkaProtocol, SinkType};
+use crate::config::SinkClose;
 use crate::msg::{CdcMsg, CdcTimer};
 use crate::out::{Command, Out};
 use crate::stack::Stack;
-use crate::test_world::{secs, world_with, ROW};
+use crate::test_world::{kafka_config, secs, world_with, ROW};
 use crate::ts::Ts;
 
 /// One capture, one Open Protocol changefeed over table 0, one broker, at 5 s.
 fn world() -> World<Stack> {
-    let mut cdc = CdcConfig {
-        captures: 1,
-        changefeeds: vec![ChangefeedConfig {
-            id: "kafka-cf".to_string(),
-            tables: Some(1),
-            redo: false,
-            sink: SinkType::Kafka(KafkaProtocol::OpenProtocol),
-        }],
-        ..CdcConfig::default()
-    };
-    cdc.kafka.brokers = 1;
-    let mut w = world_with(cdc);
+    let mut w = world_with(kafka_config(1, SinkClose::default()));
     w.run_until(secs(5));
     w
 }
