@@ -6,6 +6,7 @@
 //! metric uses one view: the sink lanes of issue 7, and issue 6's table-to-capture assignment
 //! (with the double-write windows highlighted) and owner identity.
 
+use faultline_cdc::owner::lifecycle::CHANGEFEED_STATE_METRIC;
 use faultline_scenario::Run;
 use faultline_sim::{MetricStore, SimTime};
 use serde::{Deserialize, Serialize};
@@ -113,7 +114,7 @@ fn sink_segments(metrics: &MetricStore, cf: &str) -> Vec<Segment> {
         .series(&format!("sink_state.{cf}"))
         .unwrap_or_default();
     let feed = metrics
-        .series(&format!("changefeed_state.{cf}"))
+        .series(&format!("{CHANGEFEED_STATE_METRIC}{cf}"))
         .unwrap_or_default();
     // Both metrics are sampled in the same rows, so index i is the same instant.
     let states = sink.iter().enumerate().map(|(i, &(t, code))| {

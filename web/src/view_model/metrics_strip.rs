@@ -1,5 +1,7 @@
 //! The compact strip of headline numbers at the top of the page.
 
+use faultline_cdc::check::metrics::CHECKPOINT_LAG_METRIC;
+use faultline_cdc::owner::lifecycle::CHANGEFEED_STATE_METRIC;
 use faultline_scenario::Run;
 use serde::{Deserialize, Serialize};
 
@@ -49,7 +51,7 @@ pub fn metrics_strip(run: &Run) -> MetricsStripVm {
         ("orphaned_regions".into(), "orphaned regions".into(), 0.0),
     ];
     for name in metrics.names() {
-        if let Some(cf) = name.strip_prefix("checkpoint_lag.") {
+        if let Some(cf) = name.strip_prefix(CHECKPOINT_LAG_METRIC) {
             wanted.push((
                 name.clone(),
                 format!("checkpoint lag {cf} (s)"),
@@ -82,7 +84,7 @@ pub fn state_name(metric: &str, value: f64) -> Option<&'static str> {
         .ok()
         .filter(|c| f64::from(*c) == value)?;
     match prefix {
-        "changefeed_state" => FeedStatus::ALL
+        _ if metric.starts_with(CHANGEFEED_STATE_METRIC) => FeedStatus::ALL
             .into_iter()
             .find(|s| s.code() == code)
             .map(FeedStatus::name),

@@ -10,6 +10,11 @@ use crate::upstream::workload::FailedWrites;
 /// Per-table series are only kept for the first tables, so a 1,000-table run stays cheap.
 pub const TABLE_SERIES_LIMIT: u32 = 16;
 
+/// Prefix of the per-changefeed checkpoint lag series, `checkpoint_lag.<cf>` (seconds between
+/// now and the changefeed's checkpoint): recorded here, read by explore's liveness check and by
+/// the page's metrics strip.
+pub const CHECKPOINT_LAG_METRIC: &str = "checkpoint_lag.";
+
 impl Cdc {
     /// Series names, in sampling order.
     pub fn metric_names(&self) -> Vec<String> {
@@ -27,8 +32,8 @@ impl Cdc {
         names.extend(FailedWrites::NAMES.iter().map(|n| n.to_string()));
         for cf in &self.cfg.changefeeds {
             let id = &cf.id;
+            names.push(format!("{CHECKPOINT_LAG_METRIC}{id}"));
             for m in [
-                "checkpoint_lag",
                 "resolved_lag",
                 "checkpoint_ts",
                 "resolved_ts",

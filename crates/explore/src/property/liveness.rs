@@ -51,8 +51,8 @@ pub const CHECKPOINT_BOUND: Dur = Dur::secs(120);
 /// The checkpoint lag that counts as caught up: TiCDC's "no progress for 1 min" alert.
 pub const CHECKPOINT_LAG_MAX: f64 = 60.0;
 
-/// Prefix of per-changefeed checkpoint lag series.
-pub const CHECKPOINT_LAG_PREFIX: &str = "checkpoint_lag.";
+/// Prefix of per-changefeed checkpoint lag series (defined once, where the model records it).
+pub use faultline_cdc::check::metrics::CHECKPOINT_LAG_METRIC as CHECKPOINT_LAG_PREFIX;
 
 /// `liveness.checkpoint`: every changefeed's checkpoint lag is under [`CHECKPOINT_LAG_MAX`] from
 /// [`CHECKPOINT_BOUND`] after its first chance to recover to the end of the run (a changefeed
