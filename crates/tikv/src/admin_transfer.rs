@@ -13,6 +13,7 @@
 use faultline_sim::{Kernel, Level};
 
 use crate::host::TikvHost;
+use crate::operator_log::OpDesc;
 use crate::Cluster;
 
 /// Why PD refused an admin transfer.
@@ -35,7 +36,7 @@ impl Cluster {
         match self.pd_admin_transfer_check(r, to) {
             Ok(from) => {
                 self.book.admin_transfer_ops += 1;
-                self.pd_order_transfer(k, r, from, to);
+                self.pd_order_transfer(k, r, (from, to), OpDesc::AdminTransferLeader);
                 let detail = format!("region_id={r} from_store={} to_store={}", from + 1, to + 1);
                 k.log(
                     Some(self.pd_node),
@@ -80,7 +81,7 @@ impl Cluster {
             }
             if let Ok(from) = self.pd_admin_transfer_check(r, to) {
                 self.book.admin_transfer_ops += 1;
-                self.pd_order_transfer(k, r, from, to);
+                self.pd_order_transfer(k, r, (from, to), OpDesc::AdminTransferLeader);
                 ordered += 1;
             }
         }

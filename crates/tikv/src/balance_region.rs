@@ -23,6 +23,7 @@ use crate::host::TikvHost;
 use crate::ids::PeerId;
 use crate::membership::StoreState;
 use crate::msg::Msg;
+use crate::operator_log::OpDesc;
 use crate::pd::{Operator, FAST_STEP_WAIT_US};
 use crate::Cluster;
 
@@ -54,12 +55,12 @@ impl Cluster {
             }
             if self.pd.region_leader[r as usize].0 as usize == s {
                 if let Some(to) = self.pd_leader_target(r, s, now) {
-                    self.pd_order_transfer(k, r, s, to);
+                    self.pd_order_transfer(k, r, (s, to), OpDesc::ReplaceOfflineReplica);
                 }
                 continue;
             }
             if let Some(target) = self.pd_replica_target(r, now) {
-                self.pd_order_move(k, pid, target, now);
+                self.pd_order_move(k, (pid, target), now, OpDesc::ReplaceOfflineReplica);
             }
         }
     }
@@ -87,7 +88,7 @@ impl Cluster {
             let Some(pid) = self.pd_movable_replica(from, to) else {
                 return;
             };
-            self.pd_order_move(k, pid, to, now);
+            self.pd_order_move(k, (pid, to), now, OpDesc::BalanceRegion);
             count[from] -= 1;
             count[to] += 1;
         }
@@ -123,13 +124,14 @@ impl Cluster {
             .min_by_key(|t| (self.stores[*t].peers.len(), *t))
     }
 
-    /// PD orders the leader of `pid`'s region to move that replica to store `target`.
+    /// PD orders the leader of `pid`'s region to move that replica to store `target` (an
+    /// operator made by `desc`).
     fn pd_order_move<H: TikvHost>(
         &mut self,
         k: &mut Kernel<H>,
-        pid: PeerId,
-        target: usize,
+        (pid, target): (PeerId, usize),
         now: u64,
+        desc: OpDesc,
     ) {
         let r = pid.region(self.replicas).0;
         let slot = pid.slot(self.replicas);
@@ -140,8 +142,13 @@ impl Cluster {
         let op = Operator {
             target: slot,
             deadline: now + FAST_STEP_WAIT_US,
+            desc,
+            from_store: self.slot_store[pid.ix()],
+            to_store: target as u8,
+            created: now,
         };
         self.pd.replica_ops.insert(r, op);
+        self.log_operator_added(k, r, &op, false);
         self.book.region_moves += 1;
         let leader = self.pd.region_leader[r as usize].0 as usize;
         let msg = Msg::MovePeer {

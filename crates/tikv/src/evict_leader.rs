@@ -17,6 +17,7 @@ use faultline_sim::{Kernel, Level};
 use crate::host::TikvHost;
 use crate::ids::{PeerId, RegionId};
 use crate::membership::StoreState;
+use crate::operator_log::OpDesc;
 use crate::Cluster;
 
 /// Regions one scheduling pass looks at, at most (bounds a pass on a 256,000-region cluster).
@@ -67,7 +68,7 @@ impl Cluster {
                 continue;
             };
             self.book.evict_leader_ops += 1;
-            self.pd_order_transfer(k, r, from, to);
+            self.pd_order_transfer(k, r, (from, to), OpDesc::EvictLeader);
         }
     }
 
@@ -79,7 +80,7 @@ impl Cluster {
             return;
         }
         let before = self.pd.leader_ops.len();
-        self.pd_retire_operators(k.now().0);
+        self.pd_retire_operators(k);
         if self.pd.leader_ops.len() < before {
             self.pd_evict_leaders(k);
         }

@@ -47,6 +47,7 @@ pub mod knobs;
 pub mod membership;
 pub mod metrics;
 pub mod msg;
+pub mod operator_log;
 pub mod pd;
 pub mod raft;
 pub mod raft_client;

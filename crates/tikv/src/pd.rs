@@ -19,6 +19,7 @@ use faultline_sim::{Kernel, Level, NodeId};
 use crate::ids::{PeerId, RegionId};
 use crate::membership::StoreState;
 use crate::msg::{Msg, Timer};
+use crate::operator_log::OpDesc;
 use crate::Cluster;
 
 /// A store silent this long is Disconnected for PD (PD's 20 s `StoreDisconnected` rule).
@@ -35,6 +36,14 @@ pub struct Operator {
     pub target: u8,
     /// PD drops the operator at this time (µs) if it has not finished.
     pub deadline: u64,
+    /// Which scheduler or checker made it.
+    pub desc: OpDesc,
+    /// The store it moves the leader or the replica from (0-based).
+    pub from_store: u8,
+    /// The store it moves the leader or the replica to (0-based).
+    pub to_store: u8,
+    /// When PD created it (µs).
+    pub created: u64,
 }
 
 /// PD's own state.
@@ -169,7 +178,7 @@ impl Cluster {
                 );
             }
         }
-        self.pd_retire_operators(now);
+        self.pd_retire_operators(k);
         if self.pd.down_stores() > 0 {
             self.pd_repair(k);
         }
@@ -188,17 +197,30 @@ impl Cluster {
     }
 
     /// Ends the operators that finished (a transferred leader PD has heard of; a new replica
-    /// that has its snapshot) or timed out (PD `Operator::CheckTimeout`).
-    pub(crate) fn pd_retire_operators(&mut self, now: u64) {
+    /// that has its snapshot) or timed out (PD `Operator::CheckTimeout`), and logs each.
+    pub(crate) fn pd_retire_operators<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
+        let now = k.now().0;
+        let mut ended = Vec::new();
         let region_leader = &self.pd.region_leader;
-        self.pd
-            .leader_ops
-            .retain(|r, op| now < op.deadline && region_leader[*r as usize].0 != op.target);
+        self.pd.leader_ops.retain(|r, op| {
+            let stays = now < op.deadline && region_leader[*r as usize].0 != op.target;
+            if !stays {
+                ended.push((*r, *op, true));
+            }
+            stays
+        });
         let (peers, replicas) = (&self.peers, self.replicas);
         self.pd.replica_ops.retain(|r, op| {
             let pid = PeerId::of(RegionId(*r), op.target, replicas);
-            now < op.deadline && peers[pid.ix()].log.commit == 0
+            let stays = now < op.deadline && peers[pid.ix()].log.commit == 0;
+            if !stays {
+                ended.push((*r, *op, false));
+            }
+            stays
         });
+        for e in ended {
+            self.log_operator_ended(k, e, now);
+        }
     }
 
     /// PD's replica checker (`checker/replica_checker.go` `checkDownPeer` -> `fixPeer`): a
@@ -243,8 +265,13 @@ impl Cluster {
             let op = Operator {
                 target: slot as u8,
                 deadline: now + SLOW_STEP_WAIT_US,
+                desc: OpDesc::ReplaceDownReplica,
+                from_store: members[slot],
+                to_store: target as u8,
+                created: now,
             };
             self.pd.replica_ops.insert(r, op);
+            self.log_operator_added(k, r, &op, false);
             let msg = Msg::ReplacePeer {
                 region: r,
                 slot: slot as u8,
@@ -290,7 +317,7 @@ impl Cluster {
             let Some((from, to, r)) = self.pd_leader_move(&live, tolerance, &mut scan) else {
                 return;
             };
-            self.pd_order_transfer(k, r, from, to);
+            self.pd_order_transfer(k, r, (from, to), OpDesc::BalanceLeader);
         }
     }
 
@@ -327,22 +354,29 @@ impl Cluster {
         None
     }
 
-    /// A leader-transfer operator for region `r` from store `from` to `to`: counted in PD's
-    /// leader counts at once (operator influence) and sent to the leader's store.
+    /// A leader-transfer operator (made by `desc`) for region `r` from store `from` to `to`:
+    /// counted in PD's leader counts at once (operator influence) and sent to the leader's
+    /// store.
     pub(crate) fn pd_order_transfer<H: TikvHost>(
         &mut self,
         k: &mut Kernel<H>,
         r: u32,
-        from: usize,
-        to: usize,
+        (from, to): (usize, usize),
+        desc: OpDesc,
     ) {
         self.pd.store_leaders[from] -= 1;
         self.pd.store_leaders[to] += 1;
+        let now = k.now().0;
         let op = Operator {
             target: to as u8,
-            deadline: k.now().0 + FAST_STEP_WAIT_US,
+            deadline: now + FAST_STEP_WAIT_US,
+            desc,
+            from_store: from as u8,
+            to_store: to as u8,
+            created: now,
         };
         self.pd.leader_ops.insert(r, op);
+        self.log_operator_added(k, r, &op, true);
         let msg = Msg::TransferLeader {
             region: r,
             to_store: to as u32,

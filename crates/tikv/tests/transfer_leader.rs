@@ -90,3 +90,36 @@ fn pd_refuses_a_transfer_to_a_store_without_a_replica() {
     );
     assert_eq!(last(&w, "pd.admin_transfer_ops"), 0.0);
 }
+
+/// PD's log shows the transfer as PD's does: `add operator` naming `admin-transfer-leader`
+/// and both stores, then `operator finish` for the same region once a heartbeat shows the new
+/// leader.
+#[test]
+fn pd_logs_the_admin_operator_when_added_and_when_finished() {
+    let seed = 1;
+    let mut w = cluster(
+        seed,
+        TikvAction::TransferLeaders {
+            from_store: 0,
+            to_store: 1,
+        },
+    );
+    run_to(&mut w, 20, seed);
+    let lines = |message: &str| -> Vec<String> {
+        w.kernel
+            .log
+            .entries()
+            .filter(|e| e.message == message && e.detail.contains("admin-transfer-leader"))
+            .map(|e| e.detail.clone())
+            .collect()
+    };
+    let added = lines("add operator");
+    assert!(!added.is_empty(), "the transfers were logged");
+    let want = "{transfer leader: store 1 to 2}";
+    assert!(added.iter().all(|d| d.contains(want)), "{added:?}");
+    let region_of = |d: &String| d.split_whitespace().next().map(str::to_string);
+    let finished: Vec<_> = lines("operator finish").iter().map(region_of).collect();
+    for d in &added {
+        assert!(finished.contains(&region_of(d)), "{d} finished: {finished:?}");
+    }
+}

@@ -1,0 +1,96 @@
+//! How PD names and logs its operators, so the log reads as PD's does: `add operator` when a
+//! scheduler or checker creates one, `operator finish` or `operator timeout` when it ends
+//! (tikv/pd `pkg/schedule/operator/operator_controller.go`, `addOperatorLocked` and
+//! `buryOperator`; the text follows `Operator::String` and `step.go`'s step strings).
+//!
+//! Simplification, said in the step text itself: a replica operator is one membership change
+//! at the leader here, where upstream it is add learner, promote learner, remove peer.
+
+use faultline_sim::{Kernel, Level};
+
+use crate::host::TikvHost;
+use crate::pd::Operator;
+use crate::Cluster;
+
+/// Which of PD's schedulers or checkers made an operator (its `desc`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpDesc {
+    /// `balance-leader-scheduler`.
+    BalanceLeader,
+    /// `evict-leader-scheduler` (a rolling restart's `evict_leader`).
+    EvictLeader,
+    /// `admin-transfer-leader` (`pd-ctl operator add transfer-leader`).
+    AdminTransferLeader,
+    /// `replace-down-replica`: the replica checker rebuilds a replica of a Down store.
+    ReplaceDownReplica,
+    /// `replace-offline-replica`: the replica checker drains an Offline store (its leaders
+    /// first; upstream one operator does both, here a transfer and a move).
+    ReplaceOfflineReplica,
+    /// `balance-region-scheduler`: a replica moves to a store with fewer.
+    BalanceRegion,
+}
+
+impl OpDesc {
+    /// PD's name for it.
+    pub fn name(self) -> &'static str {
+        match self {
+            OpDesc::BalanceLeader => "balance-leader-scheduler",
+            OpDesc::EvictLeader => "evict-leader-scheduler",
+            OpDesc::AdminTransferLeader => "admin-transfer-leader",
+            OpDesc::ReplaceDownReplica => "replace-down-replica",
+            OpDesc::ReplaceOfflineReplica => "replace-offline-replica",
+            OpDesc::BalanceRegion => "balance-region-scheduler",
+        }
+    }
+}
+
+/// The operator as PD's log prints it: desc, brief, kind and steps (store ids are 1-based).
+pub(crate) fn describe(op: &Operator, leader: bool) -> String {
+    let (from, to) = (op.from_store + 1, op.to_store + 1);
+    if leader {
+        format!(
+            "{} {{transfer leader: store {from} to {to}}} (kind:leader, steps:[0:{{transfer leader from store {from} to store {to}}}])",
+            op.desc.name()
+        )
+    } else {
+        format!(
+            "{} {{mv peer: store [{from}] to [{to}]}} (kind:region, steps:[0:{{add peer on store {to} and remove peer on store {from} at once (no learner step in this model)}}])",
+            op.desc.name()
+        )
+    }
+}
+
+impl Cluster {
+    /// PD logs an operator it just created for region `r`.
+    pub(crate) fn log_operator_added<H: TikvHost>(
+        &self,
+        k: &mut Kernel<H>,
+        r: u32,
+        op: &Operator,
+        leader: bool,
+    ) {
+        let detail = format!("region-id={r} operator=\"{}\"", describe(op, leader));
+        k.log(Some(self.pd_node), Level::Info, "add operator", detail);
+    }
+
+    /// PD logs an operator that ended at `now` (µs): finished, or dropped at its deadline.
+    pub(crate) fn log_operator_ended<H: TikvHost>(
+        &self,
+        k: &mut Kernel<H>,
+        (r, op, leader): (u32, Operator, bool),
+        now: u64,
+    ) {
+        let finished = now < op.deadline;
+        let message = if finished {
+            "operator finish"
+        } else {
+            "operator timeout"
+        };
+        let takes = (now - op.created) as f64 / 1e6;
+        let detail = format!(
+            "region-id={r} takes={takes}s operator=\"{}\"",
+            describe(&op, leader)
+        );
+        k.log(Some(self.pd_node), Level::Info, message, detail);
+    }
+}
