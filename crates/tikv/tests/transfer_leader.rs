@@ -120,6 +120,9 @@ fn pd_logs_the_admin_operator_when_added_and_when_finished() {
     let region_of = |d: &String| d.split_whitespace().next().map(str::to_string);
     let finished: Vec<_> = lines("operator finish").iter().map(region_of).collect();
     for d in &added {
-        assert!(finished.contains(&region_of(d)), "{d} finished: {finished:?}");
+        assert!(
+            finished.contains(&region_of(d)),
+            "{d} finished: {finished:?}"
+        );
     }
 }
