@@ -34,9 +34,8 @@ impl Cdc {
         to: NodeId,
         msg: CdcMsg,
     ) {
-        routed(k, |at, out| {
-            self.message(at.0, out, tikv, (from, to), msg);
-            self.flush_endpoints(at.1, out);
+        self.handle(k, |cdc, at, out| {
+            cdc.message(at.0, out, tikv, (from, to), msg)
         });
     }
 
@@ -48,30 +47,23 @@ impl Cdc {
         node: NodeId,
         timer: CdcTimer,
     ) {
-        routed(k, |at, out| {
-            self.timer(at, out, tikv, node, timer);
-            self.flush_endpoints(at.1, out);
-        });
+        self.handle(k, |cdc, at, out| cdc.timer(at, out, tikv, node, timer));
     }
 
     /// Outcomes of the TiKV model's tracked proposals since the last call: each is handled
     /// (`txn_apply.rs`), then the endpoints' queued batches go out.
     pub fn on_op_events(&mut self, k: &mut Kernel<Stack>, tikv: &Cluster, events: Vec<OpEvent>) {
-        routed(k, |(now, reach), out| {
+        self.handle(k, |cdc, (now, _), out| {
             for e in events {
-                self.on_op_event(now, out, tikv, e);
+                cdc.on_op_event(now, out, tikv, e);
             }
-            self.flush_endpoints(reach, out);
         });
     }
 
     /// A node was killed, restarted, paused or resumed.
     pub fn on_node_state(&mut self, k: &mut Kernel<Stack>, node: NodeId, state: NodeState) {
         if self.enabled() {
-            routed(k, |at, out| {
-                self.node_state(at, out, node, state);
-                self.flush_endpoints(at.1, out);
-            });
+            self.handle(k, |cdc, at, out| cdc.node_state(at, out, node, state));
         }
     }
 
@@ -84,6 +76,19 @@ impl Cdc {
             }
             self.flush_held_events(reach, out);
             self.resume_parked_commits(reach, out);
+        });
+    }
+
+    /// Runs handler `f` through [`routed`], then sends (or holds) the batches the stores' CDC
+    /// endpoints queued during it, in the same outbox.
+    fn handle(
+        &mut self,
+        k: &mut Kernel<Stack>,
+        f: impl FnOnce(&mut Self, (SimTime, Reach), &mut Out),
+    ) {
+        routed(k, |at, out| {
+            f(self, at, out);
+            self.flush_endpoints(at.1, out);
         });
     }
 

@@ -1,7 +1,7 @@
 //! A small full stack for message-level tests: three stores, 16 regions, the given captures
 //! and changefeeds, no workload unless a test asks for one.
 
-use faultline_sim::{Network, SimDuration, SimTime, World};
+use faultline_sim::{Network, NodeId, SimDuration, SimTime, World};
 use faultline_tikv::TikvConfig;
 
 use crate::change::RowChange;
@@ -53,6 +53,12 @@ pub(crate) fn kafka_config(tables: u32, sink_close: SinkClose) -> CdcConfig {
     };
     cdc.kafka.brokers = 1;
     cdc
+}
+
+/// Cuts (`up` false) or heals both directions of the link between nodes `a` and `b`.
+pub(crate) fn set_link(w: &mut World<Stack>, (a, b): (NodeId, NodeId), up: bool) {
+    w.kernel.net.update_link(a, b, |l| l.up = up);
+    w.kernel.net.update_link(b, a, |l| l.up = up);
 }
 
 /// `s` simulated seconds after the start.

@@ -2,12 +2,12 @@
 //! given up on (gRPC keepalive after a cut or a pause, a reset after a kill), and what the
 //! break does once its timer fires (the region worker exits, as in tiflow's `cdc/kv`).
 
-use faultline_sim::{NodeId, NodeState, SimDuration, World};
+use faultline_sim::{NodeState, SimDuration, World};
 
 use crate::msg::CdcTimer;
 use crate::out::{Command, Out, Reach};
 use crate::stack::Stack;
-use crate::test_world::{mysql_feed, secs, world};
+use crate::test_world::{mysql_feed, secs, set_link, world};
 
 /// One capture replicating two tables, with streams to the stores, at 5 s.
 fn streaming_world() -> World<Stack> {
@@ -20,12 +20,6 @@ fn streaming_world() -> World<Stack> {
 fn streamed_store(w: &World<Stack>) -> u32 {
     let kv = &w.model.cdc.processors[0][0].kv;
     *kv.streams().keys().next().expect("a stream by 5 s")
-}
-
-/// Cuts (or heals) both directions between `a` and `b`.
-fn set_link(w: &mut World<Stack>, (a, b): (NodeId, NodeId), up: bool) {
-    w.kernel.net.update_link(a, b, |l| l.up = up);
-    w.kernel.net.update_link(b, a, |l| l.up = up);
 }
 
 fn breaks_armed(out: &Out) -> Vec<(SimDuration, u32)> {

@@ -1,7 +1,7 @@
 //! Message-level tests of the store -> capture stream as TCP carries it.
 
 use crate::out::Out;
-use crate::test_world::{mysql_feed, secs, world};
+use crate::test_world::{mysql_feed, secs, set_link, world};
 
 #[test]
 fn a_stream_accepts_batches_in_order_and_breaks_for_good_at_a_gap() {
@@ -39,10 +39,6 @@ fn a_parked_commit_waits_for_its_link_and_resumes_when_it_heals() {
     let mut w = world(1, vec![mysql_feed(1)]);
     w.run_until(secs(5));
     let (capture, mysql) = (w.model.cdc.captures[0], w.model.cdc.mysql.expect("MySQL"));
-    let set_link = |w: &mut faultline_sim::World<crate::stack::Stack>, up: bool| {
-        w.kernel.net.update_link(capture, mysql, |l| l.up = up);
-        w.kernel.net.update_link(mysql, capture, |l| l.up = up);
-    };
     let park = |w: &mut faultline_sim::World<crate::stack::Stack>, out: &mut Out| {
         let reach = Reach::new(&w.kernel.net);
         w.model.cdc.mysql_commit_parked((reach, out), 0, 0, 0, 7)
@@ -55,13 +51,13 @@ fn a_parked_commit_waits_for_its_link_and_resumes_when_it_heals() {
     };
     let mut out = Out::default();
     assert!(!park(&mut w, &mut out), "a reachable MySQL commits at once");
-    set_link(&mut w, false);
+    set_link(&mut w, (capture, mysql), false);
     assert!(park(&mut w, &mut out) && park(&mut w, &mut out));
     let waits = "MySQL transaction waits for its cut connection";
     assert_eq!(out.logged(), [waits], "logged once");
     assert!(resume(&mut w).commands().is_empty(), "still cut");
 
-    set_link(&mut w, true);
+    set_link(&mut w, (capture, mysql), true);
     let out = resume(&mut w);
     let applied = Command::SetTimer {
         node: mysql,
