@@ -47,7 +47,12 @@
 ///   once (TiKV's `cdc.incremental-scan-threads`), not one. Every gallery run with a
 ///   changefeed changed; at 256,000 regions the changefeed starts in about 33 s instead of
 ///   never within 3 minutes.
-pub const MODEL_VERSION: u32 = 9;
+/// - 10: the changefeed checkpoint goes through etcd (issue 13): each owner tick ends with an
+///   etcd txn writing the checkpoints, and the owner ticks again only once it commits (tiflow's
+///   `EtcdWorker.Run`); a new owner starts from the checkpoint etcd holds, not from its
+///   predecessor's memory. An owner cut from PD now stops the checkpoint and every sink until
+///   another capture owns. Every gallery run with a changefeed changed.
+pub const MODEL_VERSION: u32 = 10;
 
 /// The Faultline release (the workspace version).
 pub const FAULTLINE_VERSION: &str = env!("CARGO_PKG_VERSION");

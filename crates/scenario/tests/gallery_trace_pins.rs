@@ -8,7 +8,7 @@
 use faultline_scenario::{gallery, Run, MODEL_VERSION};
 
 /// The model version the pins below were recorded with.
-const PINNED_MODEL_VERSION: u32 = 9;
+const PINNED_MODEL_VERSION: u32 = 10;
 
 /// (gallery file, trace hash at the end of its run).
 const PINS: &[(&str, u64)] = &[
@@ -21,50 +21,50 @@ const PINS: &[(&str, u64)] = &[
         0x3f5ba03d10960c05,
     ),
     ("raft-basics-kill-a-store.toml", 0xf85d5b0a63ed0825),
-    ("raft-minority-leader-partition.toml", 0x3c62c12250ef21b8),
+    ("raft-minority-leader-partition.toml", 0x2a11c991adfe5c8e),
     ("raft-quorum-lost-two-stores.toml", 0xdcc48a8d965509f5),
-    ("tikv-rolling-restart.toml", 0x80bc48e2cce565a2),
+    ("tikv-rolling-restart.toml", 0xd7f1823143c1b337),
     (
         "tikv-rolling-restart-without-eviction.toml",
-        0xe82dc2799d2d3260,
+        0x2d68b0ac1a07fcc2,
     ),
     (
         "tikv-scale-out-in-during-kafka-replication.toml",
-        0x557cdba38dfed31b,
+        0x35789c8a184ad78e,
     ),
-    ("cdc-basic-replication.toml", 0x8690f71c3c8e482d),
-    ("cdc-capture-loses-pd.toml", 0x5e31883260002e55),
+    ("cdc-basic-replication.toml", 0x21f4b1abdf1984b1),
+    ("cdc-capture-loses-pd.toml", 0xc8f179b5328c0c0c),
     (
         "cdc-large-transactions-hold-the-checkpoint.toml",
-        0x6b8dd13ec5e59153,
+        0xb9c920d850c6cef2,
     ),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
-        0xabda49377198ca42,
+        0xf4cedef2aff97ebf,
     ),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml",
-        0x7bb14538bfb0a53c,
+        0xf898d716f87dd701,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss.toml",
-        0x7d2aa4414679d44f,
+        0x248a07eddec09535,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss-fixed.toml",
-        0xb64b75777e408a3b,
+        0xf68a12311e837f88,
     ),
     (
         "tiflow-9344-scale-captures-during-workload.toml",
-        0x3c41c4e0163eab2f,
+        0x8ea797e70e9df0bf,
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner.toml",
-        0xaa6e99a7a8807914,
+        0x94d06fd6aacfcd08,
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner-fixed.toml",
-        0x802e17a5629a8ee4,
+        0x12ea5a9255e2db3f,
     ),
 ];
 

@@ -45,6 +45,8 @@ pub struct CaptureSession {
     pub announced_owner: bool,
     /// The process was killed and has not restarted yet.
     pub crashed: bool,
+    /// The owner's changefeed status txns in this session.
+    pub status_txn: crate::owner::status_txn_state::StatusTxn,
 }
 
 impl CaptureSession {

@@ -50,6 +50,7 @@ impl Cdc {
         s.closing = None;
         s.resigned_owner = false;
         s.announced_owner = false;
+        s.status_txn = Default::default();
         let epoch = s.epoch;
         out.send(
             self.captures[c as usize],
@@ -175,6 +176,7 @@ impl Cdc {
                     self.send_dispatch_response(out, c, from, cf, table);
                 }
             }
+            SessionMsg::StatusCommitted { seq, ok } => self.on_status_committed(c, seq, ok),
             SessionMsg::Report { from: id, tables } => {
                 self.owner_on_report(out, c, id, tables);
             }

@@ -10,6 +10,7 @@
 //!   snapshot piggy-backed on every keepalive response.
 //! - The lessor revokes expired leases on a 500 ms check, like etcd's lessor loop.
 
+pub mod feed_status;
 pub mod lessor;
 pub mod server;
 pub mod wire;
@@ -17,6 +18,8 @@ pub mod wire;
 use std::collections::{BTreeMap, BTreeSet};
 
 use faultline_sim::{SimDuration, SimTime, TraceHasher};
+
+use crate::ts::Ts;
 
 /// A capture's identity in etcd: its index (`cdc-<index+1>`) and the session epoch. Every new
 /// session is a new capture ID in TiCDC; the epoch plays that role.
@@ -51,6 +54,9 @@ pub struct SessionConfig {
     pub lessor_check_interval: SimDuration,
     /// etcd client: how often the session checks its keepalive deadline: 500 ms.
     pub session_check_interval: SimDuration,
+    /// How long the owner's status txn goes unanswered before it is sent again (1 s; stands
+    /// in for TCP's retransmission of the blocked call, `owner/status_txn.rs`).
+    pub status_txn_retry: SimDuration,
     /// Scheduler v3 heartbeat: every this many owner ticks (2).
     pub heartbeat_ticks: u32,
     /// Scheduler v3 balance check interval: 60 s.
@@ -70,6 +76,7 @@ impl Default for SessionConfig {
             owner_resign_timeout: SimDuration::from_secs(5),
             lessor_check_interval: SimDuration::from_millis(500),
             session_check_interval: SimDuration::from_millis(500),
+            status_txn_retry: SimDuration::from_secs(1),
             heartbeat_ticks: 2,
             balance_interval: SimDuration::from_secs(60),
             max_task_concurrency: 10,
@@ -98,6 +105,8 @@ pub struct EtcdSnapshot {
     pub owner: Option<CaptureId>,
     /// Captures asked to drain (scale-in), by index.
     pub draining: Vec<u32>,
+    /// Persisted changefeed checkpoints, by changefeed (empty before the first commit).
+    pub feed_checkpoints: Vec<Ts>,
 }
 
 impl EtcdSnapshot {
@@ -118,6 +127,8 @@ impl EtcdSnapshot {
         }
         h.word(self.draining.len() as u64);
         self.draining.iter().for_each(|c| h.word(*c as u64));
+        h.word(self.feed_checkpoints.len() as u64);
+        self.feed_checkpoints.iter().for_each(|t| h.word(t.0));
     }
 }
 
@@ -140,6 +151,9 @@ pub struct Etcd {
     /// session is a fresh UUID (`captureImpl.reset` in tiflow's cdc/capture/capture.go), so a
     /// capture ID whose key was deleted never registers again; [`Etcd::register`] refuses it.
     pub retired: BTreeMap<u32, u64>,
+    /// The changefeed status keys: the checkpoint the owner last committed, by changefeed
+    /// (`feed_status.rs`).
+    pub feed_checkpoints: Vec<Ts>,
     next_lease: u64,
 }
 
@@ -268,6 +282,7 @@ impl Etcd {
             captures: self.captures.keys().copied().collect(),
             owner: self.owner(),
             draining: self.draining.iter().copied().collect(),
+            feed_checkpoints: self.feed_checkpoints.clone(),
         }
     }
 

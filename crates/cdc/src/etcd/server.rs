@@ -71,6 +71,14 @@ impl Etcd {
                 self.resign(lease);
                 self.notify_watchers(out, peers);
             }
+            SessionMsg::PutStatus {
+                lease,
+                seq,
+                checkpoints,
+            } => {
+                let ok = self.put_feed_status(lease, &checkpoints);
+                peers.send(out, c, SessionMsg::StatusCommitted { seq, ok });
+            }
             _ => {}
         }
     }

@@ -121,6 +121,22 @@ pub enum SessionMsg {
         /// Its checkpoint here (zero without the table).
         checkpoint: Ts,
     },
+    /// Owner -> PD: the etcd worker's txn of the tick's status patches (`feed_status.rs`).
+    PutStatus {
+        /// The owner's session lease.
+        lease: u64,
+        /// The owner's txn number, to match the answer.
+        seq: u64,
+        /// Each changefeed's checkpoint.
+        checkpoints: Vec<Ts>,
+    },
+    /// PD -> owner: the txn's outcome (`ok = false`: its compare failed, not the owner).
+    StatusCommitted {
+        /// The txn number.
+        seq: u64,
+        /// Committed.
+        ok: bool,
+    },
 }
 
 /// Session timers.
@@ -170,12 +186,19 @@ impl SessionMsg {
             SessionMsg::Report { tables, .. } => {
                 format!("schedulerv3 report {} tables", tables.len())
             }
+            SessionMsg::PutStatus { seq, .. } => format!("etcd: txn {seq}, changefeed status"),
+            SessionMsg::StatusCommitted { seq, ok } => {
+                format!(
+                    "etcd: txn {seq} {}",
+                    if *ok { "committed" } else { "compare failed" }
+                )
+            }
         }
     }
 
     /// Folds into a trace hash.
     // Long because it matches every message, one short arm each: read whole, the variant
-    // tags (1-13) are easy to check for uniqueness.
+    // tags (1-15) are easy to check for uniqueness.
     #[allow(clippy::too_many_lines)]
     pub fn encode(&self, h: &mut TraceHasher) {
         let id = |h: &mut TraceHasher, c: &CaptureId| {
@@ -257,6 +280,22 @@ impl SessionMsg {
                 h.word(*table as u64);
                 h.word(state.map_or(u64::MAX, |s| s as u64));
                 h.word(checkpoint.0);
+            }
+            SessionMsg::PutStatus {
+                lease,
+                seq,
+                checkpoints,
+            } => {
+                h.word(14);
+                h.word(*lease);
+                h.word(*seq);
+                h.word(checkpoints.len() as u64);
+                checkpoints.iter().for_each(|t| h.word(t.0));
+            }
+            SessionMsg::StatusCommitted { seq, ok } => {
+                h.word(15);
+                h.word(*seq);
+                h.word(*ok as u64)
             }
         }
     }

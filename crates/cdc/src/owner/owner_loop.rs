@@ -67,9 +67,15 @@ impl Cdc {
 
     /// The `OwnerTick` timer of capture node `node`: when it is the owner, the scheduler's
     /// part, then a pass over the changefeeds (which arms the next tick when it ends); a
-    /// capture that is not the owner only arms the next.
+    /// capture that is not the owner, or an owner whose status txn is unanswered
+    /// (`status_txn.rs`), only arms the next.
     pub(crate) fn on_owner_tick(&mut self, at: (SimTime, Reach), out: &mut Out, node: NodeId) {
-        if self.owner_role_tick(out, at.0, node) {
+        let waits = self
+            .capture_index(node)
+            .is_some_and(|c| self.is_owner(c) && self.status_txn_waits(out, at.0, c));
+        if waits {
+            out.set_timer(node, self.cfg.owner_tick, CdcTimer::OwnerTick);
+        } else if self.owner_role_tick(out, at.0, node) {
             self.owner_tick(at, out, node);
         } else {
             out.set_timer(node, self.cfg.owner_tick, CdcTimer::OwnerTick);
@@ -112,6 +118,9 @@ impl Cdc {
             let took = at.0.since(pass.started);
             self.life.last_owner_tick = took;
             self.life.max_owner_tick = self.life.max_owner_tick.max(took);
+        }
+        if let Some(c) = self.capture_index(node).filter(|c| self.is_owner(*c)) {
+            self.status_txn_commit(out, at.0, c);
         }
         out.set_timer(node, self.cfg.owner_tick, CdcTimer::OwnerTick);
     }

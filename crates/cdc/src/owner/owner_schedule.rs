@@ -36,10 +36,12 @@ impl Cdc {
                 last_balance: now,
                 ..Default::default()
             };
-            // Table watermarks are owner memory: the new owner hears them again.
+            // Table watermarks are owner memory: the new owner hears them again, and starts
+            // from the checkpoints etcd holds.
             for f in &mut self.watermarks {
                 f.tables.clear();
             }
+            self.status_txn_term_begins(c);
         }
         self.sched_sync_captures(out, now, c);
         self.sched.ticks += 1;
