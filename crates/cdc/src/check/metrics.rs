@@ -76,9 +76,10 @@ impl Cdc {
         out.push(unconfirmed as f64);
         out.extend(self.workload.failed.values().map(|n| n as f64));
         for (cf, f) in self.watermarks.iter().enumerate() {
-            out.push(f.checkpoint.lag_secs(now));
+            let checkpoint = self.persisted_checkpoint(cf);
+            out.push(checkpoint.lag_secs(now));
             out.push(f.resolved.lag_secs(now));
-            out.push(f.checkpoint.sim_time().as_secs_f64());
+            out.push(checkpoint.sim_time().as_secs_f64());
             out.push(f.resolved.sim_time().as_secs_f64());
             out.push(f.rows_per_sec.last_second(now) as f64);
             let redo_age = if self.cfg.changefeeds[cf].redo {
@@ -115,6 +116,16 @@ impl Cdc {
 }
 
 impl Cdc {
+    /// The checkpoint of changefeed `cf` as users see it: the one the owner committed to etcd
+    /// (tiflow's API and `cdc cli changefeed query` read the owner's etcd-synced status,
+    /// `ChangefeedReactorState.Status`), or the start ts before the first commit. The owner's
+    /// memory runs a txn ahead of it, and a deposed owner's last value never commits, so the
+    /// next owner may start below it (`owner/status_txn.rs`): read from memory, the
+    /// checkpoint would seem to step back at every owner change.
+    pub fn persisted_checkpoint(&self, cf: usize) -> crate::ts::Ts {
+        self.etcd.feed_checkpoint(cf).unwrap_or(self.start_ts)
+    }
+
     /// Series of sessions and scheduling: per table writers and owning capture (first 16
     /// tables), the max writers per changefeed, the owner, and lease remaining per capture.
     pub(crate) fn session_metric_names(&self) -> Vec<String> {
