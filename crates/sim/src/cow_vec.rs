@@ -10,6 +10,7 @@
 
 use std::fmt;
 use std::ops::{Index, IndexMut};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// Elements `0..len` in chunks of `1 << SHIFT` (the last may be shorter), each behind an `Arc`
@@ -19,6 +20,14 @@ use std::sync::Arc;
 /// `Arc` rather than `Rc`: a world may be built on one thread and explored on another.
 pub struct CowVec<T, const SHIFT: u32 = 4> {
     chunks: Vec<Arc<[T]>>,
+    /// One bit per chunk, set once `Arc::make_mut` has made the chunk this vector's own and
+    /// cleared by every clone. A write to a chunk whose bit is set skips `make_mut`: that call
+    /// costs two atomic read-modify-writes on the chunk's reference count, and the count lives
+    /// in the chunk's header, a cache line the write would not touch otherwise. At full scale
+    /// every raft message writes a random peer, so that line was one more cache miss per
+    /// message (`docs/bench.md`, "CowVec writes"). Atomic only so that `clone(&self)` can clear
+    /// the bits; every access is `Relaxed`, a plain load or store.
+    owned: Vec<AtomicU64>,
     len: usize,
 }
 
@@ -79,9 +88,21 @@ impl<T: Clone, const SHIFT: u32> CowVec<T, SHIFT> {
         if i >= self.len {
             return None;
         }
-        self.chunks
-            .get_mut(i >> SHIFT)
-            .map(|c| &mut Arc::make_mut(c)[i & (Self::CHUNK_LEN - 1)])
+        let (chunk, at) = (i >> SHIFT, i & (Self::CHUNK_LEN - 1));
+        let (word, bit) = (&self.owned[chunk / 64], 1u64 << (chunk % 64));
+        let c = &mut self.chunks[chunk];
+        if word.load(Ordering::Relaxed) & bit != 0 {
+            let first = Arc::as_ptr(c) as *mut T;
+            // SAFETY: the bit is set only after `Arc::make_mut` below left this `Arc` the sole
+            // owner of its chunk, and only a clone of `self` can share the chunk again (the
+            // `Arc`s never leave this type); `Clone::clone` clears every bit first. So the
+            // chunk is still unshared, `at` is inside it (`i < len`), and `&mut self` rules
+            // out any other borrow of it.
+            return Some(unsafe { &mut *first.add(at) });
+        }
+        let slot = &mut Arc::make_mut(c)[at];
+        word.fetch_or(bit, Ordering::Relaxed);
+        Some(slot)
     }
 }
 
@@ -109,8 +130,12 @@ impl<T: Clone, const SHIFT: u32> IndexMut<usize> for CowVec<T, SHIFT> {
 impl<T, const SHIFT: u32> Clone for CowVec<T, SHIFT> {
     /// O(chunks): every chunk is shared, none copied.
     fn clone(&self) -> Self {
+        for word in &self.owned {
+            word.store(0, Ordering::Relaxed);
+        }
         CowVec {
             chunks: self.chunks.clone(),
+            owned: unowned(self.chunks.len()),
             len: self.len,
         }
     }
@@ -120,6 +145,7 @@ impl<T, const SHIFT: u32> Default for CowVec<T, SHIFT> {
     fn default() -> Self {
         CowVec {
             chunks: Vec::new(),
+            owned: Vec::new(),
             len: 0,
         }
     }
@@ -141,8 +167,16 @@ impl<T, const SHIFT: u32> FromIterator<T> for CowVec<T, SHIFT> {
             len += chunk.len();
             chunks.push(chunk);
         }
-        CowVec { chunks, len }
+        let owned = unowned(chunks.len());
+        CowVec { chunks, owned, len }
     }
+}
+
+/// A cleared ownership bit for each of `chunks` chunks.
+fn unowned(chunks: usize) -> Vec<AtomicU64> {
+    (0..chunks.div_ceil(64))
+        .map(|_| AtomicU64::new(0))
+        .collect()
 }
 
 impl<T: fmt::Debug, const SHIFT: u32> fmt::Debug for CowVec<T, SHIFT> {

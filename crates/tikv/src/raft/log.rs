@@ -6,8 +6,10 @@
 /// Term runs kept before the oldest committed run is compacted into the snapshot point.
 pub const MAX_RUNS: usize = 4;
 
-/// The log of one peer.
+/// The log of one peer. `repr(C)`: its four indexes come first, in the peer's first cache
+/// line (`Peer`'s layout note), and the runs after them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
 pub struct RaftLog {
     /// Entries up to here are compacted (applied and dropped); its term is `snap_term`.
     pub snap_index: u64,
