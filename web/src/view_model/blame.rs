@@ -220,7 +220,7 @@ fn feed_blame(run: &Run, cdc: &Cdc, cf: usize) -> FeedBlame {
     }
     FeedBlame {
         id: cdc.cfg.changefeeds[cf].id.clone(),
-        checkpoint_lag_secs: feed.checkpoint.lag_secs(now),
+        checkpoint_lag_secs: cdc.persisted_checkpoint(cf).lag_secs(now),
         resolved_lag_secs: feed.resolved.lag_secs(now),
         tables: listed
             .into_iter()

@@ -38,7 +38,8 @@ pub struct ChangefeedRow {
 }
 
 impl Cdc {
-    /// The changefeed list, like `cdc cli changefeed list`, for the UI.
+    /// The changefeed list, like `cdc cli changefeed list`, for the UI: the checkpoint is the
+    /// one etcd holds, as the CLI shows it.
     pub fn changefeed_list(&self, now: SimTime) -> Vec<ChangefeedRow> {
         self.cfg
             .changefeeds
@@ -46,14 +47,14 @@ impl Cdc {
             .enumerate()
             .map(|(i, c)| {
                 let l = &self.life.feeds[i];
-                let f = &self.watermarks[i];
+                let checkpoint = self.persisted_checkpoint(i);
                 ChangefeedRow {
                     id: c.id.clone(),
                     sink_type: if c.sink.is_kafka() { "kafka" } else { "mysql" },
                     state: l.status,
                     sink: l.sink,
-                    checkpoint_secs: f.checkpoint.sim_time().as_secs_f64(),
-                    checkpoint_lag_secs: f.checkpoint.lag_secs(now),
+                    checkpoint_secs: checkpoint.sim_time().as_secs_f64(),
+                    checkpoint_lag_secs: checkpoint.lag_secs(now),
                     error: l.error.clone(),
                 }
             })

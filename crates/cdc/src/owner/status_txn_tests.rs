@@ -46,6 +46,13 @@ fn an_owner_cut_from_pd_advances_no_checkpoint_until_another_capture_owns() {
         Some(owner),
         "the lease has not expired yet"
     );
+    // The owner's last pass computed a checkpoint its txn never committed: the changefeed
+    // list, like `cdc cli changefeed list`, shows the one etcd holds.
+    let (memory, stored) = frozen;
+    let stored = stored.expect("committed before the cut");
+    assert!(memory > stored, "the pass at the cut ran ahead of etcd");
+    let row = &w.model.cdc.changefeed_list(secs(12))[0];
+    assert_eq!(row.checkpoint_secs, stored.sim_time().as_secs_f64());
     // The 10 s lease expires; the other capture owns and the checkpoint moves again.
     w.run_until(secs(25));
     let (memory, stored) = checkpoints(&w);
