@@ -112,6 +112,14 @@ pub mod knobs {
         secs(60),
         "Downstream MySQL write latency per batch (a model parameter).",
     );
+    /// `cdc.mysql_worker_count`.
+    pub const MYSQL_WORKER_COUNT: Knob = Knob::count(
+        "cdc.mysql_worker_count",
+        16,
+        1,
+        1024,
+        "Connections each capture's MySQL sink writes a changefeed through, `worker-count` in the sink URI (TiCDC: 16).",
+    );
     /// `cdc.kafka_partitions`.
     pub const KAFKA_PARTITIONS: Knob = Knob::count(
         "cdc.kafka_partitions",
@@ -142,6 +150,7 @@ pub mod knobs {
         OWNER_TICK,
         REDO_FLUSH_INTERVAL,
         MYSQL_WRITE_LATENCY,
+        MYSQL_WORKER_COUNT,
         KAFKA_PARTITIONS,
         KAFKA_TIMEOUT,
     ];
@@ -360,6 +369,8 @@ pub struct CdcConfig {
     pub redo_stuck_warning: SimDuration,
     /// Downstream write latency per batch.
     pub mysql_write_latency: SimDuration,
+    /// Connections per capture and MySQL changefeed: 16.
+    pub mysql_worker_count: u32,
     /// Backoff before re-requesting a region that failed.
     pub region_retry_backoff: SimDuration,
     /// gRPC keepalive: a silent stream is declared broken after this long.
@@ -386,6 +397,7 @@ impl Default for CdcConfig {
             redo_flush_interval: knobs::REDO_FLUSH_INTERVAL.default_duration(),
             redo_stuck_warning: SimDuration::from_secs(20),
             mysql_write_latency: knobs::MYSQL_WRITE_LATENCY.default_duration(),
+            mysql_worker_count: knobs::MYSQL_WORKER_COUNT.default_count(),
             region_retry_backoff: SimDuration::from_millis(500),
             grpc_keepalive_timeout: SimDuration::from_secs(10),
             sink_close: SinkClose::default(),

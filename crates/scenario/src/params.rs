@@ -153,6 +153,8 @@ knob_section! {
         redo_flush_interval: Dur = knob(cdc::REDO_FLUSH_INTERVAL) => cdc.redo_flush_interval,
         /// Downstream write latency per batch.
         mysql_write_latency: Dur = knob(cdc::MYSQL_WRITE_LATENCY) => cdc.mysql_write_latency,
+        /// Connections each capture's MySQL sink writes a changefeed through.
+        mysql_worker_count: u32 = knob(cdc::MYSQL_WORKER_COUNT) => cdc.mysql_worker_count,
         /// Partitions of each Kafka changefeed's topic.
         kafka_partitions: u32 = knob(cdc::KAFKA_PARTITIONS) => cdc.kafka.partitions,
         /// Sarama dial / read / write timeout: a send waits this long for an ack, and one

@@ -8,7 +8,7 @@
 use faultline_scenario::{gallery, Run, MODEL_VERSION};
 
 /// The model version the pins below were recorded with.
-const PINNED_MODEL_VERSION: u32 = 10;
+const PINNED_MODEL_VERSION: u32 = 11;
 
 /// (gallery file, trace hash at the end of its run).
 const PINS: &[(&str, u64)] = &[
@@ -23,48 +23,48 @@ const PINS: &[(&str, u64)] = &[
     ("raft-basics-kill-a-store.toml", 0xf85d5b0a63ed0825),
     ("raft-minority-leader-partition.toml", 0x2a11c991adfe5c8e),
     ("raft-quorum-lost-two-stores.toml", 0xdcc48a8d965509f5),
-    ("tikv-rolling-restart.toml", 0xd7f1823143c1b337),
+    ("tikv-rolling-restart.toml", 0xa957d4554705c945),
     (
         "tikv-rolling-restart-without-eviction.toml",
-        0x2d68b0ac1a07fcc2,
+        0x115587e269aa3ba4,
     ),
     (
         "tikv-scale-out-in-during-kafka-replication.toml",
         0x35789c8a184ad78e,
     ),
-    ("cdc-basic-replication.toml", 0x21f4b1abdf1984b1),
-    ("cdc-capture-loses-pd.toml", 0xc8f179b5328c0c0c),
+    ("cdc-basic-replication.toml", 0xca0fd37cbb010ac6),
+    ("cdc-capture-loses-pd.toml", 0xad4ab5a43cde5396),
     (
         "cdc-large-transactions-hold-the-checkpoint.toml",
-        0xb9c920d850c6cef2,
+        0xfc0cc50493e184cb,
     ),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
-        0xf4cedef2aff97ebf,
+        0x54be1c016c90efa3,
     ),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml",
-        0xf898d716f87dd701,
+        0x6679687f074416ee,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss.toml",
-        0x248a07eddec09535,
+        0xede5fe984800b73f,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss-fixed.toml",
-        0xf68a12311e837f88,
+        0xb9bc5847ce9097de,
     ),
     (
         "tiflow-9344-scale-captures-during-workload.toml",
-        0x8ea797e70e9df0bf,
+        0x3a81f69529db2431,
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner.toml",
-        0x94d06fd6aacfcd08,
+        0xb65f3d1fcec110f3,
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner-fixed.toml",
-        0x12ea5a9255e2db3f,
+        0x86eaa082f91cf4a6,
     ),
 ];
 

@@ -1,6 +1,14 @@
-//! Downstream MySQL: applies each batch after a write latency, one at a time per changefeed
-//! connection, last write wins (as `REPLACE INTO` does), then acknowledges. The messages that
-//! reach it are wired in `mysql_sink.rs`.
+//! Downstream MySQL: applies each batch after a write latency on one of the writing capture's
+//! connections for the changefeed, last write wins (as `REPLACE INTO` does), then
+//! acknowledges. The messages that reach it are wired in `mysql_sink.rs`.
+//!
+//! Connections as upstream: each capture's MySQL sink for a changefeed opens `worker-count`
+//! (16) connections and runs one worker per connection (tiflow `pkg/sink/mysql/config.go`,
+//! `DefaultWorkerCount`; `cdc/sink/dmlsink/txn/txn_dml_sink.go`, `newSink`); its conflict
+//! detector hands a txn to any worker unless it conflicts with one in flight. A table sink
+//! here has one batch in flight at a time, so a capture's batches never conflict and one
+//! goes to the connection free first. Simplified: all of a capture's connections share one
+//! ordered stream to MySQL (`tcp.rs`), and a batch is one write latency whatever its size.
 
 use std::collections::BTreeMap;
 
@@ -23,13 +31,22 @@ pub enum Commit {
     Gone,
 }
 
+/// How a batch is written: the write latency, on one of `workers` connections per capture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Connections {
+    /// Write latency per batch.
+    pub latency: SimDuration,
+    /// Connections per capture (`worker-count`).
+    pub workers: u32,
+}
+
 /// One changefeed's downstream database.
 #[derive(Clone, Debug)]
 pub struct Downstream {
     /// Rows as MySQL has them.
     pub rows: Vec<RowVersion>,
-    /// The connection is busy until then.
-    pub busy_until: SimTime,
+    /// When each of a capture's connections is free again, by capture.
+    pub busy_until: BTreeMap<u32, Vec<SimTime>>,
     /// Batches received, not yet applied: (capture, table, batch) -> rows.
     pub queued: BTreeMap<(u32, u32, u64), Vec<RowChange>>,
 }
@@ -39,24 +56,34 @@ impl Downstream {
     pub fn new(keys: u32) -> Self {
         Downstream {
             rows: vec![RowVersion::default(); keys as usize],
-            busy_until: SimTime::ZERO,
+            busy_until: BTreeMap::new(),
             queued: BTreeMap::new(),
         }
     }
 
     /// A batch of capture `c` reaches MySQL node `mysql`: it is queued and applied after the
-    /// write latency, after every batch before it on this changefeed's connection (the
-    /// `MysqlApplied` timer written to `out`).
+    /// write latency on the capture's connection free first (the lowest on a tie), after the
+    /// batches before it there (the `MysqlApplied` timer written to `out`).
     pub fn on_write(
         &mut self,
-        (now, latency): (SimTime, SimDuration),
+        (now, conns): (SimTime, Connections),
         out: &mut Out,
         mysql: NodeId,
         (capture, cf, table, batch): ParkedCommit,
         rows: Vec<RowChange>,
     ) {
-        let at = self.busy_until.max(now).plus(latency);
-        self.busy_until = at;
+        let lanes = self
+            .busy_until
+            .entry(capture)
+            .or_insert_with(|| vec![SimTime::ZERO; conns.workers.max(1) as usize]);
+        let (lane, free) = lanes
+            .iter()
+            .copied()
+            .enumerate()
+            .min_by_key(|(i, t)| (*t, *i))
+            .expect("at least one connection");
+        let at = free.max(now).plus(conns.latency);
+        lanes[lane] = at;
         self.queued.insert((capture, table, batch), rows);
         let timer = CdcTimer::MysqlApplied {
             capture,
@@ -121,28 +148,9 @@ mod tests {
         (net, mysql, capture)
     }
 
-    #[test]
-    fn batches_on_one_connection_are_applied_one_after_another() {
-        let (_, mysql, _) = net();
-        let mut d = Downstream::new(4);
-        let mut out = Out::default();
-        let now = SimTime(1_000_000);
-        d.on_write(
-            (now, LATENCY),
-            &mut out,
-            mysql,
-            (0, 0, 1, 7),
-            vec![row(0, 1)],
-        );
-        d.on_write(
-            (now, LATENCY),
-            &mut out,
-            mysql,
-            (0, 0, 2, 8),
-            vec![row(1, 1)],
-        );
-        let timers: Vec<(SimDuration, u64)> = out
-            .commands()
+    /// The `MysqlApplied` timers in `out`, as (delay, batch).
+    fn applied_timers(out: &Out, mysql: NodeId) -> Vec<(SimDuration, u64)> {
+        out.commands()
             .iter()
             .map(|c| match c {
                 Command::SetTimer {
@@ -152,10 +160,43 @@ mod tests {
                 } if *node == mysql => (*after, *batch),
                 other => panic!("only MysqlApplied timers of MySQL, got {other:?}"),
             })
-            .collect();
-        assert_eq!(timers, vec![(LATENCY, 7), (SimDuration(2 * LATENCY.0), 8)]);
+            .collect()
+    }
+
+    /// Writes batches `(capture, table, batch)` at one instant on `workers` connections.
+    fn write_all(workers: u32, batches: &[(u32, u32, u64)]) -> (Downstream, Out, NodeId) {
+        let (_, mysql, _) = net();
+        let mut d = Downstream::new(4);
+        let mut out = Out::default();
+        let conns = Connections {
+            latency: LATENCY,
+            workers,
+        };
+        for (i, (capture, table, batch)) in batches.iter().enumerate() {
+            let rows = vec![row(i as u32 % 4, 1)];
+            let parked = (*capture, 0, *table, *batch);
+            d.on_write((SimTime(1_000_000), conns), &mut out, mysql, parked, rows);
+        }
+        (d, out, mysql)
+    }
+
+    #[test]
+    fn batches_on_one_connection_are_applied_one_after_another() {
+        let (d, out, mysql) = write_all(1, &[(0, 1, 7), (0, 2, 8)]);
+        let twice = SimDuration(2 * LATENCY.0);
+        assert_eq!(applied_timers(&out, mysql), vec![(LATENCY, 7), (twice, 8)]);
         assert_eq!(d.queued.len(), 2, "nothing is applied before its latency");
         assert_eq!(d.rows[0], RowVersion::default());
+    }
+
+    #[test]
+    fn a_captures_batches_run_on_its_connections_at_once_and_each_capture_has_its_own() {
+        // Capture 0 has two connections: two batches at once, the third after the first.
+        // Capture 1's batch does not wait for capture 0's.
+        let (_, out, mysql) = write_all(2, &[(0, 1, 7), (0, 2, 8), (0, 3, 9), (1, 1, 4)]);
+        let twice = SimDuration(2 * LATENCY.0);
+        let want = vec![(LATENCY, 7), (LATENCY, 8), (twice, 9), (LATENCY, 4)];
+        assert_eq!(applied_timers(&out, mysql), want);
     }
 
     #[test]

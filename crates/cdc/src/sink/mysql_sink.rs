@@ -12,7 +12,8 @@ use crate::out::{Out, Reach};
 use crate::sink::mysql::Commit;
 
 impl Cdc {
-    /// A batch from capture node `from` reaches MySQL (node `to`): it is applied after the write latency, one at a time per changefeed.
+    /// A batch from capture node `from` reaches MySQL (node `to`): it is applied after the
+    /// write latency on one of the capture's `worker-count` connections.
     pub(crate) fn mysql_on_write(
         &mut self,
         (now, out): (SimTime, &mut Out),
@@ -25,8 +26,11 @@ impl Cdc {
         let Some(c) = self.capture_index(from) else {
             return;
         };
-        let now_latency = (now, self.cfg.mysql_write_latency);
-        self.downstream[cf as usize].on_write(now_latency, out, to, (c, cf, table, batch), rows);
+        let conns = crate::sink::mysql::Connections {
+            latency: self.cfg.mysql_write_latency,
+            workers: self.cfg.mysql_worker_count,
+        };
+        self.downstream[cf as usize].on_write((now, conns), out, to, (c, cf, table, batch), rows);
     }
 
     /// MySQL's acknowledgement of a batch reached its capture at `now`: the table sink's
