@@ -36,12 +36,8 @@ impl Cdc {
         };
         if now.since(*sent) >= retry {
             *sent = now;
-            let m = SessionMsg::PutStatus {
-                lease,
-                seq: s.status_txn.seq,
-                checkpoints: checkpoints.clone(),
-            };
-            out.send(self.captures[c as usize], self.pd, msg(m));
+            let (seq, checkpoints) = (s.status_txn.seq, checkpoints.clone());
+            self.send_status(out, c, (lease, seq, checkpoints));
         }
         true
     }
@@ -57,12 +53,18 @@ impl Cdc {
             return;
         }
         s.status_txn.seq += 1;
+        s.status_txn.pending = Some((checkpoints.clone(), now));
+        let seq = s.status_txn.seq;
+        self.send_status(out, c, (lease, seq, checkpoints));
+    }
+
+    /// Capture `c` sends its txn `seq` writing `checkpoints` under `lease` to PD's etcd.
+    fn send_status(&self, out: &mut Out, c: u32, (lease, seq, checkpoints): (u64, u64, Vec<Ts>)) {
         let m = SessionMsg::PutStatus {
             lease,
-            seq: s.status_txn.seq,
-            checkpoints: checkpoints.clone(),
+            seq,
+            checkpoints,
         };
-        s.status_txn.pending = Some((checkpoints, now));
         out.send(self.captures[c as usize], self.pd, msg(m));
     }
 
