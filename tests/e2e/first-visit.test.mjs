@@ -21,13 +21,18 @@ const WORKER_WASM = /\/faultline-worker_bg\.wasm$/;
 
 /**
  * The page target's requests by CDP request id: url, start and end (CDP's monotonic seconds),
- * bytes on the wire, and the error if one failed. A worker's own requests belong to its target
+ * bytes on the wire, the response's content encoding, and the error if one failed. A worker's own requests belong to its target
  * and are not seen here; the server's log (`ctx.server.requests`) counts those.
  */
 function watchNetwork(cdp) {
   const requests = new Map();
   cdp.on("Network.requestWillBeSent", (e) => {
     if (!requests.has(e.requestId)) requests.set(e.requestId, { url: e.request.url, start: e.timestamp });
+  });
+  cdp.on("Network.responseReceived", (e) => {
+    const r = requests.get(e.requestId);
+    const headers = Object.fromEntries(Object.entries(e.response.headers).map(([k, v]) => [k.toLowerCase(), v]));
+    if (r) r.encoding = headers["content-encoding"] ?? "identity";
   });
   cdp.on("Network.loadingFinished", (e) => {
     const r = requests.get(e.requestId);
@@ -82,6 +87,7 @@ test("first visit on a 1.6 Mbps / 150 ms link: layout at once, expectations pend
     worker_wasm_start_ms: at(sent(WORKER_WASM)[0]?.start),
     worker_wasm_done_ms: at(sent(WORKER_WASM)[0]?.end),
     page_wasm_requests: sent(PAGE_WASM).length,
+    wasm_encoding: sent(WORKER_WASM)[0]?.encoding,
   });
   // The worker's files reached the server once each: the worker ran on the bytes the page
   // fetched early and did not download them again.
@@ -95,6 +101,10 @@ test("first visit on a 1.6 Mbps / 150 ms link: layout at once, expectations pend
   assert.ok(early && early.end !== undefined, "the page downloaded the worker's WebAssembly");
   assert.ok(pageWasm && pageWasm.end !== undefined, "the page downloaded its WebAssembly");
   assert.ok(early.start < pageWasm.end, "the worker's WebAssembly was requested before the page's arrived");
+  // Chromium accepts brotli, so both modules came brotli-compressed, as `cargo xtask serve`
+  // sends them (about a fifth fewer bytes than deflate: docs/bench.md, First visit).
+  assert.equal(early.encoding, "br");
+  assert.equal(pageWasm.encoding, "br");
   assert.ok(seen.layout !== null, "the layout appeared");
   assert.equal(seen.falseEmpty, false, 'the page said "This scenario has no expectations" while loading');
   // The scenario's expectations are listed (pending or judged), never "none".

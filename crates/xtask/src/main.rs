@@ -8,6 +8,7 @@
 
 mod bench;
 mod cmd;
+mod encoding;
 mod paths;
 mod serve;
 mod size;

@@ -1,13 +1,15 @@
 //! A static file server for the release build in `dist/`, compressed as a production server
-//! would: each response is deflate-compressed once, at start-up, and sent with
-//! `Content-Encoding: deflate` to browsers that accept it. `trunk serve` sends everything
-//! uncompressed, so a visitor would fetch several times the bytes the size report promises.
+//! would: each file is compressed once, at start-up, with brotli and with deflate, and each
+//! response carries the best one the browser accepts (see [`crate::encoding`]). `trunk serve`
+//! sends everything uncompressed, so a visitor would fetch several times the bytes the size
+//! report promises.
 
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::cmd::{err, Error, Result};
+use crate::encoding::{self, Encoding};
 
 /// One file of `dist/`, ready to send.
 struct Asset {
@@ -15,18 +17,33 @@ struct Asset {
     raw: Vec<u8>,
     /// zlib-wrapped deflate: what HTTP calls `deflate`.
     deflated: Vec<u8>,
+    /// Brotli at its best quality: what HTTP calls `br`.
+    brotli: Vec<u8>,
+}
+
+impl Asset {
+    /// The body to send in `encoding`.
+    fn body(&self, encoding: Encoding) -> &[u8] {
+        match encoding {
+            Encoding::Brotli => &self.brotli,
+            Encoding::Deflate => &self.deflated,
+            Encoding::Identity => &self.raw,
+        }
+    }
 }
 
 /// Serves `dist` at `address:port` until the process is interrupted.
 pub fn serve(dist: &Path, address: &str, port: &str) -> Result {
     let assets = load(dist)?;
     let raw: usize = assets.values().map(|a| a.raw.len()).sum();
-    let sent: usize = assets.values().map(|a| a.deflated.len()).sum();
+    let deflated: usize = assets.values().map(|a| a.deflated.len()).sum();
+    let brotli: usize = assets.values().map(|a| a.brotli.len()).sum();
     println!(
-        "{} files, {} KB, {} KB compressed",
+        "{} files, {} KB: {} KB with brotli, {} KB with deflate",
         assets.len(),
         raw / 1024,
-        sent / 1024
+        brotli / 1024,
+        deflated / 1024
     );
     let server = tiny_http::Server::http(format!("{address}:{port}"))
         .map_err(|e| Error(format!("cannot listen on {address}:{port}: {e}")))?;
@@ -46,18 +63,16 @@ fn respond(assets: &BTreeMap<String, Asset>, request: tiny_http::Request) {
         let _ = request.respond(tiny_http::Response::empty(404));
         return;
     };
-    let accepts_deflate = request
+    let accept = request
         .headers()
         .iter()
-        .any(|h| h.field.equiv("Accept-Encoding") && h.value.as_str().contains("deflate"));
-    let (body, encoding) = if accepts_deflate {
-        (asset.deflated.clone(), Some("deflate"))
-    } else {
-        (asset.raw.clone(), None)
-    };
-    let mut response =
-        tiny_http::Response::from_data(body).with_header(header("Content-Type", asset.mime));
-    if let Some(enc) = encoding {
+        .find(|h| h.field.equiv("Accept-Encoding"))
+        .map_or("", |h| h.value.as_str());
+    let encoding = encoding::negotiate(accept);
+    let mut response = tiny_http::Response::from_data(asset.body(encoding).to_vec())
+        .with_header(header("Content-Type", asset.mime))
+        .with_header(header("Vary", "Accept-Encoding"));
+    if let Some(enc) = encoding.header() {
         response = response.with_header(header("Content-Encoding", enc));
     }
     let _ = request.respond(response);
@@ -75,21 +90,22 @@ fn load(dist: &Path) -> Result<BTreeMap<String, Asset>> {
     if files.is_empty() {
         return err(format!("{} is empty; did the build run?", dist.display()));
     }
+    println!(
+        "compressing {} files (brotli at its best quality takes a few seconds)",
+        files.len()
+    );
     let mut assets = BTreeMap::new();
     for path in files {
         let raw = fs::read(&path).map_err(|e| Error(format!("{}: {e}", path.display())))?;
         let rel = path.strip_prefix(dist).unwrap_or(&path);
         let key = rel.to_string_lossy().replace('\\', "/");
-        let deflated = miniz_oxide::deflate::compress_to_vec_zlib(&raw, 9);
-        let mime = mime_of(&key);
-        assets.insert(
-            key,
-            Asset {
-                mime,
-                raw,
-                deflated,
-            },
-        );
+        let asset = Asset {
+            mime: mime_of(&key),
+            deflated: encoding::deflate(&raw),
+            brotli: encoding::brotli(&raw),
+            raw,
+        };
+        assets.insert(key, asset);
     }
     Ok(assets)
 }
@@ -133,7 +149,7 @@ mod tests {
     }
 
     #[test]
-    fn every_file_is_loaded_and_its_deflate_inflates_back() {
+    fn every_file_is_loaded_and_each_encoding_decodes_back() {
         let dir = std::env::temp_dir().join(format!("xtask-static-{}", std::process::id()));
         fs::create_dir_all(dir.join("snippets")).unwrap();
         fs::write(dir.join("index.html"), "<html>faultline</html>".repeat(50)).unwrap();
@@ -146,7 +162,15 @@ mod tests {
         );
         let html = &assets["index.html"];
         assert!(html.deflated.len() < html.raw.len());
-        let back = miniz_oxide::inflate::decompress_to_vec_zlib(&html.deflated).unwrap();
-        assert_eq!(back, html.raw);
+        let back = miniz_oxide::inflate::decompress_to_vec_zlib(html.body(Encoding::Deflate));
+        assert_eq!(back.unwrap(), html.raw);
+        let mut unbrotli = Vec::new();
+        std::io::Read::read_to_end(
+            &mut brotli::Decompressor::new(html.body(Encoding::Brotli), 4096),
+            &mut unbrotli,
+        )
+        .unwrap();
+        assert_eq!(unbrotli, html.raw);
+        assert_eq!(html.body(Encoding::Identity), html.raw);
     }
 }
