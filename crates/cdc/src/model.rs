@@ -13,9 +13,7 @@ use crate::msg::{CdcMsg, CdcTimer, RegionEventKind};
 use crate::out::{Command, Out, Reach};
 use crate::stack::Stack;
 use crate::ts::Ts;
-
-/// How long a killed TiKV takes to reset its connections (the capture sees the RST).
-const RST_LATENCY: SimDuration = SimDuration::from_millis(1);
+use crate::upstream::upstream_txns::RST_LATENCY;
 
 impl Cdc {
     /// Arms the first timers and subscribes every table.
@@ -35,7 +33,7 @@ impl Cdc {
         msg: CdcMsg,
     ) {
         self.handle(k, |cdc, at, out| {
-            cdc.message(at.0, out, tikv, (from, to), msg)
+            cdc.message(at, out, tikv, (from, to), msg)
         });
     }
 
@@ -127,12 +125,13 @@ impl Cdc {
     #[allow(clippy::too_many_lines)]
     fn message(
         &mut self,
-        now: SimTime,
+        at: (SimTime, Reach),
         out: &mut Out,
         tikv: &Cluster,
         (from, to): (NodeId, NodeId),
         msg: CdcMsg,
     ) {
+        let now = at.0;
         match msg {
             CdcMsg::Register {
                 cf,
@@ -186,8 +185,8 @@ impl Cdc {
                 messages,
             } => self.kafka_on_produce(out, to, cf, partition, batch, messages),
             CdcMsg::KafkaAck { cf, table, batch } => self.kafka_on_ack(now, to, cf, table, batch),
-            CdcMsg::Txn(m) => self.on_txn_msg(now, out, tikv, from, to, m),
-            CdcMsg::Pd(m) => self.on_pd_msg(now, out, tikv, from, to, m),
+            CdcMsg::Txn(m) => self.on_txn_msg(at, out, tikv, (from, to), m),
+            CdcMsg::Pd(m) => self.on_pd_msg(at, out, tikv, (from, to), m),
         }
     }
 
@@ -262,7 +261,7 @@ impl Cdc {
                 table,
                 batch,
             } => self.mysql_on_applied((reach, out), node, capture, cf, (table, batch)),
-            CdcTimer::Txn(t) => self.on_txn_timer(out, tikv, t),
+            CdcTimer::Txn(t) => self.on_txn_timer(out, reach, t),
             CdcTimer::Pd(t) => self.on_pd_timer(out, node, t),
         }
     }
@@ -284,6 +283,7 @@ impl Cdc {
                     self.pd_clients.stores[s as usize].clear();
                     self.transport_store_reset(s);
                     self.streams_may_break((reach, out), s, RST_LATENCY);
+                    self.client_connections_reset(out, reach, s);
                 }
                 NodeState::Paused => {
                     let after = self.cfg.grpc_keepalive_timeout;

@@ -58,7 +58,12 @@
 ///   of its resolved ts; the tiflow#9344 pair cuts cdc-2 at 59.3 s, inside a write burst (at
 ///   59 s its batches no longer queued behind the other captures', so none was in flight).
 ///   Every gallery run with a MySQL changefeed changed.
-pub const MODEL_VERSION: u32 = 11;
+/// - 12: a killed TiKV store's host resets the workload client's connections to it (issue 13):
+///   a prewrite or commit in flight at the kill fails after the RST's 1 ms hop, and a connect
+///   while the store is dead is refused, each a send failure backing off `BoTiKVRPC` (client-go
+///   `onSendFail`), where before each waited out `ReadTimeoutShort` (30 s). A paused or cut
+///   store still sends no RST. Gallery runs that kill a store under a workload changed.
+pub const MODEL_VERSION: u32 = 12;
 
 /// The Faultline release (the workspace version).
 pub const FAULTLINE_VERSION: &str = env!("CARGO_PKG_VERSION");

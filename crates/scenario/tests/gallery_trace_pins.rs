@@ -8,7 +8,7 @@
 use faultline_scenario::{gallery, Run, MODEL_VERSION};
 
 /// The model version the pins below were recorded with.
-const PINNED_MODEL_VERSION: u32 = 11;
+const PINNED_MODEL_VERSION: u32 = 12;
 
 /// (gallery file, trace hash at the end of its run).
 const PINS: &[(&str, u64)] = &[
@@ -26,13 +26,13 @@ const PINS: &[(&str, u64)] = &[
     ("tikv-rolling-restart.toml", 0xa957d4554705c945),
     (
         "tikv-rolling-restart-without-eviction.toml",
-        0x115587e269aa3ba4,
+        0x06bbc3531f46304d,
     ),
     (
         "tikv-scale-out-in-during-kafka-replication.toml",
         0x35789c8a184ad78e,
     ),
-    ("cdc-basic-replication.toml", 0xca0fd37cbb010ac6),
+    ("cdc-basic-replication.toml", 0xd320520c565b6487),
     ("cdc-capture-loses-pd.toml", 0xad4ab5a43cde5396),
     (
         "cdc-large-transactions-hold-the-checkpoint.toml",
@@ -40,11 +40,11 @@ const PINS: &[(&str, u64)] = &[
     ),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
-        0x54be1c016c90efa3,
+        0x2d08bbd0f300ac3d,
     ),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml",
-        0x6679687f074416ee,
+        0xd0466ad6ed2582b9,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss.toml",

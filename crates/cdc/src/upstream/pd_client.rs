@@ -21,7 +21,7 @@ use faultline_tikv::Cluster;
 
 use crate::cdc::Cdc;
 use crate::msg::{CdcMsg, CdcTimer};
-use crate::out::Out;
+use crate::out::{Out, Reach};
 use crate::ts::Ts;
 use crate::upstream::client_backoff::BackoffKind;
 use crate::upstream::pd_client_state::TsWant;
@@ -107,11 +107,10 @@ impl Cdc {
     /// Routes a PD request (at `pd-1`) or a PD answer (at its asker).
     pub(crate) fn on_pd_msg(
         &mut self,
-        now: SimTime,
+        (now, reach): (SimTime, Reach),
         out: &mut Out,
         tikv: &Cluster,
-        from: NodeId,
-        to: NodeId,
+        (from, to): (NodeId, NodeId),
         m: PdMsg,
     ) {
         match m {
@@ -121,12 +120,12 @@ impl Cdc {
                 }
             }
             PdMsg::TsoResponse { batch, first, .. } => {
-                self.on_tso_response(out, tikv, to, batch, first)
+                self.on_tso_response((out, reach), tikv, to, batch, first)
             }
             PdMsg::GetRegionResponse { region, leader } if to == self.client => {
                 let waiters = self.pd_clients.region_cache.loaded(region, leader);
                 for txn in waiters {
-                    self.region_loaded(out, tikv, txn, region, leader.is_some());
+                    self.region_loaded(out, reach, txn, region, leader.is_some());
                 }
             }
             _ => {}
@@ -135,7 +134,7 @@ impl Cdc {
 
     fn on_tso_response(
         &mut self,
-        out: &mut Out,
+        (out, reach): (&mut Out, Reach),
         tikv: &Cluster,
         to: NodeId,
         batch: u64,
@@ -148,8 +147,8 @@ impl Cdc {
             }
             for (want, ts) in got {
                 match want {
-                    TsWant::Start => self.begin_txn(out, tikv, ts),
-                    TsWant::Commit(txn) => self.commit_at(out, tikv, txn, ts),
+                    TsWant::Start => self.begin_txn(out, reach, ts),
+                    TsWant::Commit(txn) => self.commit_at(out, reach, txn, ts),
                 }
             }
         } else if let Some(s) = self.store_ix(to) {
@@ -198,7 +197,7 @@ impl Cdc {
 
     /// A region load for `txn` was answered: send its request, or back off when PD knows no
     /// leader (`BoRegionMiss`).
-    fn region_loaded(&mut self, out: &mut Out, tikv: &Cluster, txn: u64, region: u32, found: bool) {
+    fn region_loaded(&mut self, out: &mut Out, reach: Reach, txn: u64, region: u32, found: bool) {
         let waiting = self
             .workload
             .open
@@ -209,7 +208,7 @@ impl Cdc {
             return;
         }
         if found {
-            self.send_txn_request(out, tikv, txn, region);
+            self.send_txn_request(out, reach, txn, region);
         } else {
             self.txn_backoff(out, txn, region, BackoffKind::RegionMiss);
         }

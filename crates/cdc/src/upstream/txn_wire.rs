@@ -51,6 +51,12 @@ pub enum TxnTimer {
         /// Operation id.
         op: u64,
     },
+    /// Client: the connection operation `op` went out on was reset, or the connect refused:
+    /// its store's process was killed, and the store's host answered with a TCP RST.
+    ConnectionReset {
+        /// Operation id.
+        op: u64,
+    },
     /// Client: the backoff of request `region` of transaction `txn` is over; send it again.
     Resend {
         /// Transaction id.
@@ -124,6 +130,10 @@ impl TraceEncode for TxnTimer {
                 h.word(2);
                 h.word(*txn);
                 h.word(*region as u64);
+            }
+            TxnTimer::ConnectionReset { op } => {
+                h.word(3);
+                h.word(*op);
             }
         }
     }

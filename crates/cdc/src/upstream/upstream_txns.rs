@@ -5,6 +5,10 @@
 //!   knows it (loaded from PD, or from a NotLeader hint), each a Raft proposal there;
 //! - an answer comes when the proposing peer applies the entry; no answer within
 //!   `ReadTimeoutShort` (30 s) is a send failure (`onSendFail`: `BoTiKVRPC`, drop the hint);
+//! - a killed store's host resets the client's connection to it (`onSendFail` again, gRPC's
+//!   "canceled by remote ... when tikv is killed and exiting"), for a request in flight at the
+//!   kill and for every connect while it is down, in [`RST_LATENCY`] where the link lets the
+//!   RST through; a paused or cut store sends none, so those requests wait out the timeout;
 //! - NotLeader with a hint retries at once at the hinted store, without one it backs off
 //!   (`onRegionError`: `BoRegionScheduling`); StaleCommand backs off `BoStaleCmd`;
 //! - commit begins when every prewrite succeeded; a prewrite that slept more than
@@ -22,7 +26,7 @@ use faultline_tikv::Cluster;
 
 use crate::cdc::Cdc;
 use crate::msg::{CdcMsg, CdcTimer};
-use crate::out::Out;
+use crate::out::{Out, Reach};
 use crate::ts::Ts;
 use crate::upstream::client_backoff::{
     BackoffKind, PREWRITE_MAX_BACKOFF_MS, READ_TIMEOUT_SHORT_MS,
@@ -30,6 +34,10 @@ use crate::upstream::client_backoff::{
 use crate::upstream::pd_client_state::TsWant;
 use crate::upstream::txn_wire::{TxnFailure, TxnMsg, TxnTimer};
 use crate::upstream::workload::{OpRef, Phase, RegionReq, Txn};
+
+/// How long a killed store's host takes to reset a connection to it: one short hop, the
+/// RST that the host's kernel sends for a socket whose process is gone.
+pub(crate) const RST_LATENCY: SimDuration = SimDuration::from_millis(1);
 
 impl Cdc {
     /// The workload's client lives on `client-1`. When it dies, its open transactions never commit:
@@ -73,7 +81,7 @@ impl Cdc {
     }
 
     /// PD gave a start ts: the transaction begins, one prewrite per region.
-    pub(crate) fn begin_txn(&mut self, out: &mut Out, tikv: &Cluster, start_ts: Ts) {
+    pub(crate) fn begin_txn(&mut self, out: &mut Out, reach: Reach, start_ts: Ts) {
         let writes = self.workload.draw(&self.ks);
         let mut reqs: Vec<RegionReq> = Vec::new();
         for (key, _) in &writes {
@@ -103,7 +111,7 @@ impl Cdc {
         let regions: Vec<u32> = txn.reqs.iter().map(|r| r.region).collect();
         self.workload.open.insert(id, txn);
         for region in regions {
-            self.send_txn_request(out, tikv, id, region);
+            self.send_txn_request(out, reach, id, region);
         }
     }
 
@@ -115,7 +123,7 @@ impl Cdc {
     }
 
     /// PD gave the commit ts: commit every region.
-    pub(crate) fn commit_at(&mut self, out: &mut Out, tikv: &Cluster, id: u64, commit_ts: Ts) {
+    pub(crate) fn commit_at(&mut self, out: &mut Out, reach: Reach, id: u64, commit_ts: Ts) {
         let Some(txn) = self.workload.open.get_mut(&id) else {
             return;
         };
@@ -123,20 +131,13 @@ impl Cdc {
         txn.begin(Phase::Commit);
         let regions: Vec<u32> = txn.reqs.iter().map(|r| r.region).collect();
         for region in regions {
-            self.send_txn_request(out, tikv, id, region);
+            self.send_txn_request(out, reach, id, region);
         }
     }
 
-    /// Sends the current phase's request for `region` to the store the region cache names.
-    /// (`_tikv` is unused since the cache loads from PD over the network; kept so the
-    /// follower-side retry of a stale cache can read the region's peers here.)
-    pub(crate) fn send_txn_request(
-        &mut self,
-        out: &mut Out,
-        _tikv: &Cluster,
-        id: u64,
-        region: u32,
-    ) {
+    /// Sends the current phase's request for `region` to the store the region cache names;
+    /// `reach` tells whether that store's process is dead, so that the connect is refused.
+    pub(crate) fn send_txn_request(&mut self, out: &mut Out, reach: Reach, id: u64, region: u32) {
         let Some(txn) = self.workload.open.get(&id) else {
             return;
         };
@@ -174,9 +175,15 @@ impl Cdc {
             txn: id,
             region,
             phase,
+            store,
         };
         self.workload.ops.insert(op, r);
         let node = self.stores[store as usize];
+        if reach.is_crashed(node) && reach.link_up(node, self.client) {
+            let reset = CdcTimer::Txn(TxnTimer::ConnectionReset { op });
+            out.set_timer(self.client, RST_LATENCY, reset);
+            return;
+        }
         out.propose(self.client, node, (region, op));
         let timeout = SimDuration::from_millis(READ_TIMEOUT_SHORT_MS);
         out.set_timer(
@@ -203,7 +210,7 @@ impl Cdc {
         &mut self,
         now: SimTime,
         out: &mut Out,
-        tikv: &Cluster,
+        reach: Reach,
         op: u64,
         failure: Option<TxnFailure>,
     ) {
@@ -227,7 +234,7 @@ impl Cdc {
                 self.workload.failed.not_leader += 1;
                 req.hint = Some(store);
                 self.workload.commit_retries += 1;
-                self.send_txn_request(out, tikv, id, region);
+                self.send_txn_request(out, reach, id, region);
             }
             Some(TxnFailure::NotLeader { leader: None }) => {
                 self.workload.failed.no_leader += 1;
@@ -242,8 +249,26 @@ impl Cdc {
         }
     }
 
-    /// No answer to `op` within `ReadTimeoutShort`: a send failure.
-    pub(crate) fn on_txn_timeout(&mut self, out: &mut Out, op: u64) {
+    /// Store `store`'s process was killed: every request in flight to it fails with a reset
+    /// connection where the link lets the RST reach the client (client-go `onSendFail`).
+    pub(crate) fn client_connections_reset(&mut self, out: &mut Out, reach: Reach, store: u32) {
+        if !reach.link_up(self.stores[store as usize], self.client) {
+            return;
+        }
+        let in_flight: Vec<u64> = (self.workload.ops.iter())
+            .filter(|(op, r)| r.store == store && self.current_request(**op).is_some())
+            .map(|(op, _)| *op)
+            .collect();
+        for op in in_flight {
+            let reset = CdcTimer::Txn(TxnTimer::ConnectionReset { op });
+            out.set_timer(self.client, RST_LATENCY, reset);
+        }
+    }
+
+    /// No answer to `op` within `ReadTimeoutShort`, or its connection was reset: a send
+    /// failure (client-go `onSendFail`): drop the hint and the cached region, back off
+    /// `BoTiKVRPC`.
+    pub(crate) fn on_send_fail(&mut self, out: &mut Out, op: u64, reset: bool) {
         let Some((id, region)) = self.current_request(op) else {
             return;
         };
@@ -255,7 +280,11 @@ impl Cdc {
             .expect("current");
         req.op = 0;
         req.hint = None;
-        self.workload.failed.timeout += 1;
+        if reset {
+            self.workload.failed.connection_reset += 1;
+        } else {
+            self.workload.failed.timeout += 1;
+        }
         self.txn_backoff(out, id, region, BackoffKind::TikvRpc);
     }
 
@@ -289,7 +318,7 @@ impl Cdc {
     }
 
     /// A backoff ended.
-    pub(crate) fn on_txn_resend(&mut self, out: &mut Out, tikv: &Cluster, id: u64, region: u32) {
+    pub(crate) fn on_txn_resend(&mut self, out: &mut Out, reach: Reach, id: u64, region: u32) {
         let waiting = self
             .workload
             .open
@@ -298,7 +327,7 @@ impl Cdc {
             .is_some_and(|r| r.op == u64::MAX && !r.done);
         if waiting {
             self.workload.commit_retries += 1;
-            self.send_txn_request(out, tikv, id, region);
+            self.send_txn_request(out, reach, id, region);
         }
     }
 
@@ -350,16 +379,15 @@ impl Cdc {
     /// Routes a write-path or CheckLeader message.
     pub(crate) fn on_txn_msg(
         &mut self,
-        now: SimTime,
+        (now, reach): (SimTime, Reach),
         out: &mut Out,
         tikv: &Cluster,
-        from: faultline_sim::NodeId,
-        to: faultline_sim::NodeId,
+        (from, to): (faultline_sim::NodeId, faultline_sim::NodeId),
         m: TxnMsg,
     ) {
         match m {
             TxnMsg::Reply { op, failure } if to == self.client => {
-                self.on_txn_reply(now, out, tikv, op, failure)
+                self.on_txn_reply(now, out, reach, op, failure)
             }
             TxnMsg::Reply { .. } => {}
             TxnMsg::CheckLeader { round, regions } => {
@@ -372,10 +400,11 @@ impl Cdc {
     }
 
     /// Routes a write-path timer.
-    pub(crate) fn on_txn_timer(&mut self, out: &mut Out, tikv: &Cluster, t: TxnTimer) {
+    pub(crate) fn on_txn_timer(&mut self, out: &mut Out, reach: Reach, t: TxnTimer) {
         match t {
-            TxnTimer::Timeout { op } => self.on_txn_timeout(out, op),
-            TxnTimer::Resend { txn, region } => self.on_txn_resend(out, tikv, txn, region),
+            TxnTimer::Timeout { op } => self.on_send_fail(out, op, false),
+            TxnTimer::ConnectionReset { op } => self.on_send_fail(out, op, true),
+            TxnTimer::Resend { txn, region } => self.on_txn_resend(out, reach, txn, region),
         }
     }
 

@@ -1,16 +1,17 @@
 //! Message-level tests of the workload's client (client-go's two-phase committer and region
 //! request sender) and its PD client: what one begin, answer, timeout or backoff writes.
 
-use faultline_sim::{NodeId, SimDuration, World};
+use faultline_sim::{NodeId, NodeState, SimDuration, World};
 
 use crate::msg::{CdcMsg, CdcTimer};
-use crate::out::{Command, Out};
+use crate::out::{Command, Out, Reach};
 use crate::stack::Stack;
-use crate::test_world::{mysql_feed, secs, world};
+use crate::test_world::{mysql_feed, secs, set_link, world};
 use crate::ts::Ts;
 use crate::upstream::client_backoff::PREWRITE_MAX_BACKOFF_MS;
 use crate::upstream::pd_wire::{PdMsg, PdTimer};
 use crate::upstream::txn_wire::{TxnFailure, TxnTimer};
+use crate::upstream::upstream_txns::RST_LATENCY;
 use crate::upstream::workload::Phase;
 
 /// One capture replicating two tables, no workload of its own, at 5 s.
@@ -22,10 +23,10 @@ fn quiet_world() -> World<Stack> {
 
 /// Begins a transaction with start ts 100 and returns its id and what it wrote.
 fn begin(w: &mut World<Stack>) -> (u64, Out) {
-    let Stack { tikv, cdc } = &mut w.model;
+    let cdc = &mut w.model.cdc;
     let id = cdc.workload.next_txn;
     let mut out = Out::default();
-    cdc.begin_txn(&mut out, tikv, Ts(100));
+    cdc.begin_txn(&mut out, Reach::new(&w.kernel.net), Ts(100));
     (id, out)
 }
 
@@ -57,9 +58,9 @@ fn cache_every_leader(w: &mut World<Stack>, store: u32) {
 
 /// The store answers `op` with `failure` (or success).
 fn reply(w: &mut World<Stack>, op: u64, failure: Option<TxnFailure>) -> Out {
-    let Stack { tikv, cdc } = &mut w.model;
+    let cdc = &mut w.model.cdc;
     let mut out = Out::default();
-    cdc.on_txn_reply(secs(5), &mut out, tikv, op, failure);
+    cdc.on_txn_reply(secs(5), &mut out, Reach::new(&w.kernel.net), op, failure);
     out
 }
 
@@ -92,7 +93,8 @@ fn an_uncached_region_is_loaded_from_pd_then_proposed_to_its_leader() {
         leader: Some(2),
     };
     let mut out = Out::default();
-    cdc.on_pd_msg(secs(5), &mut out, tikv, pd, client, answer);
+    let at = (secs(5), Reach::new(&w.kernel.net));
+    cdc.on_pd_msg(at, &mut out, tikv, (pd, client), answer);
     let store = cdc.stores[2];
     let [(to, proposed, op)] = proposals(&out)[..] else {
         panic!("one proposal: {out:?}");
@@ -134,12 +136,12 @@ fn not_leader_follows_a_hint_at_once_and_backs_off_without_one() {
     let failed = &w.model.cdc.workload.failed;
     assert_eq!((failed.not_leader, failed.no_leader), (1, 1));
 
-    let Stack { tikv, cdc } = &mut w.model;
+    let cdc = &mut w.model.cdc;
     let mut out = Out::default();
     let CdcTimer::Txn(t) = resend else {
         unreachable!()
     };
-    cdc.on_txn_timer(&mut out, tikv, t);
+    cdc.on_txn_timer(&mut out, Reach::new(&w.kernel.net), t);
     let reload = CdcMsg::Pd(PdMsg::GetRegion { region });
     assert!(matches!(out.commands().first(), Some(Command::Send { msg, .. }) if *msg == reload));
 }
@@ -155,9 +157,13 @@ fn a_timeout_of_the_current_request_backs_off_and_a_stale_one_is_ignored() {
         panic!("one region: {out:?}");
     };
     let timeout = |w: &mut World<Stack>, op| {
-        let Stack { tikv, cdc } = &mut w.model;
+        let cdc = &mut w.model.cdc;
         let mut out = Out::default();
-        cdc.on_txn_timer(&mut out, tikv, TxnTimer::Timeout { op });
+        cdc.on_txn_timer(
+            &mut out,
+            Reach::new(&w.kernel.net),
+            TxnTimer::Timeout { op },
+        );
         out
     };
     let out = timeout(&mut w, op);
@@ -169,6 +175,74 @@ fn a_timeout_of_the_current_request_backs_off_and_a_stale_one_is_ignored() {
     assert!((50..=100).contains(&ms), "BoTiKVRPC's first sleep: {ms} ms");
     assert_eq!(w.model.cdc.workload.failed.timeout, 1);
     assert!(timeout(&mut w, op).commands().is_empty(), "already handled");
+}
+
+/// Kills store 0 (tikv-1) and runs what the model runs then: the client's connections to it
+/// are reset. Returns what that wrote.
+fn kill_store_0(w: &mut World<Stack>) -> Out {
+    let store = w.model.cdc.stores[0];
+    w.kernel.net.node_mut(store).state = NodeState::Crashed;
+    let mut out = Out::default();
+    let reach = Reach::new(&w.kernel.net);
+    w.model.cdc.client_connections_reset(&mut out, reach, 0);
+    out
+}
+
+/// A killed store's host resets the connection (client-go `onSendFail`, "canceled by gRPC
+/// remote ... when tikv is killed"): the request in flight fails after the RST's hop, not
+/// after `ReadTimeoutShort`, and backs off `BoTiKVRPC`; a resend to the store while it is
+/// still dead is refused at once instead of proposed.
+#[test]
+fn a_killed_store_resets_the_request_in_flight_and_refuses_the_next() {
+    let mut w = quiet_world();
+    cache_every_leader(&mut w, 0);
+    let (id, out) = begin(&mut w);
+    let [(_, region, op)] = proposals(&out)[..] else {
+        panic!("one region: {out:?}");
+    };
+    let reset = CdcTimer::Txn(TxnTimer::ConnectionReset { op });
+    assert_eq!(timers(&kill_store_0(&mut w)), [(RST_LATENCY, reset)]);
+
+    let mut out = Out::default();
+    let reach = Reach::new(&w.kernel.net);
+    let cdc = &mut w.model.cdc;
+    cdc.on_txn_timer(&mut out, reach, TxnTimer::ConnectionReset { op });
+    let [(after, CdcTimer::Txn(TxnTimer::Resend { txn, region: r }))] = timers(&out)[..] else {
+        panic!("a resend: {out:?}");
+    };
+    assert_eq!((txn, r), (id, region));
+    assert!(
+        (50..=100).contains(&(after.0 / 1_000)),
+        "BoTiKVRPC: {after:?}"
+    );
+    let failed = cdc.workload.failed;
+    assert_eq!((failed.connection_reset, failed.timeout), (1, 0));
+
+    // PD still names the dead store until a new leader's heartbeat: the resend goes there.
+    cdc.pd_clients.region_cache.update_leader(region, 0);
+    let mut out = Out::default();
+    cdc.on_txn_timer(&mut out, reach, TxnTimer::Resend { txn: id, region });
+    assert!(
+        proposals(&out).is_empty(),
+        "nothing proposed to a dead store: {out:?}"
+    );
+    let [(after, CdcTimer::Txn(TxnTimer::ConnectionReset { .. }))] = timers(&out)[..] else {
+        panic!("the connect refused: {out:?}");
+    };
+    assert_eq!(after, RST_LATENCY);
+}
+
+/// No RST crosses a cut link: a request in flight to a store that is killed while cut from
+/// the client waits out `ReadTimeoutShort`, as one to a paused store does.
+#[test]
+fn a_store_killed_behind_a_cut_link_resets_nothing() {
+    let mut w = quiet_world();
+    cache_every_leader(&mut w, 0);
+    let (_, out) = begin(&mut w);
+    assert_eq!(proposals(&out).len(), 1);
+    let (store, client) = (w.model.cdc.stores[0], w.model.cdc.client);
+    set_link(&mut w, (store, client), false);
+    assert!(kill_store_0(&mut w).commands().is_empty());
 }
 
 /// The two phases: every prewrite answered arms the commit (after the client's 2-6 ms),
@@ -189,13 +263,13 @@ fn a_transaction_commits_after_every_prewrite_and_every_commit_answer() {
     assert_eq!(txn, id);
     assert!((2_000..6_000).contains(&after.0), "{after:?}");
 
-    let Stack { tikv, cdc } = &mut w.model;
+    let cdc = &mut w.model.cdc;
     let mut out = Out::default();
     cdc.commit(&mut out, id);
     let asks_tso = |c: &Command| matches!(c, Command::Send { to, msg: CdcMsg::Pd(PdMsg::TsoRequest { .. }), .. } if *to == cdc.pd);
     assert!(out.commands().iter().any(asks_tso), "{out:?}");
     let mut out = Out::default();
-    cdc.commit_at(&mut out, tikv, id, Ts(200));
+    cdc.commit_at(&mut out, Reach::new(&w.kernel.net), id, Ts(200));
     assert_eq!(cdc.workload.open[&id].phase, Phase::Commit);
     let [(_, _, op)] = proposals(&out)[..] else {
         panic!("one commit: {out:?}");
@@ -258,9 +332,9 @@ fn an_applied_prewrite_locks_and_the_applied_commit_writes_and_unlocks() {
     assert_eq!(w.model.cdc.upstream.oldest_lock(region), Some(Ts(100)));
 
     reply(&mut w, op, None);
-    let Stack { tikv, cdc } = &mut w.model;
+    let cdc = &mut w.model.cdc;
     let mut out = Out::default();
-    cdc.commit_at(&mut out, tikv, id, Ts(200));
+    cdc.commit_at(&mut out, Reach::new(&w.kernel.net), id, Ts(200));
     let [(_, _, commit_op)] = proposals(&out)[..] else {
         panic!("one commit: {out:?}");
     };

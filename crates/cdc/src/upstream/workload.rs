@@ -84,6 +84,8 @@ pub struct OpRef {
     pub region: u32,
     /// Phase the request was sent in.
     pub phase: Phase,
+    /// Store the request was sent to.
+    pub store: u32,
 }
 
 /// Workload state.
@@ -128,26 +130,30 @@ pub struct FailedWrites {
     pub no_leader: u64,
     /// `StaleCommand`: the entry was overwritten by a new leader's log.
     pub stale_command: u64,
-    /// No answer within `ReadTimeoutShort` (a dead or cut store).
+    /// No answer within `ReadTimeoutShort` (a cut or paused store).
     pub timeout: u64,
+    /// The store's process was killed: the connection was reset, or refused.
+    pub connection_reset: u64,
 }
 
 impl FailedWrites {
     /// The metric names, in the order of [`FailedWrites::values`].
-    pub const NAMES: [&'static str; 4] = [
+    pub const NAMES: [&'static str; 5] = [
         "failed_writes.not_leader",
         "failed_writes.no_leader",
         "failed_writes.stale_command",
         "failed_writes.timeout",
+        "failed_writes.connection_reset",
     ];
 
     /// The counts, in the order of [`FailedWrites::NAMES`].
-    pub fn values(&self) -> [u64; 4] {
+    pub fn values(&self) -> [u64; 5] {
         [
             self.not_leader,
             self.no_leader,
             self.stale_command,
             self.timeout,
+            self.connection_reset,
         ]
     }
 }
