@@ -261,7 +261,7 @@ impl Cdc {
                 table,
                 batch,
             } => self.mysql_on_applied((reach, out), node, capture, cf, (table, batch)),
-            CdcTimer::Txn(t) => self.on_txn_timer(out, reach, t),
+            CdcTimer::Txn(t) => self.on_txn_timer(out, (tikv, reach), t),
             CdcTimer::Pd(t) => self.on_pd_timer(out, node, t),
         }
     }

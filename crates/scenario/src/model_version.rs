@@ -62,7 +62,10 @@
 ///   a prewrite or commit in flight at the kill fails after the RST's 1 ms hop, and a connect
 ///   while the store is dead is refused, each a send failure backing off `BoTiKVRPC` (client-go
 ///   `onSendFail`), where before each waited out `ReadTimeoutShort` (30 s). A paused or cut
-///   store still sends no RST. Gallery runs that kill a store under a workload changed.
+///   store still sends no RST. The resend after a send failure on a store the client cannot
+///   reach goes to a follower (client-go's replica selector), which answers NotLeader and
+///   wakes, and the client skips that store for every region until it can be reached again
+///   (client-go's store liveness). Gallery runs that kill a store under a workload changed.
 pub const MODEL_VERSION: u32 = 12;
 
 /// The Faultline release (the workspace version).

@@ -26,13 +26,13 @@ const PINS: &[(&str, u64)] = &[
     ("tikv-rolling-restart.toml", 0xa957d4554705c945),
     (
         "tikv-rolling-restart-without-eviction.toml",
-        0x06bbc3531f46304d,
+        0xb35c161dac3a4253,
     ),
     (
         "tikv-scale-out-in-during-kafka-replication.toml",
         0x35789c8a184ad78e,
     ),
-    ("cdc-basic-replication.toml", 0xd320520c565b6487),
+    ("cdc-basic-replication.toml", 0x35251493950d42b3),
     ("cdc-capture-loses-pd.toml", 0xad4ab5a43cde5396),
     (
         "cdc-large-transactions-hold-the-checkpoint.toml",
@@ -40,11 +40,11 @@ const PINS: &[(&str, u64)] = &[
     ),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
-        0x2d08bbd0f300ac3d,
+        0x89f61d4a837e405a,
     ),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml",
-        0xd0466ad6ed2582b9,
+        0xd5876c093fd60939,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss.toml",

@@ -125,7 +125,7 @@ impl Cdc {
             PdMsg::GetRegionResponse { region, leader } if to == self.client => {
                 let waiters = self.pd_clients.region_cache.loaded(region, leader);
                 for txn in waiters {
-                    self.region_loaded(out, reach, txn, region, leader.is_some());
+                    self.region_loaded(out, (tikv, reach), txn, region, leader.is_some());
                 }
             }
             _ => {}
@@ -147,8 +147,8 @@ impl Cdc {
             }
             for (want, ts) in got {
                 match want {
-                    TsWant::Start => self.begin_txn(out, reach, ts),
-                    TsWant::Commit(txn) => self.commit_at(out, reach, txn, ts),
+                    TsWant::Start => self.begin_txn(out, (tikv, reach), ts),
+                    TsWant::Commit(txn) => self.commit_at(out, (tikv, reach), txn, ts),
                 }
             }
         } else if let Some(s) = self.store_ix(to) {
@@ -197,7 +197,14 @@ impl Cdc {
 
     /// A region load for `txn` was answered: send its request, or back off when PD knows no
     /// leader (`BoRegionMiss`).
-    fn region_loaded(&mut self, out: &mut Out, reach: Reach, txn: u64, region: u32, found: bool) {
+    fn region_loaded(
+        &mut self,
+        out: &mut Out,
+        net: (&Cluster, Reach),
+        txn: u64,
+        region: u32,
+        found: bool,
+    ) {
         let waiting = self
             .workload
             .open
@@ -208,7 +215,7 @@ impl Cdc {
             return;
         }
         if found {
-            self.send_txn_request(out, reach, txn, region);
+            self.send_txn_request(out, net, txn, region);
         } else {
             self.txn_backoff(out, txn, region, BackoffKind::RegionMiss);
         }

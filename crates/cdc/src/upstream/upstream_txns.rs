@@ -9,6 +9,12 @@
 //!   "canceled by remote ... when tikv is killed and exiting"), for a request in flight at the
 //!   kill and for every connect while it is down, in [`RST_LATENCY`] where the link lets the
 //!   RST through; a paused or cut store sends none, so those requests wait out the timeout;
+//! - after a send failure on a store the client cannot reach (a reset, or a timeout while the
+//!   link is cut: client-go's `checkLiveness` probe fails) the resend goes to a follower (the
+//!   replica selector leaves a leader whose store is unreachable for the other replicas,
+//!   `replica_selector.go` `onSendFailure`, `nextForReplicaReadLeader`), which answers
+//!   NotLeader and, being knocked on, wakes and campaigns; the follower is the next replica
+//!   after the failed store in PD's peer list;
 //! - NotLeader with a hint retries at once at the hinted store, without one it backs off
 //!   (`onRegionError`: `BoRegionScheduling`); StaleCommand backs off `BoStaleCmd`;
 //! - commit begins when every prewrite succeeded; a prewrite that slept more than
@@ -48,6 +54,7 @@ impl Cdc {
         match state {
             NodeState::Crashed => {
                 self.client_pd_reset();
+                self.workload.unreachable_stores.clear();
                 for (_, txn) in std::mem::take(&mut self.workload.open) {
                     self.unlock_all(&txn);
                     self.workload.aborted += 1;
@@ -81,7 +88,7 @@ impl Cdc {
     }
 
     /// PD gave a start ts: the transaction begins, one prewrite per region.
-    pub(crate) fn begin_txn(&mut self, out: &mut Out, reach: Reach, start_ts: Ts) {
+    pub(crate) fn begin_txn(&mut self, out: &mut Out, net: (&Cluster, Reach), start_ts: Ts) {
         let writes = self.workload.draw(&self.ks);
         let mut reqs: Vec<RegionReq> = Vec::new();
         for (key, _) in &writes {
@@ -92,6 +99,7 @@ impl Cdc {
                     op: 0,
                     done: false,
                     hint: None,
+                    follower: None,
                     locked: false,
                     written: false,
                 });
@@ -111,7 +119,7 @@ impl Cdc {
         let regions: Vec<u32> = txn.reqs.iter().map(|r| r.region).collect();
         self.workload.open.insert(id, txn);
         for region in regions {
-            self.send_txn_request(out, reach, id, region);
+            self.send_txn_request(out, net, id, region);
         }
     }
 
@@ -123,7 +131,13 @@ impl Cdc {
     }
 
     /// PD gave the commit ts: commit every region.
-    pub(crate) fn commit_at(&mut self, out: &mut Out, reach: Reach, id: u64, commit_ts: Ts) {
+    pub(crate) fn commit_at(
+        &mut self,
+        out: &mut Out,
+        net: (&Cluster, Reach),
+        id: u64,
+        commit_ts: Ts,
+    ) {
         let Some(txn) = self.workload.open.get_mut(&id) else {
             return;
         };
@@ -131,28 +145,33 @@ impl Cdc {
         txn.begin(Phase::Commit);
         let regions: Vec<u32> = txn.reqs.iter().map(|r| r.region).collect();
         for region in regions {
-            self.send_txn_request(out, reach, id, region);
+            self.send_txn_request(out, net, id, region);
         }
     }
 
-    /// Sends the current phase's request for `region` to the store the region cache names;
-    /// `reach` tells whether that store's process is dead, so that the connect is refused.
-    pub(crate) fn send_txn_request(&mut self, out: &mut Out, reach: Reach, id: u64, region: u32) {
+    /// Sends the current phase's request for `region` to the store the region cache names
+    /// (a follower instead when the client last found that store unreachable); `net` gives the
+    /// region's peers and tells whether the store's process is dead, so the connect is refused.
+    pub(crate) fn send_txn_request(
+        &mut self,
+        out: &mut Out,
+        (tikv, reach): (&Cluster, Reach),
+        id: u64,
+        region: u32,
+    ) {
         let Some(txn) = self.workload.open.get(&id) else {
             return;
         };
         let phase = txn.phase;
-        let hint = txn
-            .reqs
-            .iter()
-            .find(|r| r.region == region)
-            .and_then(|r| r.hint);
-        let store = match hint {
-            Some(store) => {
+        let req = txn.reqs.iter().find(|r| r.region == region);
+        let (hint, follower) = (req.and_then(|r| r.hint), req.and_then(|r| r.follower));
+        let store = match (follower, hint) {
+            (Some(store), _) => store,
+            (None, Some(store)) => {
                 self.pd_clients.region_cache.update_leader(region, store);
                 store
             }
-            None => {
+            (None, None) => {
                 let Some(store) = self.client_region_leader(out, id, region) else {
                     // Waits for the load from PD, which resumes it (`pd_client.rs`).
                     let txn = self.workload.open.get_mut(&id).expect("open");
@@ -161,16 +180,16 @@ impl Cdc {
                         .op = u64::MAX;
                     return;
                 };
-                store
+                self.live_replica(tikv, reach, region, store)
             }
         };
         let op = self.workload.next_op;
         self.workload.next_op += 1;
         let txn = self.workload.open.get_mut(&id).expect("open");
         txn.ops.push(op);
-        txn.req_mut(region)
-            .expect("a request per touched region")
-            .op = op;
+        let req = txn.req_mut(region).expect("a request per touched region");
+        req.op = op;
+        req.follower = None;
         let r = OpRef {
             txn: id,
             region,
@@ -210,7 +229,7 @@ impl Cdc {
         &mut self,
         now: SimTime,
         out: &mut Out,
-        reach: Reach,
+        net: (&Cluster, Reach),
         op: u64,
         failure: Option<TxnFailure>,
     ) {
@@ -229,12 +248,24 @@ impl Cdc {
             }
             Some(TxnFailure::NotLeader {
                 leader: Some(store),
+            }) if self.workload.unreachable_stores.contains(&store) => {
+                // A follower that has not noticed its leader died names it: client-go's replica
+                // selector will not send to a store it found unreachable, tries the other
+                // replicas, and backs off when they are used up (`replica_selector.go`,
+                // `onNotLeader`, `nextForReplicaReadLeader`); here, as a NotLeader without a
+                // leader.
+                self.workload.failed.not_leader += 1;
+                req.hint = None;
+                self.txn_backoff(out, id, region, BackoffKind::RegionScheduling);
+            }
+            Some(TxnFailure::NotLeader {
+                leader: Some(store),
             }) => {
                 // client-go follows the hint at once (`onRegionError`, NotLeader with leader).
                 self.workload.failed.not_leader += 1;
                 req.hint = Some(store);
                 self.workload.commit_retries += 1;
-                self.send_txn_request(out, reach, id, region);
+                self.send_txn_request(out, net, id, region);
             }
             Some(TxnFailure::NotLeader { leader: None }) => {
                 self.workload.failed.no_leader += 1;
@@ -247,6 +278,23 @@ impl Cdc {
                 self.txn_backoff(out, id, region, BackoffKind::StaleCmd);
             }
         }
+    }
+
+    /// Where a request for `region` cached as led on `store` goes: there, unless the client
+    /// found that store out of reach, then to a follower (client-go's `ReplicaSelectLeaderStrategy`
+    /// skips a leader whose store is not reachable, and the mixed strategy picks another
+    /// replica). The store leaves the set once it can be reached again: client-go's health
+    /// check asks it every second; simplified here to the moment of the next send.
+    fn live_replica(&mut self, tikv: &Cluster, reach: Reach, region: u32, store: u32) -> u32 {
+        if !self.workload.unreachable_stores.contains(&store) {
+            return store;
+        }
+        let node = self.stores[store as usize];
+        if reach.reachable(self.client, node) && reach.is_up(node) {
+            self.workload.unreachable_stores.remove(&store);
+            return store;
+        }
+        follower_after(&tikv.region_replica_stores(region), store).unwrap_or(store)
     }
 
     /// Store `store`'s process was killed: every request in flight to it fails with a reset
@@ -267,11 +315,18 @@ impl Cdc {
 
     /// No answer to `op` within `ReadTimeoutShort`, or its connection was reset: a send
     /// failure (client-go `onSendFail`): drop the hint and the cached region, back off
-    /// `BoTiKVRPC`.
-    pub(crate) fn on_send_fail(&mut self, out: &mut Out, op: u64, reset: bool) {
+    /// `BoTiKVRPC`, and resend to a follower if the failed store is out of reach.
+    pub(crate) fn on_send_fail(
+        &mut self,
+        out: &mut Out,
+        (tikv, reach): (&Cluster, Reach),
+        op: u64,
+        reset: bool,
+    ) {
         let Some((id, region)) = self.current_request(op) else {
             return;
         };
+        let failed_store = self.workload.ops[&op].store;
         let req = self
             .workload
             .open
@@ -286,6 +341,19 @@ impl Cdc {
             self.workload.failed.timeout += 1;
         }
         self.txn_backoff(out, id, region, BackoffKind::TikvRpc);
+        let store_node = self.stores[failed_store as usize];
+        if reset || !reach.reachable(self.client, store_node) {
+            self.workload.unreachable_stores.insert(failed_store);
+            let follower = follower_after(&tikv.region_replica_stores(region), failed_store);
+            if let Some(req) = self
+                .workload
+                .open
+                .get_mut(&id)
+                .and_then(|t| t.req_mut(region))
+            {
+                req.follower = follower;
+            }
+        }
     }
 
     /// Sleeps before sending `region`'s request again; a prewrite past its budget rolls back.
@@ -318,7 +386,13 @@ impl Cdc {
     }
 
     /// A backoff ended.
-    pub(crate) fn on_txn_resend(&mut self, out: &mut Out, reach: Reach, id: u64, region: u32) {
+    pub(crate) fn on_txn_resend(
+        &mut self,
+        out: &mut Out,
+        net: (&Cluster, Reach),
+        id: u64,
+        region: u32,
+    ) {
         let waiting = self
             .workload
             .open
@@ -327,7 +401,7 @@ impl Cdc {
             .is_some_and(|r| r.op == u64::MAX && !r.done);
         if waiting {
             self.workload.commit_retries += 1;
-            self.send_txn_request(out, reach, id, region);
+            self.send_txn_request(out, net, id, region);
         }
     }
 
@@ -387,7 +461,7 @@ impl Cdc {
     ) {
         match m {
             TxnMsg::Reply { op, failure } if to == self.client => {
-                self.on_txn_reply(now, out, reach, op, failure)
+                self.on_txn_reply(now, out, (tikv, reach), op, failure)
             }
             TxnMsg::Reply { .. } => {}
             TxnMsg::CheckLeader { round, regions } => {
@@ -400,11 +474,16 @@ impl Cdc {
     }
 
     /// Routes a write-path timer.
-    pub(crate) fn on_txn_timer(&mut self, out: &mut Out, reach: Reach, t: TxnTimer) {
+    pub(crate) fn on_txn_timer(
+        &mut self,
+        out: &mut Out,
+        (tikv, reach): (&Cluster, Reach),
+        t: TxnTimer,
+    ) {
         match t {
-            TxnTimer::Timeout { op } => self.on_send_fail(out, op, false),
-            TxnTimer::ConnectionReset { op } => self.on_send_fail(out, op, true),
-            TxnTimer::Resend { txn, region } => self.on_txn_resend(out, reach, txn, region),
+            TxnTimer::Timeout { op } => self.on_send_fail(out, (tikv, reach), op, false),
+            TxnTimer::ConnectionReset { op } => self.on_send_fail(out, (tikv, reach), op, true),
+            TxnTimer::Resend { txn, region } => self.on_txn_resend(out, (tikv, reach), txn, region),
         }
     }
 
@@ -419,6 +498,15 @@ impl Cdc {
         let msg = CdcMsg::Txn(TxnMsg::Reply { op, failure });
         out.send(self.stores[store as usize], self.client, msg);
     }
+}
+
+/// The replica to try after `failed` reset the connection: the next one after it in the
+/// region's peer list, wrapping around; `None` for a single-replica region.
+fn follower_after(replicas: &[u32], failed: u32) -> Option<u32> {
+    let at = replicas.iter().position(|s| *s == failed).unwrap_or(0);
+    (1..replicas.len())
+        .map(|i| replicas[(at + i) % replicas.len()])
+        .find(|s| *s != failed)
 }
 
 #[cfg(test)]

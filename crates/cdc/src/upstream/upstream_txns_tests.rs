@@ -23,10 +23,10 @@ fn quiet_world() -> World<Stack> {
 
 /// Begins a transaction with start ts 100 and returns its id and what it wrote.
 fn begin(w: &mut World<Stack>) -> (u64, Out) {
-    let cdc = &mut w.model.cdc;
+    let Stack { tikv, cdc } = &mut w.model;
     let id = cdc.workload.next_txn;
     let mut out = Out::default();
-    cdc.begin_txn(&mut out, Reach::new(&w.kernel.net), Ts(100));
+    cdc.begin_txn(&mut out, (tikv, Reach::new(&w.kernel.net)), Ts(100));
     (id, out)
 }
 
@@ -58,9 +58,10 @@ fn cache_every_leader(w: &mut World<Stack>, store: u32) {
 
 /// The store answers `op` with `failure` (or success).
 fn reply(w: &mut World<Stack>, op: u64, failure: Option<TxnFailure>) -> Out {
-    let cdc = &mut w.model.cdc;
+    let Stack { tikv, cdc } = &mut w.model;
     let mut out = Out::default();
-    cdc.on_txn_reply(secs(5), &mut out, Reach::new(&w.kernel.net), op, failure);
+    let net = (&*tikv, Reach::new(&w.kernel.net));
+    cdc.on_txn_reply(secs(5), &mut out, net, op, failure);
     out
 }
 
@@ -136,12 +137,12 @@ fn not_leader_follows_a_hint_at_once_and_backs_off_without_one() {
     let failed = &w.model.cdc.workload.failed;
     assert_eq!((failed.not_leader, failed.no_leader), (1, 1));
 
-    let cdc = &mut w.model.cdc;
+    let Stack { tikv, cdc } = &mut w.model;
     let mut out = Out::default();
     let CdcTimer::Txn(t) = resend else {
         unreachable!()
     };
-    cdc.on_txn_timer(&mut out, Reach::new(&w.kernel.net), t);
+    cdc.on_txn_timer(&mut out, (tikv, Reach::new(&w.kernel.net)), t);
     let reload = CdcMsg::Pd(PdMsg::GetRegion { region });
     assert!(matches!(out.commands().first(), Some(Command::Send { msg, .. }) if *msg == reload));
 }
@@ -157,13 +158,10 @@ fn a_timeout_of_the_current_request_backs_off_and_a_stale_one_is_ignored() {
         panic!("one region: {out:?}");
     };
     let timeout = |w: &mut World<Stack>, op| {
-        let cdc = &mut w.model.cdc;
+        let Stack { tikv, cdc } = &mut w.model;
         let mut out = Out::default();
-        cdc.on_txn_timer(
-            &mut out,
-            Reach::new(&w.kernel.net),
-            TxnTimer::Timeout { op },
-        );
+        let at = (&*tikv, Reach::new(&w.kernel.net));
+        cdc.on_txn_timer(&mut out, at, TxnTimer::Timeout { op });
         out
     };
     let out = timeout(&mut w, op);
@@ -190,8 +188,8 @@ fn kill_store_0(w: &mut World<Stack>) -> Out {
 
 /// A killed store's host resets the connection (client-go `onSendFail`, "canceled by gRPC
 /// remote ... when tikv is killed"): the request in flight fails after the RST's hop, not
-/// after `ReadTimeoutShort`, and backs off `BoTiKVRPC`; a resend to the store while it is
-/// still dead is refused at once instead of proposed.
+/// after `ReadTimeoutShort`, and backs off `BoTiKVRPC`; the resend goes to a follower (the
+/// replica selector leaves an unreachable leader), without caching it as the leader.
 #[test]
 fn a_killed_store_resets_the_request_in_flight_and_refuses_the_next() {
     let mut w = quiet_world();
@@ -205,8 +203,9 @@ fn a_killed_store_resets_the_request_in_flight_and_refuses_the_next() {
 
     let mut out = Out::default();
     let reach = Reach::new(&w.kernel.net);
-    let cdc = &mut w.model.cdc;
-    cdc.on_txn_timer(&mut out, reach, TxnTimer::ConnectionReset { op });
+    let Stack { tikv, cdc } = &mut w.model;
+    let at = (&*tikv, reach);
+    cdc.on_txn_timer(&mut out, at, TxnTimer::ConnectionReset { op });
     let [(after, CdcTimer::Txn(TxnTimer::Resend { txn, region: r }))] = timers(&out)[..] else {
         panic!("a resend: {out:?}");
     };
@@ -218,10 +217,31 @@ fn a_killed_store_resets_the_request_in_flight_and_refuses_the_next() {
     let failed = cdc.workload.failed;
     assert_eq!((failed.connection_reset, failed.timeout), (1, 0));
 
-    // PD still names the dead store until a new leader's heartbeat: the resend goes there.
-    cdc.pd_clients.region_cache.update_leader(region, 0);
     let mut out = Out::default();
-    cdc.on_txn_timer(&mut out, reach, TxnTimer::Resend { txn: id, region });
+    cdc.on_txn_timer(&mut out, at, TxnTimer::Resend { txn: id, region });
+    // The next replica after the dead store's, in PD's peer list.
+    let replicas = tikv.region_replica_stores(region);
+    let dead = replicas
+        .iter()
+        .position(|s| *s == 0)
+        .expect("store 0 holds the region");
+    let follower = replicas[(dead + 1) % replicas.len()];
+    assert_ne!(follower, 0);
+    let [(to, _, _)] = proposals(&out)[..] else {
+        panic!("the resend proposed to a follower: {out:?}");
+    };
+    assert_eq!(to, cdc.stores[follower as usize]);
+    assert_eq!(cdc.pd_clients.region_cache.leader(region), None);
+}
+
+/// A connect to a store that died with no request in flight is refused at once: the
+/// request is not proposed, and the reset comes after the RST's hop.
+#[test]
+fn a_connect_to_a_dead_store_is_refused() {
+    let mut w = quiet_world();
+    kill_store_0(&mut w);
+    cache_every_leader(&mut w, 0);
+    let (_, out) = begin(&mut w);
     assert!(
         proposals(&out).is_empty(),
         "nothing proposed to a dead store: {out:?}"
@@ -230,6 +250,50 @@ fn a_killed_store_resets_the_request_in_flight_and_refuses_the_next() {
         panic!("the connect refused: {out:?}");
     };
     assert_eq!(after, RST_LATENCY);
+}
+
+/// client-go's store liveness: once a send to store 0 failed with the store out of reach, a
+/// new transaction whose region is cached as led there goes straight to a follower, with no
+/// connection reset; when the store runs again, requests go back to it.
+#[test]
+fn a_store_found_unreachable_is_skipped_until_it_runs_again() {
+    let mut w = quiet_world();
+    cache_every_leader(&mut w, 0);
+    let (_, out) = begin(&mut w);
+    let [(_, _, op)] = proposals(&out)[..] else {
+        panic!("one region: {out:?}");
+    };
+    kill_store_0(&mut w);
+    let Stack { tikv, cdc } = &mut w.model;
+    let at = (&*tikv, Reach::new(&w.kernel.net));
+    cdc.on_txn_timer(&mut Out::default(), at, TxnTimer::ConnectionReset { op });
+    assert!(cdc.workload.unreachable_stores.contains(&0));
+
+    cache_every_leader(&mut w, 0);
+    let (id, out) = begin(&mut w);
+    let [(to, region, op)] = proposals(&out)[..] else {
+        panic!("proposed to a follower at once: {out:?}");
+    };
+    assert_ne!(to, w.model.cdc.stores[0]);
+    assert!(timers(&out)
+        .iter()
+        .all(|(_, t)| !matches!(t, CdcTimer::Txn(TxnTimer::ConnectionReset { .. }))));
+
+    // The follower still names the dead store as leader: no send there, a backoff instead.
+    let named_dead = Some(TxnFailure::NotLeader { leader: Some(0) });
+    let out = reply(&mut w, op, named_dead);
+    assert!(proposals(&out).is_empty(), "{out:?}");
+    let resend = CdcTimer::Txn(TxnTimer::Resend { txn: id, region });
+    assert_eq!(timers(&out), [(SimDuration::from_millis(2), resend)]);
+
+    let store = w.model.cdc.stores[0];
+    w.kernel.net.node_mut(store).state = NodeState::Up;
+    let (_, out) = begin(&mut w);
+    let [(to, _, _)] = proposals(&out)[..] else {
+        panic!("one region: {out:?}");
+    };
+    assert_eq!(to, store, "back to the cached leader once it runs");
+    assert!(w.model.cdc.workload.unreachable_stores.is_empty());
 }
 
 /// No RST crosses a cut link: a request in flight to a store that is killed while cut from
@@ -263,13 +327,13 @@ fn a_transaction_commits_after_every_prewrite_and_every_commit_answer() {
     assert_eq!(txn, id);
     assert!((2_000..6_000).contains(&after.0), "{after:?}");
 
-    let cdc = &mut w.model.cdc;
+    let Stack { tikv, cdc } = &mut w.model;
     let mut out = Out::default();
     cdc.commit(&mut out, id);
     let asks_tso = |c: &Command| matches!(c, Command::Send { to, msg: CdcMsg::Pd(PdMsg::TsoRequest { .. }), .. } if *to == cdc.pd);
     assert!(out.commands().iter().any(asks_tso), "{out:?}");
     let mut out = Out::default();
-    cdc.commit_at(&mut out, Reach::new(&w.kernel.net), id, Ts(200));
+    cdc.commit_at(&mut out, (tikv, Reach::new(&w.kernel.net)), id, Ts(200));
     assert_eq!(cdc.workload.open[&id].phase, Phase::Commit);
     let [(_, _, op)] = proposals(&out)[..] else {
         panic!("one commit: {out:?}");
@@ -332,9 +396,9 @@ fn an_applied_prewrite_locks_and_the_applied_commit_writes_and_unlocks() {
     assert_eq!(w.model.cdc.upstream.oldest_lock(region), Some(Ts(100)));
 
     reply(&mut w, op, None);
-    let cdc = &mut w.model.cdc;
+    let Stack { tikv, cdc } = &mut w.model;
     let mut out = Out::default();
-    cdc.commit_at(&mut out, Reach::new(&w.kernel.net), id, Ts(200));
+    cdc.commit_at(&mut out, (tikv, Reach::new(&w.kernel.net)), id, Ts(200));
     let [(_, _, commit_op)] = proposals(&out)[..] else {
         panic!("one commit: {out:?}");
     };

@@ -3,7 +3,7 @@
 //! Each request is a Raft proposal at the region's leader (`crate::upstream::upstream_txns` sends them,
 //! `crate::upstream::txn_apply` applies them when the leader applies the entry).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use faultline_sim::{PerSecond, SimRng};
 
@@ -33,6 +33,10 @@ pub struct RegionReq {
     pub done: bool,
     /// Store to try next, from a NotLeader hint (else the region cache, loaded from PD).
     pub hint: Option<u32>,
+    /// Store to try next because the cached leader's store reset the connection: a follower
+    /// (client-go's replica selector moves off an unreachable leader to the other replicas).
+    /// Unlike a hint, it does not change the region cache.
+    pub follower: Option<u32>,
     /// A prewrite was applied and no commit or rollback yet: the keys are locked.
     pub locked: bool,
     /// The commit was applied.
@@ -113,6 +117,10 @@ pub struct Workload {
     pub committed_per_sec: PerSecond,
     /// Requests that failed, by reason (each is retried or backs off).
     pub failed: FailedWrites,
+    /// Stores the client found out of reach on a send failure (client-go's store liveness,
+    /// `store_cache.go` `requestLivenessAndStartHealthCheckLoopIfNeeded`): requests for
+    /// regions cached as led there go to a follower until the store answers again.
+    pub unreachable_stores: BTreeSet<u32>,
     /// Row counter for `insert`.
     next_insert: u64,
     /// The workload's stream (draws, backoff jitter).
@@ -173,6 +181,7 @@ impl Workload {
             commit_retries: 0,
             committed_per_sec: PerSecond::default(),
             failed: FailedWrites::default(),
+            unreachable_stores: BTreeSet::new(),
             next_insert: 0,
             rng,
         }
