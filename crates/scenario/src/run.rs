@@ -65,6 +65,19 @@ impl Run {
         self.world.trace_hash()
     }
 
+    /// Metric `name`'s sample at `secs` simulated seconds.
+    ///
+    /// # Panics
+    /// If the metric does not exist or has no sample there yet: a test reading it is wrong.
+    pub fn metric_at_secs(&self, name: &str, secs: u64) -> f64 {
+        let at = faultline_sim::SimTime(secs * 1_000_000);
+        self.world
+            .kernel
+            .metrics
+            .at(name, at)
+            .unwrap_or_else(|| panic!("{name} is sampled at {secs} s"))
+    }
+
     /// The expectations, evaluated at the current time.
     pub fn evaluate(&self) -> Vec<ExpectResult> {
         evaluate(&self.scenario, &self.world)

@@ -112,15 +112,6 @@ fn the_old_leader_steps_down_by_check_quorum() {
     );
 }
 
-/// The metric `name` as sampled at `secs` seconds.
-fn metric_at(r: &Run, name: &str, secs: u64) -> f64 {
-    r.world
-        .kernel
-        .metrics
-        .at(name, SimTime(secs * 1_000_000))
-        .unwrap_or_else(|| panic!("{name} is sampled at {secs} s"))
-}
-
 /// What the write-path metrics show while tikv-1 leads without a quorum: it appends every
 /// proposal the client sends and applies none, and its CheckLeader rounds end unconfirmed.
 #[test]
@@ -128,21 +119,21 @@ fn a_leader_without_a_quorum_appends_proposals_and_applies_none() {
     let mut r = run_scenario();
     r.run_until(SimTime(CUT.0 + 10_000_000));
     let cut_s = CUT.0 / 1_000_000;
-    assert!(metric_at(&r, "writes_proposed_per_sec", cut_s - 1) > 0.0);
-    assert!(metric_at(&r, "writes_applied_per_sec", cut_s - 1) > 0.0);
+    assert!(r.metric_at_secs("writes_proposed_per_sec", cut_s - 1) > 0.0);
+    assert!(r.metric_at_secs("writes_applied_per_sec", cut_s - 1) > 0.0);
     for secs in cut_s + 2..cut_s + 10 {
         assert!(
-            metric_at(&r, "writes_proposed_per_sec", secs) > 0.0,
+            r.metric_at_secs("writes_proposed_per_sec", secs) > 0.0,
             "tikv-1 still appends the client's proposals at {secs} s"
         );
         assert_eq!(
-            metric_at(&r, "writes_applied_per_sec", secs),
+            r.metric_at_secs("writes_applied_per_sec", secs),
             0.0,
             "nothing applies without a quorum at {secs} s"
         );
     }
-    let before = metric_at(&r, "check_leader_unconfirmed", cut_s);
-    let after = metric_at(&r, "check_leader_unconfirmed", cut_s + 10);
+    let before = r.metric_at_secs("check_leader_unconfirmed", cut_s);
+    let after = r.metric_at_secs("check_leader_unconfirmed", cut_s + 10);
     assert!(
         after >= before + 5.0,
         "one unconfirmed round a second: {before} -> {after}"
@@ -158,13 +149,16 @@ fn the_old_leaders_not_leader_names_nobody_and_the_client_asks_pd() {
     let mut r = run_scenario();
     let cut_s = CUT.0 / 1_000_000;
     r.run_until(SimTime(CUT.0 + 29_000_000));
-    assert!(metric_at(&r, "failed_writes.no_leader", cut_s + 25) >= 1.0);
-    assert_eq!(metric_at(&r, "failed_writes.not_leader", cut_s + 25), 0.0);
+    assert!(r.metric_at_secs("failed_writes.no_leader", cut_s + 25) >= 1.0);
     assert_eq!(
-        metric_at(&r, "failed_writes.timeout", cut_s + 29),
+        r.metric_at_secs("failed_writes.not_leader", cut_s + 25),
+        0.0
+    );
+    assert_eq!(
+        r.metric_at_secs("failed_writes.timeout", cut_s + 29),
         0.0,
         "no request has waited 30 s yet"
     );
     r.run_until(SimTime(CUT.0 + 40_000_000));
-    assert!(metric_at(&r, "failed_writes.timeout", cut_s + 40) > 0.0);
+    assert!(r.metric_at_secs("failed_writes.timeout", cut_s + 40) > 0.0);
 }
