@@ -130,7 +130,7 @@ pub fn draw_chart<DB: DrawingBackend>(
     for s in &data.series {
         draw_series(&mut chart, s, if s.secondary { y2_max } else { y_max })?;
     }
-    draw_cut_peaks(&mut chart, data, y_max)?;
+    draw_cut_peaks(&mut chart, data, (y_max, y2_max))?;
     if let Some(c) = data.cursor_secs {
         let c = c.clamp(0.0, x_max);
         chart.draw_series(LineSeries::new(
@@ -208,25 +208,32 @@ pub(crate) fn fault_label_rows(marks: &[&crate::FaultMark], secs_per_px: f64) ->
         .collect()
 }
 
-/// Each left-axis series that a brief spike takes above the plot (`crate::axis`): its peak,
-/// written where the line leaves the top, so the cut is never mistaken for the value.
+/// Each series, on either axis, that a brief spike takes above the plot (`crate::axis`): its
+/// peak, written where the line leaves the top, so the cut is never mistaken for the value.
+/// A right-axis series is written in the right axis's coordinates.
 fn draw_cut_peaks<'a, DB: DrawingBackend + 'a>(
     chart: &mut Dual<'a, DB>,
     data: &ChartData,
-    y_max: f64,
+    (y_max, y2_max): (f64, f64),
 ) -> DrawResult<(), DB> {
-    for s in data.series.iter().filter(|s| !s.secondary) {
+    for s in &data.series {
+        let top = if s.secondary { y2_max } else { y_max };
         let peak = s.points.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1));
-        let Some((secs, value)) = peak.filter(|p| p.1 > y_max) else {
+        let Some((secs, value)) = peak.filter(|p| p.1 > top) else {
             continue;
         };
-        chart.draw_series(std::iter::once(Text::new(
+        let label = Text::new(
             format!("{}: peak {value} (off scale)", s.metric),
-            (secs, y_max * 0.93),
+            (secs, top * 0.93),
             ("sans-serif", 11)
                 .into_font()
                 .color(&series_colour(s.colour)),
-        )))?;
+        );
+        if s.secondary {
+            chart.draw_secondary_series(std::iter::once(label))?;
+        } else {
+            chart.draw_series(std::iter::once(label))?;
+        }
     }
     Ok(())
 }

@@ -254,6 +254,35 @@ fn a_brief_spike_is_cut_at_the_top_with_its_peak_written() {
     );
 }
 
+/// The same on the right axis: the Writes chart puts the failed-request counters there, and
+/// a counter far above the others (thousands of NotLeader beside a few hundred of the rest)
+/// is cut at the top with its peak written, never drawn as if it were the axis's top value.
+#[test]
+fn a_right_axis_series_cut_at_the_top_has_its_peak_written() {
+    let run = run_at(TIKV_14547, 360);
+    let runs = [LabelledRun {
+        label: "run",
+        run: &run,
+    }];
+    let mut data = chart_data(ChartKind::Leaderless, &runs, None);
+    let series = data
+        .series
+        .iter_mut()
+        .find(|s| s.secondary)
+        .expect("the chart has a right-axis series");
+    let metric = series.metric.clone();
+    for (i, p) in series.points.iter_mut().enumerate() {
+        p.1 = if (60..70).contains(&i) { 9000.0 } else { 40.0 };
+    }
+    let (_, y2) = crate::axis::extents(&data);
+    assert!(y2 < 100.0, "the right axis shows the level: {y2}");
+    let svg = render_svg(&data, 640, 320).expect("renders");
+    assert!(
+        svg.contains(&format!("{metric}: peak 9000 (off scale)")),
+        "{svg}"
+    );
+}
+
 #[test]
 fn faults_at_one_moment_share_one_label() {
     // raft-quorum-lost-two-stores kills tikv-1 and tikv-2 at 30 s.
