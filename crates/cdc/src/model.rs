@@ -185,6 +185,14 @@ impl Cdc {
                 messages,
             } => self.kafka_on_produce(out, to, cf, partition, batch, messages),
             CdcMsg::KafkaAck { cf, table, batch } => self.kafka_on_ack(now, to, cf, table, batch),
+            CdcMsg::ResolveLock {
+                region,
+                max_version,
+            } => {
+                if let Some(s) = self.store_ix(to) {
+                    self.resolve_region_locks((now, tikv), s, region, max_version);
+                }
+            }
             CdcMsg::Txn(m) => self.on_txn_msg(at, out, tikv, (from, to), m),
             CdcMsg::Pd(m) => self.on_pd_msg(at, out, tikv, (from, to), m),
         }
@@ -308,7 +316,7 @@ impl Cdc {
             let restarted = state == NodeState::Up && self.pd_clients.client_crashed;
             self.pd_clients.client_crashed = state == NodeState::Crashed;
             if state == NodeState::Crashed || restarted {
-                self.workload_client_state(out, state);
+                self.workload_client_state(now, out, state);
             }
         } else if Some(node) == self.mysql && state == NodeState::Crashed {
             self.mysql_crashed();

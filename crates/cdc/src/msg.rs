@@ -56,6 +56,14 @@ pub enum CdcMsg {
         /// Batch id.
         batch: u64,
     },
+    /// Capture (KV client's lock resolver) -> a region's leader store: resolve the locks in
+    /// `region` up to `max_version` (client-go `ScanLock` then `ResolveLocks`).
+    ResolveLock {
+        /// Region.
+        region: u32,
+        /// Locks at or below this start ts.
+        max_version: Ts,
+    },
     /// Processor -> owner: table watermarks `(table, checkpoint, resolved)`.
     TableStatus {
         /// Changefeed.
@@ -213,6 +221,7 @@ impl CdcMsg {
             }
             CdcMsg::MysqlAck { table, batch, .. } => format!("ack batch {batch} of table {table}"),
             CdcMsg::TableStatus { tables, .. } => format!("status of {} tables", tables.len()),
+            CdcMsg::ResolveLock { region, .. } => format!("resolve locks of region {region}"),
             CdcMsg::KafkaProduce {
                 partition,
                 batch,
@@ -318,6 +327,14 @@ impl TraceEncode for CdcMsg {
                     None => h.word(u64::MAX),
                 }
                 messages.encode(h);
+            }
+            CdcMsg::ResolveLock {
+                region,
+                max_version,
+            } => {
+                h.word(8);
+                h.word(*region as u64);
+                word_ts(h, *max_version);
             }
             CdcMsg::KafkaAck { cf, table, batch } => {
                 h.word(7);

@@ -66,6 +66,10 @@
 ///   reach goes to a follower (client-go's replica selector), which answers NotLeader and
 ///   wakes, and the client skips that store for every region until it can be reached again
 ///   (client-go's store liveness). Gallery runs that kill a store under a workload changed.
+///   A dead client's locks now stay until TiCDC's lock resolver (7.x `region_worker.go`
+///   `resolveLock`: 20 s behind, ten standing resolved-ts events) asks the leader to resolve
+///   them, instead of vanishing at the kill; the resolver's requests also show in the
+///   large-transactions run, whose live locks it leaves alone.
 pub const MODEL_VERSION: u32 = 12;
 
 /// The Faultline release (the workspace version).

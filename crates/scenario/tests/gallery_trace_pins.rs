@@ -36,7 +36,7 @@ const PINS: &[(&str, u64)] = &[
     ("cdc-capture-loses-pd.toml", 0xad4ab5a43cde5396),
     (
         "cdc-large-transactions-hold-the-checkpoint.toml",
-        0xfc0cc50493e184cb,
+        0x05a0cd05fdafaaa1,
     ),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",

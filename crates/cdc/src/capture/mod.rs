@@ -5,6 +5,7 @@
 pub mod capture_kv;
 pub mod capture_session;
 pub mod kvclient;
+pub mod lock_resolver;
 pub mod processor;
 #[cfg(test)]
 mod processor_barrier_tests;

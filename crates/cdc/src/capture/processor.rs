@@ -122,6 +122,9 @@ pub struct Processor {
     /// recomputed only when one of its regions changed, so a refresh costs what moved, not
     /// tables x regions (at 256,000 regions, 1,000 tables, that scan was most of the run).
     stale: BTreeSet<u32>,
+    /// When the KV client's lock resolver looks for stuck regions next
+    /// (`crate::capture::lock_resolver`).
+    pub next_lock_check: faultline_sim::SimTime,
 }
 
 impl Processor {
@@ -133,6 +136,7 @@ impl Processor {
             next_batch: 1,
             barrier: Ts::ZERO,
             stale: BTreeSet::new(),
+            next_lock_check: faultline_sim::SimTime(0),
         }
     }
 

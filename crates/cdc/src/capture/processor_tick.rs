@@ -39,6 +39,7 @@ impl Cdc {
                 == crate::owner::lifecycle::ProcessorState::Running
             {
                 self.sink_tick(at.1, out, c, cf);
+                self.resolve_stale_locks(at.0, out, c, cf);
             }
         }
     }

@@ -56,6 +56,15 @@ impl Upstream {
         self.locks[region as usize].remove(&start_ts);
     }
 
+    /// Start ts of every transaction holding locks in `region`, oldest first, up to and
+    /// including `max_version` (what TiKV's `ScanLock` with that `max_version` returns).
+    pub fn locks_up_to(&self, region: u32, max_version: Ts) -> Vec<Ts> {
+        self.locks[region as usize]
+            .range(..=max_version)
+            .map(|(ts, _)| *ts)
+            .collect()
+    }
+
     /// The oldest lock of a region: resolved ts cannot pass it.
     pub fn oldest_lock(&self, region: u32) -> Option<Ts> {
         self.locks[region as usize].keys().next().copied()

@@ -5,6 +5,7 @@
 
 pub mod client_backoff;
 pub mod ground_truth;
+pub mod orphan_locks;
 pub mod pd_client;
 pub mod pd_client_state;
 pub mod pd_wire;

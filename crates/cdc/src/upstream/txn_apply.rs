@@ -88,7 +88,13 @@ impl Cdc {
 
     /// The CDC endpoint of the applying store sends the rows to the region's subscribers, if
     /// that store's peer leads (only leaders have CDC delegates).
-    fn emit_applied_rows(&mut self, tikv: &Cluster, store: u32, region: u32, rows: Vec<RowChange>) {
+    pub(crate) fn emit_applied_rows(
+        &mut self,
+        tikv: &Cluster,
+        store: u32,
+        region: u32,
+        rows: Vec<RowChange>,
+    ) {
         if tikv.local_leader_term(store, region).is_none() {
             return;
         }

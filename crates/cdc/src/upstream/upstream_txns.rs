@@ -46,19 +46,16 @@ use crate::upstream::workload::{OpRef, Phase, RegionReq, Txn};
 pub(crate) const RST_LATENCY: SimDuration = SimDuration::from_millis(1);
 
 impl Cdc {
-    /// The workload's client lives on `client-1`. When it dies, its open transactions never commit:
-    /// their locks are rolled back (simplified: at once, where TiKV's lock resolver waits for
-    /// the lock TTL), or resolved ts would stay pinned under them forever. When it restarts,
-    /// its dropped timers are armed again.
-    pub(crate) fn workload_client_state(&mut self, out: &mut Out, state: NodeState) {
+    /// The workload's client lives on `client-1`. When it dies, its open transactions end
+    /// there: those holding locks leave them to a lock resolver (`orphan_locks.rs`), and until
+    /// one resolves them the resolved ts of their regions stays at their start ts. When it
+    /// restarts, its dropped timers are armed again.
+    pub(crate) fn workload_client_state(&mut self, now: SimTime, out: &mut Out, state: NodeState) {
         match state {
             NodeState::Crashed => {
                 self.client_pd_reset();
                 self.workload.unreachable_stores.clear();
-                for (_, txn) in std::mem::take(&mut self.workload.open) {
-                    self.unlock_all(&txn);
-                    self.workload.aborted += 1;
-                }
+                self.orphan_open_txns(now);
                 self.workload.ops.clear();
             }
             NodeState::Up if self.cfg.workload.txns_per_sec > 0 => {
@@ -66,12 +63,6 @@ impl Cdc {
                 out.set_timer(self.client, SimDuration(gap), CdcTimer::WorkloadTick);
             }
             _ => {}
-        }
-    }
-
-    fn unlock_all(&mut self, txn: &Txn) {
-        for req in txn.reqs.iter().filter(|r| r.locked) {
-            self.upstream.unlock_txn(req.region, txn.start_ts);
         }
     }
 

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use faultline_sim::{PerSecond, SimRng};
+use faultline_sim::{PerSecond, SimRng, SimTime};
 
 use crate::config::{WorkloadConfig, WorkloadKind};
 use crate::keyspace::{Key, Keyspace};
@@ -92,6 +92,26 @@ pub struct OpRef {
     pub store: u32,
 }
 
+/// A transaction whose client died while it held locks: they stay until a lock resolver
+/// resolves them (client-go `txnkv/txnlock/lock_resolver.go`, `ResolveLocks`: the primary's
+/// status decides). The model's primary is the transaction's first region.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrphanTxn {
+    /// Commit ts (zero if the commit phase never began).
+    pub commit_ts: Ts,
+    /// The primary's commit was applied: the resolver commits the other regions too; else it
+    /// rolls every region back.
+    pub committed: bool,
+    /// Its writes, for the regions a resolver commits.
+    pub writes: Vec<(Key, u64)>,
+    /// Regions still locked.
+    pub locked: Vec<u32>,
+    /// When the primary lock's TTL runs out: a resolver touches nothing before (client-go
+    /// `txnLockTTL`: 3 s, `ManagedLockTTL` 20 s for a large transaction whose TTL manager
+    /// kept it alive until the client died).
+    pub ttl_expires: SimTime,
+}
+
 /// Workload state.
 #[derive(Clone, Debug)]
 pub struct Workload {
@@ -121,6 +141,8 @@ pub struct Workload {
     /// `store_cache.go` `requestLivenessAndStartHealthCheckLoopIfNeeded`): requests for
     /// regions cached as led there go to a follower until the store answers again.
     pub unreachable_stores: BTreeSet<u32>,
+    /// Transactions whose client died holding locks, by start ts (the locks' key upstream).
+    pub orphans: BTreeMap<Ts, OrphanTxn>,
     /// Row counter for `insert`.
     next_insert: u64,
     /// The workload's stream (draws, backoff jitter).
@@ -182,6 +204,7 @@ impl Workload {
             committed_per_sec: PerSecond::default(),
             failed: FailedWrites::default(),
             unreachable_stores: BTreeSet::new(),
+            orphans: BTreeMap::new(),
             next_insert: 0,
             rng,
         }

@@ -132,6 +132,18 @@ impl KvClient {
         &self.regions
     }
 
+    /// True, with the penalty reset, when `region`'s resolved ts stood still for at least
+    /// `events` resolved-ts events in a row (the lock resolver's test).
+    pub fn take_penalty(&mut self, region: u32, events: u32) -> bool {
+        match self.regions.get_mut(&region) {
+            Some(t) if t.penalty >= events => {
+                t.penalty = 0;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// The regions whose resolved ts, initialized flag or tracking changed since the last
     /// call, in region order.
     pub fn take_changed(&mut self) -> BTreeSet<u32> {
@@ -282,7 +294,10 @@ impl KvClient {
             RegionEventKind::Resolved(ts) => {
                 if track.initialized && ts > track.resolved {
                     track.resolved = ts;
+                    track.penalty = 0;
                     self.changed.insert(ev.region);
+                } else if track.initialized {
+                    track.penalty += 1;
                 }
             }
             RegionEventKind::Error(e) => {
@@ -294,6 +309,7 @@ impl KvClient {
                 };
                 let track = self.regions.get_mut(&ev.region).expect("present");
                 track.initialized = false;
+                track.penalty = 0;
                 track.owner = Owner::Retrying;
                 self.changed.insert(ev.region);
                 let s = self.streams.get_mut(&store).expect("present");

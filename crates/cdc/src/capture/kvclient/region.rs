@@ -36,6 +36,9 @@ pub struct RegionTrack {
     pub initialized: bool,
     /// Who handles it.
     pub owner: Owner,
+    /// Resolved-ts events in a row that did not move it (tiflow `cdc/kv/resolvedts_heap.go`,
+    /// `regionTsManager.Upsert`); the lock resolver waits for ten.
+    pub penalty: u32,
 }
 
 impl RegionTrack {
@@ -45,6 +48,7 @@ impl RegionTrack {
             resolved: from,
             initialized: false,
             owner: Owner::Retrying,
+            penalty: 0,
         }
     }
 }
