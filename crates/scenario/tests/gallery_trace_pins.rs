@@ -38,6 +38,7 @@ const PINS: &[(&str, u64)] = &[
         "cdc-large-transactions-hold-the-checkpoint.toml",
         0x05a0cd05fdafaaa1,
     ),
+    ("cdc-client-dies-holding-locks.toml", 0x796cb25d00b27af9),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
         0x89f61d4a837e405a,
