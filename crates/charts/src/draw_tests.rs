@@ -3,7 +3,7 @@
 use faultline_sim::SimTime;
 
 use super::render_svg;
-use crate::chart_data::{chart_data, ChartKind, LabelledRun};
+use crate::chart_data::{chart_data, ChartData, ChartKind, LabelledRun, Series};
 use crate::palette::series_colour;
 use crate::test_support::{
     run_at, QUORUM_LOST, SCALE_OUT_IN, TIFLOW_9595, TIFLOW_9595_FIXED, TIKV_14547,
@@ -226,11 +226,12 @@ fn a_node_has_the_same_colour_in_every_chart() {
     assert_ne!(slot("leaders.tikv-2"), slot("leaders.tikv-3"));
 }
 
-#[test]
-fn a_brief_spike_is_cut_at_the_top_with_its_peak_written() {
-    // The leaderless chart of a run whose store failure leaves 250 regions leaderless for ten
-    // seconds and then 5 for minutes (no gallery run has that shape since the raft client
-    // reports queued messages, so the samples are set here; `axis` decides from them alone).
+/// tikv#14547's leaderless chart at 6 min with the samples of its series `pick` set to a
+/// ten-sample spike of `peak` over a level of `level`; returns the chart and that metric.
+fn spiked_leaderless_chart(
+    pick: impl Fn(&Series) -> bool,
+    (level, peak): (f64, f64),
+) -> (ChartData, String) {
     let run = run_at(TIKV_14547, 360);
     let runs = [LabelledRun {
         label: "run",
@@ -240,11 +241,22 @@ fn a_brief_spike_is_cut_at_the_top_with_its_peak_written() {
     let series = data
         .series
         .iter_mut()
-        .find(|s| s.metric == "leaderless_regions")
-        .expect("the chart shows leaderless_regions");
+        .find(|s| pick(s))
+        .expect("the chart has such a series");
     for (i, p) in series.points.iter_mut().enumerate() {
-        p.1 = if (60..70).contains(&i) { 250.0 } else { 5.0 };
+        p.1 = if (60..70).contains(&i) { peak } else { level };
     }
+    let metric = series.metric.clone();
+    (data, metric)
+}
+
+#[test]
+fn a_brief_spike_is_cut_at_the_top_with_its_peak_written() {
+    // The leaderless chart of a run whose store failure leaves 250 regions leaderless for ten
+    // seconds and then 5 for minutes (no gallery run has that shape since the raft client
+    // reports queued messages, so the samples are set here; `axis` decides from them alone).
+    let leaderless = |s: &Series| s.metric == "leaderless_regions";
+    let (data, _) = spiked_leaderless_chart(leaderless, (5.0, 250.0));
     let (y_max, _) = super::left_axis(&data);
     assert!(y_max < 20.0, "the axis shows the handful: {y_max}");
     let svg = render_svg(&data, 640, 320).expect("renders");
@@ -259,21 +271,7 @@ fn a_brief_spike_is_cut_at_the_top_with_its_peak_written() {
 /// is cut at the top with its peak written, never drawn as if it were the axis's top value.
 #[test]
 fn a_right_axis_series_cut_at_the_top_has_its_peak_written() {
-    let run = run_at(TIKV_14547, 360);
-    let runs = [LabelledRun {
-        label: "run",
-        run: &run,
-    }];
-    let mut data = chart_data(ChartKind::Leaderless, &runs, None);
-    let series = data
-        .series
-        .iter_mut()
-        .find(|s| s.secondary)
-        .expect("the chart has a right-axis series");
-    let metric = series.metric.clone();
-    for (i, p) in series.points.iter_mut().enumerate() {
-        p.1 = if (60..70).contains(&i) { 9000.0 } else { 40.0 };
-    }
+    let (data, metric) = spiked_leaderless_chart(|s| s.secondary, (40.0, 9000.0));
     let (_, y2) = crate::axis::extents(&data);
     assert!(y2 < 100.0, "the right axis shows the level: {y2}");
     let svg = render_svg(&data, 640, 320).expect("renders");
