@@ -62,6 +62,9 @@ pub struct Cdc {
     pub start_ts: Ts,
     /// Regions ever handed to an exited worker.
     pub orphan_events: u64,
+    /// `ResolveLock` requests the captures' lock resolvers sent (`capture/lock_resolver.rs`):
+    /// the `resolve_lock_requests` metric.
+    pub resolve_lock_requests: u64,
     /// Kafka brokers, topics, consumers and producer closes.
     pub kafka: KafkaCluster,
     /// Lifecycle of the owner loop, changefeeds, sinks and processors.
@@ -140,6 +143,7 @@ impl Cdc {
             client,
             start_ts: Ts::at(faultline_sim::SimTime::ZERO, 0),
             orphan_events: 0,
+            resolve_lock_requests: 0,
             kafka,
             life,
             etcd: Etcd::default(),

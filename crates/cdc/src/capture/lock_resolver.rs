@@ -82,6 +82,7 @@ impl Cdc {
         let max_version = Ts::at(SimTime(now.0.saturating_sub(RESOLVE_LOCK_MAX_AGE.0)), 0);
         let node = self.captures[c as usize];
         for (store, region) in p.kv.regions_to_resolve(now) {
+            self.resolve_lock_requests += 1;
             let detail = format!("region_id={region} store={}", store + 1);
             out.log(Some(node), Level::Warn, "try to resolve lock", detail);
             let msg = CdcMsg::ResolveLock {

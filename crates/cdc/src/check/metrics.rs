@@ -28,6 +28,8 @@ impl Cdc {
             "txn_commit_retries".to_string(),
             "txns_committed_per_sec".to_string(),
             "check_leader_unconfirmed".to_string(),
+            "orphan_locks".to_string(),
+            "resolve_lock_requests".to_string(),
         ];
         names.extend(FailedWrites::NAMES.iter().map(|n| n.to_string()));
         for cf in &self.cfg.changefeeds {
@@ -74,6 +76,9 @@ impl Cdc {
         out.push(self.workload.committed_per_sec.last_second(now) as f64);
         let unconfirmed: u64 = self.endpoints.iter().map(|e| e.check.unconfirmed).sum();
         out.push(unconfirmed as f64);
+        let orphan_locks: usize = self.workload.orphans.values().map(|o| o.locked.len()).sum();
+        out.push(orphan_locks as f64);
+        out.push(self.resolve_lock_requests as f64);
         out.extend(self.workload.failed.values().map(|n| n as f64));
         for (cf, f) in self.watermarks.iter().enumerate() {
             let checkpoint = self.persisted_checkpoint(cf);
