@@ -13,7 +13,7 @@ use crate::msg::{CdcMsg, CdcTimer, RegionEventKind};
 use crate::out::{Command, Out, Reach};
 use crate::stack::Stack;
 use crate::ts::Ts;
-use crate::upstream::upstream_txns::RST_LATENCY;
+use crate::upstream::send_failure::RST_LATENCY;
 
 impl Cdc {
     /// Arms the first timers and subscribes every table.

@@ -72,18 +72,6 @@ impl Cluster {
             .map(|(s, _)| *s as u32)
     }
 
-    /// The stores holding a replica of the region, in replica-slot order: the peer list PD's
-    /// region info carries, which a client's region cache keeps beside the leader (client-go
-    /// `Region.meta.Peers`). Empty if out of range.
-    pub fn region_replica_stores(&self, region: u32) -> Vec<u32> {
-        if region >= self.cfg.regions {
-            return Vec::new();
-        }
-        (0..self.replicas as u8)
-            .map(|sl| self.slot_store[PeerId::of(RegionId(region), sl, self.replicas).ix()] as u32)
-            .collect()
-    }
-
     /// True if every peer of the region on a live store is hibernated (Idle or PreChaos and
     /// not ticking).
     pub fn region_hibernated(&self, region: u32) -> bool {

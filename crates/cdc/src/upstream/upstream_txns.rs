@@ -5,16 +5,8 @@
 //!   knows it (loaded from PD, or from a NotLeader hint), each a Raft proposal there;
 //! - an answer comes when the proposing peer applies the entry; no answer within
 //!   `ReadTimeoutShort` (30 s) is a send failure (`onSendFail`: `BoTiKVRPC`, drop the hint);
-//! - a killed store's host resets the client's connection to it (`onSendFail` again, gRPC's
-//!   "canceled by remote ... when tikv is killed and exiting"), for a request in flight at the
-//!   kill and for every connect while it is down, in [`RST_LATENCY`] where the link lets the
-//!   RST through; a paused or cut store sends none, so those requests wait out the timeout;
-//! - after a send failure on a store the client cannot reach (a reset, or a timeout while the
-//!   link is cut: client-go's `checkLiveness` probe fails) the resend goes to a follower (the
-//!   replica selector leaves a leader whose store is unreachable for the other replicas,
-//!   `replica_selector.go` `onSendFailure`, `nextForReplicaReadLeader`), which answers
-//!   NotLeader and, being knocked on, wakes and campaigns; the follower is the next replica
-//!   after the failed store in PD's peer list;
+//! - a killed store resets the connection, and after a send failure on a store out of reach
+//!   the client tries a follower (`crate::upstream::send_failure`);
 //! - NotLeader with a hint retries at once at the hinted store, without one it backs off
 //!   (`onRegionError`: `BoRegionScheduling`); StaleCommand backs off `BoStaleCmd`;
 //! - commit begins when every prewrite succeeded; a prewrite that slept more than
@@ -38,12 +30,9 @@ use crate::upstream::client_backoff::{
     BackoffKind, PREWRITE_MAX_BACKOFF_MS, READ_TIMEOUT_SHORT_MS,
 };
 use crate::upstream::pd_client_state::TsWant;
+use crate::upstream::send_failure::RST_LATENCY;
 use crate::upstream::txn_wire::{TxnFailure, TxnMsg, TxnTimer};
 use crate::upstream::workload::{OpRef, Phase, RegionReq, Txn};
-
-/// How long a killed store's host takes to reset a connection to it: one short hop, the
-/// RST that the host's kernel sends for a socket whose process is gone.
-pub(crate) const RST_LATENCY: SimDuration = SimDuration::from_millis(1);
 
 impl Cdc {
     /// The workload's client lives on `client-1`. When it dies, its open transactions end
@@ -204,7 +193,7 @@ impl Cdc {
     }
 
     /// The request `op` is current: its transaction id, if it still waits for that answer.
-    fn current_request(&self, op: u64) -> Option<(u64, u32)> {
+    pub(crate) fn current_request(&self, op: u64) -> Option<(u64, u32)> {
         let r = self.workload.ops.get(&op)?;
         let txn = self.workload.open.get(&r.txn)?;
         let current = txn.phase == r.phase
@@ -267,82 +256,6 @@ impl Cdc {
                 self.workload.failed.stale_command += 1;
                 req.hint = None;
                 self.txn_backoff(out, id, region, BackoffKind::StaleCmd);
-            }
-        }
-    }
-
-    /// Where a request for `region` cached as led on `store` goes: there, unless the client
-    /// found that store out of reach, then to a follower (client-go's `ReplicaSelectLeaderStrategy`
-    /// skips a leader whose store is not reachable, and the mixed strategy picks another
-    /// replica). The store leaves the set once it can be reached again: client-go's health
-    /// check asks it every second; simplified here to the moment of the next send.
-    fn live_replica(&mut self, tikv: &Cluster, reach: Reach, region: u32, store: u32) -> u32 {
-        if !self.workload.unreachable_stores.contains(&store) {
-            return store;
-        }
-        let node = self.stores[store as usize];
-        if reach.reachable(self.client, node) && reach.is_up(node) {
-            self.workload.unreachable_stores.remove(&store);
-            return store;
-        }
-        follower_after(&tikv.region_replica_stores(region), store).unwrap_or(store)
-    }
-
-    /// Store `store`'s process was killed: every request in flight to it fails with a reset
-    /// connection where the link lets the RST reach the client (client-go `onSendFail`).
-    pub(crate) fn client_connections_reset(&mut self, out: &mut Out, reach: Reach, store: u32) {
-        if !reach.link_up(self.stores[store as usize], self.client) {
-            return;
-        }
-        let in_flight: Vec<u64> = (self.workload.ops.iter())
-            .filter(|(op, r)| r.store == store && self.current_request(**op).is_some())
-            .map(|(op, _)| *op)
-            .collect();
-        for op in in_flight {
-            let reset = CdcTimer::Txn(TxnTimer::ConnectionReset { op });
-            out.set_timer(self.client, RST_LATENCY, reset);
-        }
-    }
-
-    /// No answer to `op` within `ReadTimeoutShort`, or its connection was reset: a send
-    /// failure (client-go `onSendFail`): drop the hint and the cached region, back off
-    /// `BoTiKVRPC`, and resend to a follower if the failed store is out of reach.
-    pub(crate) fn on_send_fail(
-        &mut self,
-        out: &mut Out,
-        (tikv, reach): (&Cluster, Reach),
-        op: u64,
-        reset: bool,
-    ) {
-        let Some((id, region)) = self.current_request(op) else {
-            return;
-        };
-        let failed_store = self.workload.ops[&op].store;
-        let req = self
-            .workload
-            .open
-            .get_mut(&id)
-            .and_then(|t| t.req_mut(region))
-            .expect("current");
-        req.op = 0;
-        req.hint = None;
-        if reset {
-            self.workload.failed.connection_reset += 1;
-        } else {
-            self.workload.failed.timeout += 1;
-        }
-        self.txn_backoff(out, id, region, BackoffKind::TikvRpc);
-        let store_node = self.stores[failed_store as usize];
-        if reset || !reach.reachable(self.client, store_node) {
-            self.workload.unreachable_stores.insert(failed_store);
-            let follower = follower_after(&tikv.region_replica_stores(region), failed_store);
-            if let Some(req) = self
-                .workload
-                .open
-                .get_mut(&id)
-                .and_then(|t| t.req_mut(region))
-            {
-                req.follower = follower;
             }
         }
     }
@@ -489,15 +402,6 @@ impl Cdc {
         let msg = CdcMsg::Txn(TxnMsg::Reply { op, failure });
         out.send(self.stores[store as usize], self.client, msg);
     }
-}
-
-/// The replica to try after `failed` reset the connection: the next one after it in the
-/// region's peer list, wrapping around; `None` for a single-replica region.
-fn follower_after(replicas: &[u32], failed: u32) -> Option<u32> {
-    let at = replicas.iter().position(|s| *s == failed).unwrap_or(0);
-    (1..replicas.len())
-        .map(|i| replicas[(at + i) % replicas.len()])
-        .find(|s| *s != failed)
 }
 
 #[cfg(test)]

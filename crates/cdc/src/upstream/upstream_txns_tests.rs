@@ -10,8 +10,8 @@ use crate::test_world::{mysql_feed, secs, set_link, world};
 use crate::ts::Ts;
 use crate::upstream::client_backoff::PREWRITE_MAX_BACKOFF_MS;
 use crate::upstream::pd_wire::{PdMsg, PdTimer};
+use crate::upstream::send_failure::RST_LATENCY;
 use crate::upstream::txn_wire::{TxnFailure, TxnTimer};
-use crate::upstream::upstream_txns::RST_LATENCY;
 use crate::upstream::workload::Phase;
 
 /// One capture replicating two tables, no workload of its own, at 5 s.
@@ -220,7 +220,8 @@ fn a_killed_store_resets_the_request_in_flight_and_refuses_the_next() {
     let mut out = Out::default();
     cdc.on_txn_timer(&mut out, at, TxnTimer::Resend { txn: id, region });
     // The next replica after the dead store's, in PD's peer list.
-    let replicas = tikv.region_replica_stores(region);
+    let (stores, n) = tikv.region_stores(region);
+    let replicas = &stores[..n];
     let dead = replicas
         .iter()
         .position(|s| *s == 0)
