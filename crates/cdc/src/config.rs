@@ -335,6 +335,13 @@ impl Default for WorkloadConfig {
     }
 }
 
+impl WorkloadConfig {
+    /// Transaction `id` is a large one: every `large_txn_every`th.
+    pub fn is_large_txn(&self, id: u64) -> bool {
+        self.large_txn_every > 0 && id.is_multiple_of(u64::from(self.large_txn_every))
+    }
+}
+
 /// A changefeed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChangefeedConfig {

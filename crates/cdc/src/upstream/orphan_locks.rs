@@ -43,9 +43,7 @@ impl Cdc {
             if locked.is_empty() {
                 continue;
             }
-            let large = self.cfg.workload.large_txn_every > 0
-                && id.is_multiple_of(u64::from(self.cfg.workload.large_txn_every));
-            let ttl_expires = if large {
+            let ttl_expires = if self.cfg.workload.is_large_txn(id) {
                 // The TTL manager's last renewal reached this far ahead.
                 SimTime(now.0 + MANAGED_LOCK_TTL.0)
             } else {

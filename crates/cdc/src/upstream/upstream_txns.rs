@@ -346,8 +346,7 @@ impl Cdc {
     /// is the min of PD's ts and the oldest lock's start ts). TiKV 8's pipelined DML, whose
     /// locks track a min commit ts instead (`track_large_txn_lock`), is not modelled.
     fn large_prewrite_us(&self, id: u64) -> u64 {
-        let every = u64::from(self.cfg.workload.large_txn_every);
-        if every > 0 && id.is_multiple_of(every) {
+        if self.cfg.workload.is_large_txn(id) {
             self.cfg.workload.large_txn_prewrite.0
         } else {
             0
