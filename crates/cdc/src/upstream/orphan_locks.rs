@@ -20,8 +20,8 @@ use faultline_sim::{SimDuration, SimTime};
 use faultline_tikv::Cluster;
 
 use crate::cdc::Cdc;
-use crate::change::RowChange;
 use crate::ts::Ts;
+use crate::upstream::txn_apply::rows_in_region;
 use crate::upstream::workload::{OrphanTxn, Phase};
 
 /// client-go `defaultLockTTL`: a small transaction's lock TTL.
@@ -53,7 +53,7 @@ impl Cdc {
             let orphan = OrphanTxn {
                 commit_ts: txn.commit_ts,
                 committed: txn.phase == Phase::Commit && primary_written,
-                writes: txn.writes.clone(),
+                writes: txn.writes,
                 locked,
                 ttl_expires,
             };
@@ -83,43 +83,84 @@ impl Cdc {
                 continue;
             }
             orphan.locked.retain(|r| *r != region);
-            let orphan = if orphan.locked.is_empty() {
-                self.workload.orphans.remove(&start_ts).expect("present")
-            } else {
-                orphan.clone()
-            };
+            let ts = (start_ts, orphan.commit_ts);
+            let rows =
+                (orphan.committed).then(|| rows_in_region(&self.ks, &orphan.writes, region, ts));
+            if orphan.locked.is_empty() {
+                self.workload.orphans.remove(&start_ts);
+            }
             self.upstream.unlock_txn(region, start_ts);
-            if orphan.committed {
-                self.commit_orphan_rows(tikv, store, region, (start_ts, &orphan));
+            if let Some(rows) = rows {
+                self.write_committed_rows(tikv, store, region, rows);
             }
             resolved += 1;
         }
         resolved
     }
+}
 
-    /// The secondaries of a committed orphan in `region` are committed: the rows get their
-    /// version and the region's CDC subscribers see them, as at a commit's apply.
-    fn commit_orphan_rows(
-        &mut self,
-        tikv: &Cluster,
-        store: u32,
-        region: u32,
-        (start_ts, orphan): (Ts, &OrphanTxn),
-    ) {
-        let rows: Vec<RowChange> = orphan
-            .writes
-            .iter()
-            .filter(|(key, _)| self.ks.region_of(*key) == region)
-            .map(|(key, value)| RowChange {
-                key: *key,
-                value: *value,
-                start_ts,
-                commit_ts: orphan.commit_ts,
-            })
-            .collect();
-        for row in &rows {
-            self.upstream.commit(row.key, row.value, orphan.commit_ts);
+#[cfg(test)]
+mod tests {
+    use faultline_sim::World;
+
+    use super::*;
+    use crate::stack::Stack;
+    use crate::test_world::{mysql_feed, secs, world};
+
+    /// A world at 5 s with one orphan holding a lock on region 0's first key at `start`.
+    fn with_orphan(committed: bool, start: Ts) -> (World<Stack>, crate::keyspace::Key) {
+        let mut w = world(1, vec![mysql_feed(2)]);
+        w.run_until(secs(5));
+        let cdc = &mut w.model.cdc;
+        let (key, _) = cdc.ks.region_keys(0);
+        cdc.upstream.lock(0, start, 1);
+        let orphan = OrphanTxn {
+            commit_ts: Ts(start.0 + 10),
+            committed,
+            writes: vec![(key, 77)],
+            locked: vec![0],
+            ttl_expires: secs(4),
+        };
+        cdc.workload.orphans.insert(start, orphan);
+        (w, key)
+    }
+
+    fn resolve_at_leader(w: &mut World<Stack>, start: Ts) -> usize {
+        let Stack { tikv, cdc } = &mut w.model;
+        let leader = tikv.region_leader_store(0).expect("region 0 has a leader");
+        cdc.resolve_region_locks((secs(5), tikv), leader, 0, start)
+    }
+
+    /// The primary decides (client-go `ResolveLocks`): an expired orphan whose primary
+    /// committed has its rows committed here; one that did not is rolled back. Either way the
+    /// lock goes and the orphan is done.
+    #[test]
+    fn an_expired_orphan_is_committed_or_rolled_back_as_its_primary_was() {
+        let start = Ts(1_000);
+        for committed in [true, false] {
+            let (mut w, key) = with_orphan(committed, start);
+            assert_eq!(resolve_at_leader(&mut w, start), 1);
+            let cdc = &w.model.cdc;
+            assert_eq!(cdc.upstream.oldest_lock(0), None, "the lock went");
+            assert!(cdc.workload.orphans.is_empty());
+            let row = cdc.upstream.row(key);
+            assert_eq!(row.value == 77, committed, "committed {committed}: {row:?}");
         }
-        self.emit_applied_rows(tikv, store, region, rows);
+    }
+
+    /// A lock younger than `max_version`, or on a store that does not lead, stays.
+    #[test]
+    fn a_lock_past_max_version_or_asked_of_a_follower_stays() {
+        let start = Ts(1_000);
+        let (mut w, _) = with_orphan(true, start);
+        assert_eq!(resolve_at_leader(&mut w, Ts(999)), 0);
+        let Stack { tikv, cdc } = &mut w.model;
+        let leader = tikv.region_leader_store(0).expect("a leader");
+        let follower = (0..3).find(|s| *s != leader).expect("three stores");
+        assert_eq!(
+            cdc.resolve_region_locks((secs(5), tikv), follower, 0, start),
+            0
+        );
+        assert_eq!(cdc.upstream.oldest_lock(0), Some(start));
     }
 }

@@ -17,7 +17,9 @@ use faultline_tikv::{Cluster, OpEvent, OpOutcome};
 
 use crate::cdc::Cdc;
 use crate::change::{RegionEvent, RegionEventKind, RowChange};
+use crate::keyspace::{Key, Keyspace};
 use crate::out::Out;
+use crate::ts::Ts;
 use crate::upstream::txn_wire::TxnFailure;
 use crate::upstream::workload::Phase;
 
@@ -61,22 +63,9 @@ impl Cdc {
             Phase::Commit if req.locked => {
                 req.locked = false;
                 req.written = true;
-                let rows: Vec<RowChange> = txn
-                    .writes
-                    .iter()
-                    .filter(|(key, _)| self.ks.region_of(*key) == r.region)
-                    .map(|(key, value)| RowChange {
-                        key: *key,
-                        value: *value,
-                        start_ts,
-                        commit_ts,
-                    })
-                    .collect();
+                let rows = rows_in_region(&self.ks, &txn.writes, r.region, (start_ts, commit_ts));
                 self.upstream.unlock_txn(r.region, start_ts);
-                for row in &rows {
-                    self.upstream.commit(row.key, row.value, commit_ts);
-                }
-                self.emit_applied_rows(tikv, e.store, r.region, rows);
+                self.write_committed_rows(tikv, e.store, r.region, rows);
             }
             Phase::Rollback if req.locked => {
                 req.locked = false;
@@ -86,15 +75,24 @@ impl Cdc {
         }
     }
 
-    /// The CDC endpoint of the applying store sends the rows to the region's subscribers, if
-    /// that store's peer leads (only leaders have CDC delegates).
-    pub(crate) fn emit_applied_rows(
+    /// Committed `rows` of `region` applied on `store`: each row gets its version, and the
+    /// store's CDC endpoint sends them on.
+    pub(crate) fn write_committed_rows(
         &mut self,
         tikv: &Cluster,
         store: u32,
         region: u32,
         rows: Vec<RowChange>,
     ) {
+        for row in &rows {
+            self.upstream.commit(row.key, row.value, row.commit_ts);
+        }
+        self.emit_applied_rows(tikv, store, region, rows);
+    }
+
+    /// The CDC endpoint of the applying store sends the rows to the region's subscribers, if
+    /// that store's peer leads (only leaders have CDC delegates).
+    fn emit_applied_rows(&mut self, tikv: &Cluster, store: u32, region: u32, rows: Vec<RowChange>) {
         if tikv.local_leader_term(store, region).is_none() {
             return;
         }
@@ -109,4 +107,23 @@ impl Cdc {
             ep.push(sub.to, ev);
         }
     }
+}
+
+/// The row changes a transaction's commit writes in `region`: its writes to keys there.
+pub(crate) fn rows_in_region(
+    ks: &Keyspace,
+    writes: &[(Key, u64)],
+    region: u32,
+    (start_ts, commit_ts): (Ts, Ts),
+) -> Vec<RowChange> {
+    writes
+        .iter()
+        .filter(|(key, _)| ks.region_of(*key) == region)
+        .map(|(key, value)| RowChange {
+            key: *key,
+            value: *value,
+            start_ts,
+            commit_ts,
+        })
+        .collect()
 }
