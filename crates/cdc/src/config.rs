@@ -380,8 +380,11 @@ pub struct CdcConfig {
     pub mysql_worker_count: u32,
     /// Backoff before re-requesting a region that failed.
     pub region_retry_backoff: SimDuration,
-    /// gRPC keepalive: a silent stream is declared broken after this long.
-    pub grpc_keepalive_timeout: SimDuration,
+    /// gRPC keepalive of the Go clients, TiCDC's KV client and the workload's client-go
+    /// (tiflow `cdc/kv/sharedconn/conn_and_client.go` and client-go `config/client.go`, both
+    /// `Time` 10 s and `Timeout` 3 s): a connection that heard nothing for `time` pings, and
+    /// breaks when the ping's answer has not come within `timeout`.
+    pub grpc_keepalive: GrpcKeepalive,
     /// tiflow#4241 toggle.
     pub sink_close: SinkClose,
     /// Kafka brokers and producer.
@@ -390,6 +393,34 @@ pub struct CdcConfig {
     pub backoff: BackoffConfig,
     /// Capture sessions, owner election, scheduler v3 and the tiflow#9344 toggles.
     pub session: crate::etcd::SessionConfig,
+}
+
+/// A Go gRPC client's keepalive parameters (`keepalive.ClientParameters`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GrpcKeepalive {
+    /// `Time`: silence before a ping.
+    pub time: SimDuration,
+    /// `Timeout`: how long the ping's answer may take.
+    pub timeout: SimDuration,
+}
+
+impl Default for GrpcKeepalive {
+    fn default() -> Self {
+        GrpcKeepalive {
+            time: SimDuration::from_secs(10),
+            timeout: SimDuration::from_secs(3),
+        }
+    }
+}
+
+impl GrpcKeepalive {
+    /// How long after its peer fell silent a connection breaks: `time` then `timeout`.
+    /// Simplified: the connection is taken to have heard its peer last at the moment of the
+    /// fault, which holds under steady traffic (TiKV sends a CDC stream resolved ts every
+    /// second; the workload's answers come many times a second).
+    pub fn breaks_after(self) -> SimDuration {
+        SimDuration(self.time.0 + self.timeout.0)
+    }
 }
 
 impl Default for CdcConfig {
@@ -406,7 +437,7 @@ impl Default for CdcConfig {
             mysql_write_latency: knobs::MYSQL_WRITE_LATENCY.default_duration(),
             mysql_worker_count: knobs::MYSQL_WORKER_COUNT.default_count(),
             region_retry_backoff: SimDuration::from_millis(500),
-            grpc_keepalive_timeout: SimDuration::from_secs(10),
+            grpc_keepalive: GrpcKeepalive::default(),
             sink_close: SinkClose::default(),
             kafka: KafkaConfig::default(),
             backoff: BackoffConfig::default(),

@@ -68,10 +68,12 @@ impl Cdc {
     /// Links changed: streams over cut links break after the gRPC keepalive timeout, held
     /// batches and parked MySQL commits whose link is back go on.
     pub fn on_links_changed(&mut self, k: &mut Kernel<Stack>) {
-        routed(k, |(_, reach), out| {
+        routed(k, |(now, reach), out| {
             for s in 0..self.stores.len() as u32 {
-                self.streams_may_break((reach, &mut *out), s, self.cfg.grpc_keepalive_timeout);
+                let after = self.cfg.grpc_keepalive.breaks_after();
+                self.streams_may_break((reach, &mut *out), s, after);
             }
+            self.client_connections_may_break(now, out, reach);
             self.flush_held_events(reach, out);
             self.resume_parked_commits(reach, out);
         });
@@ -269,7 +271,7 @@ impl Cdc {
                 table,
                 batch,
             } => self.mysql_on_applied((reach, out), node, capture, cf, (table, batch)),
-            CdcTimer::Txn(t) => self.on_txn_timer(out, (tikv, reach), t),
+            CdcTimer::Txn(t) => self.on_txn_timer((now, out), (tikv, reach), t),
             CdcTimer::Pd(t) => self.on_pd_timer(out, node, t),
         }
     }
@@ -284,6 +286,7 @@ impl Cdc {
     ) {
         self.kafka.on_node_state(node, state);
         if let Some(s) = self.store_ix(node) {
+            self.client_connections_may_break(now, out, reach);
             match state {
                 NodeState::Crashed => {
                     self.endpoints[s as usize].reset();
@@ -294,7 +297,7 @@ impl Cdc {
                     self.client_connections_reset(out, reach, s);
                 }
                 NodeState::Paused => {
-                    let after = self.cfg.grpc_keepalive_timeout;
+                    let after = self.cfg.grpc_keepalive.breaks_after();
                     self.streams_may_break((reach, out), s, after);
                 }
                 NodeState::Up => {

@@ -101,13 +101,16 @@ impl Stack {
         }
     }
 
-    /// Hands the ReadIndex requests TiCDC's endpoints asked for during the last event to
-    /// TiKV (the endpoint and raftstore share a process; the read reaches the peer at once),
-    /// then TiKV's answers back to TiCDC.
-    fn run_read_requests(&mut self, k: &mut Kernel<Self>) {
-        while self.cdc.has_read_requests() {
+    /// Hands what TiCDC's side of a store asked of its raftstore during the last event to
+    /// TiKV (they share a process, so it reaches the peer at once): the endpoints' ReadIndex
+    /// requests and the lock resolutions' writes; then TiKV's answers back to TiCDC.
+    fn run_local_requests(&mut self, k: &mut Kernel<Self>) {
+        while self.cdc.has_read_requests() || self.cdc.has_local_writes() {
             for r in self.cdc.take_read_requests() {
                 self.tikv.read_index(k, r.store, r.region, r.op);
+            }
+            for (store, region, op) in self.cdc.take_local_writes() {
+                self.tikv.propose_local(k, store, region, op);
             }
             self.take_op_events(k);
         }
@@ -131,7 +134,7 @@ impl Model for Stack {
             }
             StackMsg::Cdc(m) => {
                 self.cdc.on_message(k, &self.tikv, from, to, m);
-                self.run_read_requests(k);
+                self.run_local_requests(k);
             }
         }
     }
@@ -144,7 +147,7 @@ impl Model for Stack {
             }
             StackTimer::Cdc(t) => {
                 self.cdc.on_timer(k, &self.tikv, node, t);
-                self.run_read_requests(k);
+                self.run_local_requests(k);
             }
         }
     }
@@ -153,13 +156,13 @@ impl Model for Stack {
         self.tikv.node_state_in(k, node, state);
         self.take_op_events(k);
         self.cdc.on_node_state(k, node, state);
-        self.run_read_requests(k);
+        self.run_local_requests(k);
     }
 
     fn on_links_changed(&mut self, k: &mut Kernel<Self>) {
         self.tikv.links_changed_in(k);
         self.cdc.on_links_changed(k);
-        self.run_read_requests(k);
+        self.run_local_requests(k);
     }
 
     fn metric_names(&self) -> Vec<String> {

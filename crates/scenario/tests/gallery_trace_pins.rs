@@ -8,52 +8,52 @@
 use faultline_scenario::{gallery, Run, MODEL_VERSION};
 
 /// The model version the pins below were recorded with.
-const PINNED_MODEL_VERSION: u32 = 12;
+const PINNED_MODEL_VERSION: u32 = 13;
 
 /// (gallery file, trace hash at the end of its run).
 const PINS: &[(&str, u64)] = &[
     (
         "tikv-14547-leaders-lost-after-store-failure.toml",
-        0x3f5ba03d10960c05,
+        0x57877a6ca7416df3,
     ),
     (
         "tikv-14547-leaders-lost-after-store-failure-fixed.toml",
-        0x3f5ba03d10960c05,
+        0x57877a6ca7416df3,
     ),
     ("raft-basics-kill-a-store.toml", 0xf85d5b0a63ed0825),
     ("raft-minority-leader-partition.toml", 0x2a11c991adfe5c8e),
-    ("raft-quorum-lost-two-stores.toml", 0xdcc48a8d965509f5),
-    ("tikv-rolling-restart.toml", 0xa957d4554705c945),
+    ("raft-quorum-lost-two-stores.toml", 0x437a9109832b8b9f),
+    ("tikv-rolling-restart.toml", 0x647f86306ec9262a),
     (
         "tikv-rolling-restart-without-eviction.toml",
-        0xb35c161dac3a4253,
+        0x8b99664524b5588a,
     ),
     (
         "tikv-scale-out-in-during-kafka-replication.toml",
-        0x35789c8a184ad78e,
+        0x54af2437c1d93466,
     ),
-    ("cdc-basic-replication.toml", 0x35251493950d42b3),
+    ("cdc-basic-replication.toml", 0x38f473c71d7bb8ad),
     ("cdc-capture-loses-pd.toml", 0xad4ab5a43cde5396),
     (
         "cdc-large-transactions-hold-the-checkpoint.toml",
         0x05a0cd05fdafaaa1,
     ),
-    ("cdc-client-dies-holding-locks.toml", 0x796cb25d00b27af9),
+    ("cdc-client-dies-holding-locks.toml", 0xaaa8abb17fca7628),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
-        0x89f61d4a837e405a,
+        0xd50ef8aff8876878,
     ),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml",
-        0xd5876c093fd60939,
+        0x2b3023fba3cb5680,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss.toml",
-        0xede5fe984800b73f,
+        0x727f5451d2899f9b,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss-fixed.toml",
-        0xb9bc5847ce9097de,
+        0x766bec762f13d3b4,
     ),
     (
         "tiflow-9344-scale-captures-during-workload.toml",
@@ -61,11 +61,11 @@ const PINS: &[(&str, u64)] = &[
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner.toml",
-        0xb65f3d1fcec110f3,
+        0xb02a7ce39e3a84e6,
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner-fixed.toml",
-        0x86eaa082f91cf4a6,
+        0x6ba7626b413568b5,
     ),
 ];
 

@@ -39,7 +39,7 @@ fn a_stream_breaks_after_the_keepalive_only_while_its_store_is_out_of_reach() {
     let mut w = streaming_world();
     let store = streamed_store(&w);
     let ends = (w.model.cdc.captures[0], w.model.cdc.stores[store as usize]);
-    let keepalive = w.model.cdc.cfg.grpc_keepalive_timeout;
+    let keepalive = w.model.cdc.cfg.grpc_keepalive.breaks_after();
     let arm = |w: &mut World<Stack>| {
         let mut out = Out::default();
         let reach = Reach::new(&w.kernel.net);

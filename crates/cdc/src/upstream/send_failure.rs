@@ -3,16 +3,22 @@
 //! - a killed store's host resets the client's connection to it (`region_request.go`
 //!   `onSendFail`: gRPC's "canceled by remote ... when tikv is killed and exiting"), for a
 //!   request in flight at the kill and for every connect while it is down, in [`RST_LATENCY`]
-//!   where the link lets the RST through; a paused or cut store sends none, so those requests
-//!   wait out `ReadTimeoutShort`;
-//! - after a send failure on a store the client cannot reach (a reset, or a timeout while the
-//!   link is cut: client-go's `checkLiveness` probe fails) the client marks the store
+//!   where the link lets the RST through;
+//! - a paused store, or one behind a cut link, sends no RST: the connection breaks when its
+//!   gRPC keepalive gives up (client-go `internal/client/conn_pool.go`, `GrpcKeepAliveTime`
+//!   10 s and `GrpcKeepAliveTimeout` 3 s), which fails every request in flight on it; one sent
+//!   after that waits out `ReadTimeoutShort` (30 s);
+//! - after a send failure on a store the client cannot hear (a reset, a keepalive failure, or
+//!   a timeout while the store is cut off or paused: client-go's `checkLiveness` health probe
+//!   fails) the client marks the store
 //!   unreachable (`store_cache.go`) and the resend goes to a follower (`replica_selector.go`
 //!   `onSendFailure`, `nextForReplicaReadLeader`), which answers NotLeader and, being knocked
 //!   on, wakes and campaigns; the follower is the next replica after the failed store in PD's
 //!   peer list.
 
-use faultline_sim::SimDuration;
+use std::collections::btree_map::Entry;
+
+use faultline_sim::{SimDuration, SimTime};
 use faultline_tikv::Cluster;
 
 use crate::cdc::Cdc;
@@ -20,6 +26,17 @@ use crate::msg::CdcTimer;
 use crate::out::{Out, Reach};
 use crate::upstream::client_backoff::BackoffKind;
 use crate::upstream::txn_wire::TxnTimer;
+
+/// Why a request's send failed (client-go `onSendFail`); each has its `failed_writes.*` metric.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SendFailure {
+    /// No answer within `ReadTimeoutShort`.
+    Timeout,
+    /// The connection was reset: the store's process was killed.
+    Reset,
+    /// The connection's keepalive ping went unanswered.
+    Keepalive,
+}
 
 /// How long a killed store's host takes to reset a connection to it: one short hop, the
 /// RST that the host's kernel sends for a socket whose process is gone.
@@ -65,15 +82,15 @@ impl Cdc {
         }
     }
 
-    /// No answer to `op` within `ReadTimeoutShort`, or its connection was reset: a send
-    /// failure (client-go `onSendFail`): drop the hint and the cached region, back off
-    /// `BoTiKVRPC`, and resend to a follower if the failed store is out of reach.
+    /// No answer to `op` within `ReadTimeoutShort`, or its connection broke: a send failure
+    /// (client-go `onSendFail`): drop the hint and the cached region, back off `BoTiKVRPC`,
+    /// and resend to a follower if the failed store does not answer a health probe.
     pub(crate) fn on_send_fail(
         &mut self,
         out: &mut Out,
         (tikv, reach): (&Cluster, Reach),
         op: u64,
-        reset: bool,
+        why: SendFailure,
     ) {
         let Some((id, region)) = self.current_request(op) else {
             return;
@@ -87,14 +104,14 @@ impl Cdc {
             .expect("current");
         req.op = 0;
         req.hint = None;
-        if reset {
-            self.workload.failed.connection_reset += 1;
-        } else {
-            self.workload.failed.timeout += 1;
+        let failed = &mut self.workload.failed;
+        match why {
+            SendFailure::Timeout => failed.timeout += 1,
+            SendFailure::Reset => failed.connection_reset += 1,
+            SendFailure::Keepalive => failed.keepalive += 1,
         }
         self.txn_backoff(out, id, region, BackoffKind::TikvRpc);
-        let store_node = self.stores[failed_store as usize];
-        if reset || !reach.reachable(self.client, store_node) {
+        if why == SendFailure::Reset || !self.client_hears(reach, failed_store) {
             self.workload.unreachable_stores.insert(failed_store);
             let follower = next_replica(tikv, region, failed_store);
             if let Some(req) = self
@@ -105,6 +122,66 @@ impl Cdc {
             {
                 req.follower = follower;
             }
+        }
+    }
+}
+
+impl Cdc {
+    /// Whether the client and `store` hear each other: both links up and the store's process
+    /// running (client-go's health probe would be answered).
+    fn client_hears(&self, reach: Reach, store: u32) -> bool {
+        let node = self.stores[store as usize];
+        reach.reachable(self.client, node)
+            && reach.reachable(node, self.client)
+            && reach.is_up(node)
+    }
+
+    /// Links or a store's state changed: each store the client stopped hearing starts its
+    /// keepalive wait now, and a store heard again ends its wait. Nothing to do without a
+    /// workload.
+    pub(crate) fn client_connections_may_break(
+        &mut self,
+        now: SimTime,
+        out: &mut Out,
+        reach: Reach,
+    ) {
+        if self.cfg.workload.txns_per_sec == 0 {
+            return;
+        }
+        let after = self.cfg.grpc_keepalive.breaks_after();
+        for store in 0..self.stores.len() as u32 {
+            if self.client_hears(reach, store) {
+                self.workload.silent_since.remove(&store);
+            } else if let Entry::Vacant(wait) = self.workload.silent_since.entry(store) {
+                wait.insert(now);
+                let timer = CdcTimer::Txn(TxnTimer::KeepaliveFailed { store });
+                out.set_timer(self.client, after, timer);
+            }
+        }
+    }
+
+    /// The keepalive wait on `store` ran out: the connection breaks, and every request in
+    /// flight on it fails. A wait that an earlier silence armed does nothing if the store was
+    /// heard in between (a later silence armed its own).
+    pub(crate) fn client_keepalive_failed(
+        &mut self,
+        now: SimTime,
+        out: &mut Out,
+        net: (&Cluster, Reach),
+        store: u32,
+    ) {
+        let after = self.cfg.grpc_keepalive.breaks_after();
+        match self.workload.silent_since.get(&store) {
+            Some(since) if since.0 + after.0 <= now.0 => {}
+            _ => return,
+        }
+        self.workload.silent_since.remove(&store);
+        let in_flight: Vec<u64> = (self.workload.ops.iter())
+            .filter(|(op, r)| r.store == store && self.current_request(**op).is_some())
+            .map(|(op, _)| *op)
+            .collect();
+        for op in in_flight {
+            self.on_send_fail(out, net, op, SendFailure::Keepalive);
         }
     }
 }
@@ -120,3 +197,7 @@ pub(crate) fn next_replica(tikv: &Cluster, region: u32, failed: u32) -> Option<u
         .map(|i| replicas[(at + i) % replicas.len()])
         .find(|s| *s != failed)
 }
+
+#[cfg(test)]
+#[path = "send_failure_tests.rs"]
+mod tests;

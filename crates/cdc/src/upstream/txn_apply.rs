@@ -27,6 +27,9 @@ impl Cdc {
     /// One outcome: an applied entry takes effect, a store answers the client, a ReadIndex
     /// answers a registration.
     pub(crate) fn on_op_event(&mut self, now: SimTime, out: &mut Out, tikv: &Cluster, e: OpEvent) {
+        if self.lock_resolution_event(tikv, e) {
+            return;
+        }
         match e.outcome {
             OpOutcome::Applied => self.apply_op(tikv, e),
             OpOutcome::Done => self.send_txn_reply(out, e.store, e.op, None),

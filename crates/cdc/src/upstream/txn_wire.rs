@@ -57,6 +57,11 @@ pub enum TxnTimer {
         /// Operation id.
         op: u64,
     },
+    /// Client: gRPC keepalive on the connection to `store`, silent since the fault, gave up.
+    KeepaliveFailed {
+        /// Store index.
+        store: u32,
+    },
     /// Client: the backoff of request `region` of transaction `txn` is over; send it again.
     Resend {
         /// Transaction id.
@@ -134,6 +139,10 @@ impl TraceEncode for TxnTimer {
             TxnTimer::ConnectionReset { op } => {
                 h.word(3);
                 h.word(*op);
+            }
+            TxnTimer::KeepaliveFailed { store } => {
+                h.word(4);
+                h.word(*store as u64);
             }
         }
     }

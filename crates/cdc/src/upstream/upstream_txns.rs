@@ -30,7 +30,7 @@ use crate::upstream::client_backoff::{
     BackoffKind, PREWRITE_MAX_BACKOFF_MS, READ_TIMEOUT_SHORT_MS,
 };
 use crate::upstream::pd_client_state::TsWant;
-use crate::upstream::send_failure::RST_LATENCY;
+use crate::upstream::send_failure::{SendFailure, RST_LATENCY};
 use crate::upstream::txn_wire::{TxnFailure, TxnMsg, TxnTimer};
 use crate::upstream::workload::{OpRef, Phase, RegionReq, Txn};
 
@@ -44,6 +44,7 @@ impl Cdc {
             NodeState::Crashed => {
                 self.client_pd_reset();
                 self.workload.unreachable_stores.clear();
+                self.workload.silent_since.clear();
                 self.orphan_open_txns(now);
                 self.workload.ops.clear();
             }
@@ -379,13 +380,17 @@ impl Cdc {
     /// Routes a write-path timer.
     pub(crate) fn on_txn_timer(
         &mut self,
-        out: &mut Out,
+        (now, out): (SimTime, &mut Out),
         (tikv, reach): (&Cluster, Reach),
         t: TxnTimer,
     ) {
+        let net = (tikv, reach);
         match t {
-            TxnTimer::Timeout { op } => self.on_send_fail(out, (tikv, reach), op, false),
-            TxnTimer::ConnectionReset { op } => self.on_send_fail(out, (tikv, reach), op, true),
+            TxnTimer::Timeout { op } => self.on_send_fail(out, net, op, SendFailure::Timeout),
+            TxnTimer::ConnectionReset { op } => self.on_send_fail(out, net, op, SendFailure::Reset),
+            TxnTimer::KeepaliveFailed { store } => {
+                self.client_keepalive_failed(now, out, net, store)
+            }
             TxnTimer::Resend { txn, region } => self.on_txn_resend(out, (tikv, reach), txn, region),
         }
     }
@@ -405,4 +410,4 @@ impl Cdc {
 
 #[cfg(test)]
 #[path = "upstream_txns_tests.rs"]
-mod tests;
+pub(crate) mod tests;

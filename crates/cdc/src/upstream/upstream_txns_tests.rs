@@ -1,28 +1,28 @@
 //! Message-level tests of the workload's client (client-go's two-phase committer and region
-//! request sender) and its PD client: what one begin, answer, timeout or backoff writes.
+//! request sender) and its PD client: what one begin, answer or backoff writes (send failures:
+//! `send_failure_tests.rs`).
 
-use faultline_sim::{NodeId, NodeState, SimDuration, World};
+use faultline_sim::{NodeId, SimDuration, World};
 
 use crate::msg::{CdcMsg, CdcTimer};
 use crate::out::{Command, Out, Reach};
 use crate::stack::Stack;
-use crate::test_world::{mysql_feed, secs, set_link, world};
+use crate::test_world::{mysql_feed, secs, world};
 use crate::ts::Ts;
 use crate::upstream::client_backoff::PREWRITE_MAX_BACKOFF_MS;
 use crate::upstream::pd_wire::{PdMsg, PdTimer};
-use crate::upstream::send_failure::RST_LATENCY;
 use crate::upstream::txn_wire::{TxnFailure, TxnTimer};
 use crate::upstream::workload::Phase;
 
 /// One capture replicating two tables, no workload of its own, at 5 s.
-fn quiet_world() -> World<Stack> {
+pub(crate) fn quiet_world() -> World<Stack> {
     let mut w = world(1, vec![mysql_feed(2)]);
     w.run_until(secs(5));
     w
 }
 
 /// Begins a transaction with start ts 100 and returns its id and what it wrote.
-fn begin(w: &mut World<Stack>) -> (u64, Out) {
+pub(crate) fn begin(w: &mut World<Stack>) -> (u64, Out) {
     let Stack { tikv, cdc } = &mut w.model;
     let id = cdc.workload.next_txn;
     let mut out = Out::default();
@@ -31,7 +31,7 @@ fn begin(w: &mut World<Stack>) -> (u64, Out) {
 }
 
 /// The proposals in `out`, as `(store node, region, op)`.
-fn proposals(out: &Out) -> Vec<(NodeId, u32, u64)> {
+pub(crate) fn proposals(out: &Out) -> Vec<(NodeId, u32, u64)> {
     let propose = |c: &Command| match *c {
         Command::Propose { to, region, op, .. } => Some((to, region, op)),
         _ => None,
@@ -40,7 +40,7 @@ fn proposals(out: &Out) -> Vec<(NodeId, u32, u64)> {
 }
 
 /// The timers `out` arms, with their delays.
-fn timers(out: &Out) -> Vec<(SimDuration, CdcTimer)> {
+pub(crate) fn timers(out: &Out) -> Vec<(SimDuration, CdcTimer)> {
     let timer = |c: &Command| match c {
         Command::SetTimer { after, timer, .. } => Some((*after, timer.clone())),
         _ => None,
@@ -49,7 +49,7 @@ fn timers(out: &Out) -> Vec<(SimDuration, CdcTimer)> {
 }
 
 /// Caches `store` as the leader of every region, so a request goes out at once.
-fn cache_every_leader(w: &mut World<Stack>, store: u32) {
+pub(crate) fn cache_every_leader(w: &mut World<Stack>, store: u32) {
     let cdc = &mut w.model.cdc;
     for region in 0..cdc.ks.regions {
         cdc.pd_clients.region_cache.update_leader(region, store);
@@ -57,7 +57,7 @@ fn cache_every_leader(w: &mut World<Stack>, store: u32) {
 }
 
 /// The store answers `op` with `failure` (or success).
-fn reply(w: &mut World<Stack>, op: u64, failure: Option<TxnFailure>) -> Out {
+pub(crate) fn reply(w: &mut World<Stack>, op: u64, failure: Option<TxnFailure>) -> Out {
     let Stack { tikv, cdc } = &mut w.model;
     let mut out = Out::default();
     let net = (&*tikv, Reach::new(&w.kernel.net));
@@ -142,172 +142,9 @@ fn not_leader_follows_a_hint_at_once_and_backs_off_without_one() {
     let CdcTimer::Txn(t) = resend else {
         unreachable!()
     };
-    cdc.on_txn_timer(&mut out, (tikv, Reach::new(&w.kernel.net)), t);
+    cdc.on_txn_timer((secs(5), &mut out), (tikv, Reach::new(&w.kernel.net)), t);
     let reload = CdcMsg::Pd(PdMsg::GetRegion { region });
     assert!(matches!(out.commands().first(), Some(Command::Send { msg, .. }) if *msg == reload));
-}
-
-/// `onSendFail`: no answer within `ReadTimeoutShort` backs off `BoTiKVRPC` (100 ms, equal
-/// jitter: 50-100 ms first); the timeout of an answered request does nothing.
-#[test]
-fn a_timeout_of_the_current_request_backs_off_and_a_stale_one_is_ignored() {
-    let mut w = quiet_world();
-    cache_every_leader(&mut w, 0);
-    let (id, out) = begin(&mut w);
-    let [(_, region, op)] = proposals(&out)[..] else {
-        panic!("one region: {out:?}");
-    };
-    let timeout = |w: &mut World<Stack>, op| {
-        let Stack { tikv, cdc } = &mut w.model;
-        let mut out = Out::default();
-        let at = (&*tikv, Reach::new(&w.kernel.net));
-        cdc.on_txn_timer(&mut out, at, TxnTimer::Timeout { op });
-        out
-    };
-    let out = timeout(&mut w, op);
-    let [(after, CdcTimer::Txn(TxnTimer::Resend { txn, region: r }))] = timers(&out)[..] else {
-        panic!("a resend: {out:?}");
-    };
-    assert_eq!((txn, r), (id, region));
-    let ms = after.0 / 1_000;
-    assert!((50..=100).contains(&ms), "BoTiKVRPC's first sleep: {ms} ms");
-    assert_eq!(w.model.cdc.workload.failed.timeout, 1);
-    assert!(timeout(&mut w, op).commands().is_empty(), "already handled");
-}
-
-/// Kills store 0 (tikv-1) and runs what the model runs then: the client's connections to it
-/// are reset. Returns what that wrote.
-fn kill_store_0(w: &mut World<Stack>) -> Out {
-    let store = w.model.cdc.stores[0];
-    w.kernel.net.node_mut(store).state = NodeState::Crashed;
-    let mut out = Out::default();
-    let reach = Reach::new(&w.kernel.net);
-    w.model.cdc.client_connections_reset(&mut out, reach, 0);
-    out
-}
-
-/// A killed store's host resets the connection (client-go `onSendFail`, "canceled by gRPC
-/// remote ... when tikv is killed"): the request in flight fails after the RST's hop, not
-/// after `ReadTimeoutShort`, and backs off `BoTiKVRPC`; the resend goes to a follower (the
-/// replica selector leaves an unreachable leader), without caching it as the leader.
-#[test]
-fn a_killed_store_resets_the_request_in_flight_and_refuses_the_next() {
-    let mut w = quiet_world();
-    cache_every_leader(&mut w, 0);
-    let (id, out) = begin(&mut w);
-    let [(_, region, op)] = proposals(&out)[..] else {
-        panic!("one region: {out:?}");
-    };
-    let reset = CdcTimer::Txn(TxnTimer::ConnectionReset { op });
-    assert_eq!(timers(&kill_store_0(&mut w)), [(RST_LATENCY, reset)]);
-
-    let mut out = Out::default();
-    let reach = Reach::new(&w.kernel.net);
-    let Stack { tikv, cdc } = &mut w.model;
-    let at = (&*tikv, reach);
-    cdc.on_txn_timer(&mut out, at, TxnTimer::ConnectionReset { op });
-    let [(after, CdcTimer::Txn(TxnTimer::Resend { txn, region: r }))] = timers(&out)[..] else {
-        panic!("a resend: {out:?}");
-    };
-    assert_eq!((txn, r), (id, region));
-    assert!(
-        (50..=100).contains(&(after.0 / 1_000)),
-        "BoTiKVRPC: {after:?}"
-    );
-    let failed = cdc.workload.failed;
-    assert_eq!((failed.connection_reset, failed.timeout), (1, 0));
-
-    let mut out = Out::default();
-    cdc.on_txn_timer(&mut out, at, TxnTimer::Resend { txn: id, region });
-    // The next replica after the dead store's, in PD's peer list.
-    let (stores, n) = tikv.region_stores(region);
-    let replicas = &stores[..n];
-    let dead = replicas
-        .iter()
-        .position(|s| *s == 0)
-        .expect("store 0 holds the region");
-    let follower = replicas[(dead + 1) % replicas.len()];
-    assert_ne!(follower, 0);
-    let [(to, _, _)] = proposals(&out)[..] else {
-        panic!("the resend proposed to a follower: {out:?}");
-    };
-    assert_eq!(to, cdc.stores[follower as usize]);
-    assert_eq!(cdc.pd_clients.region_cache.leader(region), None);
-}
-
-/// A connect to a store that died with no request in flight is refused at once: the
-/// request is not proposed, and the reset comes after the RST's hop.
-#[test]
-fn a_connect_to_a_dead_store_is_refused() {
-    let mut w = quiet_world();
-    kill_store_0(&mut w);
-    cache_every_leader(&mut w, 0);
-    let (_, out) = begin(&mut w);
-    assert!(
-        proposals(&out).is_empty(),
-        "nothing proposed to a dead store: {out:?}"
-    );
-    let [(after, CdcTimer::Txn(TxnTimer::ConnectionReset { .. }))] = timers(&out)[..] else {
-        panic!("the connect refused: {out:?}");
-    };
-    assert_eq!(after, RST_LATENCY);
-}
-
-/// client-go's store liveness: once a send to store 0 failed with the store out of reach, a
-/// new transaction whose region is cached as led there goes straight to a follower, with no
-/// connection reset; when the store runs again, requests go back to it.
-#[test]
-fn a_store_found_unreachable_is_skipped_until_it_runs_again() {
-    let mut w = quiet_world();
-    cache_every_leader(&mut w, 0);
-    let (_, out) = begin(&mut w);
-    let [(_, _, op)] = proposals(&out)[..] else {
-        panic!("one region: {out:?}");
-    };
-    kill_store_0(&mut w);
-    let Stack { tikv, cdc } = &mut w.model;
-    let at = (&*tikv, Reach::new(&w.kernel.net));
-    cdc.on_txn_timer(&mut Out::default(), at, TxnTimer::ConnectionReset { op });
-    assert!(cdc.workload.unreachable_stores.contains(&0));
-
-    cache_every_leader(&mut w, 0);
-    let (id, out) = begin(&mut w);
-    let [(to, region, op)] = proposals(&out)[..] else {
-        panic!("proposed to a follower at once: {out:?}");
-    };
-    assert_ne!(to, w.model.cdc.stores[0]);
-    assert!(timers(&out)
-        .iter()
-        .all(|(_, t)| !matches!(t, CdcTimer::Txn(TxnTimer::ConnectionReset { .. }))));
-
-    // The follower still names the dead store as leader: no send there, a backoff instead.
-    let named_dead = Some(TxnFailure::NotLeader { leader: Some(0) });
-    let out = reply(&mut w, op, named_dead);
-    assert!(proposals(&out).is_empty(), "{out:?}");
-    let resend = CdcTimer::Txn(TxnTimer::Resend { txn: id, region });
-    assert_eq!(timers(&out), [(SimDuration::from_millis(2), resend)]);
-
-    let store = w.model.cdc.stores[0];
-    w.kernel.net.node_mut(store).state = NodeState::Up;
-    let (_, out) = begin(&mut w);
-    let [(to, _, _)] = proposals(&out)[..] else {
-        panic!("one region: {out:?}");
-    };
-    assert_eq!(to, store, "back to the cached leader once it runs");
-    assert!(w.model.cdc.workload.unreachable_stores.is_empty());
-}
-
-/// No RST crosses a cut link: a request in flight to a store that is killed while cut from
-/// the client waits out `ReadTimeoutShort`, as one to a paused store does.
-#[test]
-fn a_store_killed_behind_a_cut_link_resets_nothing() {
-    let mut w = quiet_world();
-    cache_every_leader(&mut w, 0);
-    let (_, out) = begin(&mut w);
-    assert_eq!(proposals(&out).len(), 1);
-    let (store, client) = (w.model.cdc.stores[0], w.model.cdc.client);
-    set_link(&mut w, (store, client), false);
-    assert!(kill_store_0(&mut w).commands().is_empty());
 }
 
 /// The two phases: every prewrite answered arms the commit (after the client's 2-6 ms),

@@ -112,6 +112,17 @@ pub struct OrphanTxn {
     pub ttl_expires: SimTime,
 }
 
+/// A lock-resolution write a region's leader proposed for the orphan locks it found expired.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LockResolution {
+    /// The leader's store.
+    pub store: u32,
+    /// Region.
+    pub region: u32,
+    /// The orphans' start ts, in the order the leader read their locks.
+    pub start_ts: Vec<Ts>,
+}
+
 /// Workload state.
 #[derive(Clone, Debug)]
 pub struct Workload {
@@ -141,8 +152,16 @@ pub struct Workload {
     /// `store_cache.go` `requestLivenessAndStartHealthCheckLoopIfNeeded`): requests for
     /// regions cached as led there go to a follower until the store answers again.
     pub unreachable_stores: BTreeSet<u32>,
+    /// Stores the client has not heard since the given time (a link cut either way, or the
+    /// store paused): its connection there breaks once gRPC keepalive gives up
+    /// (`crate::upstream::send_failure`).
+    pub silent_since: BTreeMap<u32, SimTime>,
     /// Transactions whose client died holding locks, by start ts (the locks' key upstream).
     pub orphans: BTreeMap<Ts, OrphanTxn>,
+    /// Lock-resolution writes by op id, from the leader's read of the locks until its answer.
+    pub resolutions: BTreeMap<u64, LockResolution>,
+    /// Lock-resolution writes not yet handed to TiKV.
+    pub local_writes: Vec<u64>,
     /// Row counter for `insert`.
     next_insert: u64,
     /// The workload's stream (draws, backoff jitter).
@@ -164,26 +183,30 @@ pub struct FailedWrites {
     pub timeout: u64,
     /// The store's process was killed: the connection was reset, or refused.
     pub connection_reset: u64,
+    /// The connection's keepalive ping went unanswered (the store paused, or a link cut).
+    pub keepalive: u64,
 }
 
 impl FailedWrites {
     /// The metric names, in the order of [`FailedWrites::values`].
-    pub const NAMES: [&'static str; 5] = [
+    pub const NAMES: [&'static str; 6] = [
         "failed_writes.not_leader",
         "failed_writes.no_leader",
         "failed_writes.stale_command",
         "failed_writes.timeout",
         "failed_writes.connection_reset",
+        "failed_writes.keepalive",
     ];
 
     /// The counts, in the order of [`FailedWrites::NAMES`].
-    pub fn values(&self) -> [u64; 5] {
+    pub fn values(&self) -> [u64; 6] {
         [
             self.not_leader,
             self.no_leader,
             self.stale_command,
             self.timeout,
             self.connection_reset,
+            self.keepalive,
         ]
     }
 }
@@ -204,7 +227,10 @@ impl Workload {
             committed_per_sec: PerSecond::default(),
             failed: FailedWrites::default(),
             unreachable_stores: BTreeSet::new(),
+            silent_since: BTreeMap::new(),
             orphans: BTreeMap::new(),
+            resolutions: BTreeMap::new(),
+            local_writes: Vec::new(),
             next_insert: 0,
             rng,
         }

@@ -124,6 +124,28 @@ impl Cluster {
         self.ops_committed(pid, 0, self.peers[pid.ix()].log.commit);
     }
 
+    /// A write the layer above issues on `store` itself (TiKV's transaction scheduler on
+    /// that store, e.g. a `ResolveLock` a lock resolver asked for): proposed to the local
+    /// peer at once, as [`Cluster::read_index`] does for a read, with its outcome coming back
+    /// as for a client's proposal. Sends the messages it causes at once, as the end of an
+    /// event does.
+    pub fn propose_local<H: TikvHost>(
+        &mut self,
+        k: &mut Kernel<H>,
+        store: u32,
+        region: u32,
+        op: u64,
+    ) {
+        self.now = k.now().0;
+        if region < self.cfg.regions && (store as usize) < self.stores.len() {
+            self.propose_op(k, store as usize, region, op);
+            self.flush(k);
+        } else {
+            let refused = OpOutcome::NotLeader { leader: None };
+            self.op_event(op, region, store as usize, refused);
+        }
+    }
+
     /// A request that reached a follower wakes it: TiKV 7.1 `fsm/peer.rs`
     /// `PeerFsmDelegate::pre_propose_raft_command` answers `NotLeader` after
     /// `reset_hibernate_state(GroupState::Chaos)` and `register_raft_base_tick`, so a follower
