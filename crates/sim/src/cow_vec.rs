@@ -5,8 +5,9 @@
 //! only when one of the clones first writes to it. Hibernated regions are never written, so
 //! their chunks stay shared by every snapshot.
 //!
-//! The length is fixed once built (`From<Vec<T>>`, `FromIterator`): the model sizes its
-//! per-peer arrays at construction, and growing a shared chunk would copy it anyway.
+//! Built whole (`From<Vec<T>>`, `FromIterator`) and grown only at the end (`push`, for the
+//! peers of a region that splits off): a push copies the last chunk if it is short, so its
+//! cost is one chunk at most.
 
 use std::fmt;
 use std::ops::{Index, IndexMut};
@@ -103,6 +104,30 @@ impl<T: Clone, const SHIFT: u32> CowVec<T, SHIFT> {
         let slot = &mut Arc::make_mut(c)[at];
         word.fetch_or(bit, Ordering::Relaxed);
         Some(slot)
+    }
+}
+
+impl<T: Clone, const SHIFT: u32> CowVec<T, SHIFT> {
+    /// Appends `value`: into a new chunk if the last one is full, else into a copy of the
+    /// last chunk (clones may share it, and an `Arc<[T]>` cannot grow in place).
+    pub fn push(&mut self, value: T) {
+        let last = self.chunks.len().checked_sub(1);
+        match last.filter(|l| self.chunks[*l].len() < Self::CHUNK_LEN) {
+            Some(l) => {
+                let mut grown: Vec<T> = self.chunks[l].to_vec();
+                grown.push(value);
+                self.chunks[l] = grown.into();
+                // A fresh `Arc`: not yet marked as this vector's own, `get_mut` will check.
+                self.owned[l / 64].fetch_and(!(1u64 << (l % 64)), Ordering::Relaxed);
+            }
+            None => {
+                self.chunks.push(Arc::from(vec![value]));
+                if self.owned.len() * 64 < self.chunks.len() {
+                    self.owned.push(AtomicU64::new(0));
+                }
+            }
+        }
+        self.len += 1;
     }
 }
 

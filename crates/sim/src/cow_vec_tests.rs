@@ -29,6 +29,29 @@ fn the_last_chunk_may_be_short() {
     assert_eq!(v.iter().copied().collect::<Vec<_>>(), vec![0, 1, 2, 3, 4]);
 }
 
+/// A push lands at the end, whether the last chunk is full or short, and leaves a clone taken
+/// before it as it was; writes after it reach the pushed element in this vector only.
+#[test]
+fn a_push_appends_and_leaves_clones_alone() {
+    let mut live: Small = (0..3).collect();
+    let before = live.clone();
+    live.push(3); // the short last chunk [2] grows to [2, 3]
+    live.push(4); // a new chunk
+    assert_eq!(live.iter().copied().collect::<Vec<_>>(), [0, 1, 2, 3, 4]);
+    assert_eq!((live.len(), live.chunk_count()), (5, 3));
+    live[3] = 30;
+    live[2] = 20;
+    assert_eq!(before.iter().copied().collect::<Vec<_>>(), [0, 1, 2]);
+    assert_eq!(live[3], 30);
+    let mut empty: Small = CowVec::default();
+    empty.push(7);
+    assert_eq!((empty.len(), empty[0]), (1, 7));
+    let mut wide: CowVec<u8, 0> = CowVec::default();
+    (0..130).for_each(|i| wide.push(i as u8));
+    wide[129] = 1;
+    assert_eq!((wide.len(), wide[129], wide[128]), (130, 1, 128));
+}
+
 #[test]
 fn an_empty_vector_has_no_chunks() {
     let v: Small = Vec::new().into();

@@ -6,7 +6,11 @@
 //! for the client (TiDB) or the operator (pd-ctl): it routes the request to the region's
 //! current leader store over the network, so a dead or partitioned PD means the action is lost.
 
-use faultline_sim::{TraceEncode, TraceHasher};
+use faultline_sim::{Kernel, TraceEncode, TraceHasher};
+
+use crate::host::TikvHost;
+use crate::msg::Msg;
+use crate::Cluster;
 
 /// An action on the TiKV model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,6 +56,14 @@ pub enum TikvAction {
         /// Store index (0-based).
         store: u32,
     },
+    /// `pd-ctl operator add split-region <region>`: cut `region` into `parts` regions (see
+    /// `crate::split`).
+    Split {
+        /// Region index.
+        region: u32,
+        /// Regions it becomes (at least 2).
+        parts: u32,
+    },
     /// `pd-ctl scheduler remove evict-leader-scheduler-<store>`: leaders may come back.
     RemoveEvictLeader {
         /// Store index (0-based).
@@ -92,6 +104,38 @@ impl TraceEncode for TikvAction {
             TikvAction::RemoveStore { store } => {
                 h.word(7);
                 h.word(*store as u64);
+            }
+            TikvAction::Split { region, parts } => {
+                h.word(8);
+                h.word((*region as u64) << 32 | *parts as u64);
+            }
+        }
+    }
+}
+
+impl Cluster {
+    /// PD carries out `action` (its timer fired on the PD node).
+    pub(crate) fn run_action<H: TikvHost>(&mut self, k: &mut Kernel<H>, action: TikvAction) {
+        match action {
+            TikvAction::Write { region } if region < self.region_count() => {
+                self.route(k, Msg::Propose { region, op: 0 }, region);
+            }
+            TikvAction::Write { .. } => {}
+            TikvAction::Split { region, parts } => self.pd_split_region(k, region, parts),
+            TikvAction::TransferLeader { region, to_store } => {
+                self.pd_admin_transfer(k, region, to_store as usize);
+            }
+            TikvAction::TransferLeaders {
+                from_store,
+                to_store,
+            } => {
+                self.pd_admin_transfer_store(k, from_store as usize, to_store as usize);
+            }
+            TikvAction::AddStore { store } => self.add_store(k, store as usize),
+            TikvAction::RemoveStore { store } => self.remove_store(k, store as usize),
+            TikvAction::EvictLeader { store } => self.pd_set_evict(k, store as usize, true),
+            TikvAction::RemoveEvictLeader { store } => {
+                self.pd_set_evict(k, store as usize, false);
             }
         }
     }

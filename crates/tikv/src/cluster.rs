@@ -1,6 +1,8 @@
 //! The cluster: construction (deterministic placement of a hibernated, fully led cluster) and
 //! the [`Model`] implementation that routes kernel events to stores and PD.
 
+use std::collections::BTreeMap;
+
 use crate::host::TikvHost;
 use faultline_sim::{
     CowVec, Kernel, Level, Model, Network, NodeId, NodeState, SimDuration, SimRng, SimTime,
@@ -20,6 +22,7 @@ use crate::raft::proposals::Proposals;
 use crate::raft::read_index::ReadIndexes;
 use crate::raft::{Peer, MAX_REPLICAS};
 use crate::replace_peer::Change;
+use crate::split::{AdminCmds, RegionEpoch};
 use crate::store::Store;
 
 /// The TiKV cluster and PD.
@@ -48,6 +51,12 @@ pub struct Cluster {
     pub(crate) proposals: Proposals,
     /// ReadIndex requests waiting for a quorum (see [`crate::raft::read_index`]).
     pub(crate) reads: ReadIndexes,
+    /// Admin commands leaders proposed (splits, see [`crate::split`]).
+    pub(crate) admin: AdminCmds,
+    /// Each region's epoch, by region id.
+    pub(crate) epochs: Vec<RegionEpoch>,
+    /// The region each split region came from.
+    pub(crate) split_from: BTreeMap<u32, u32>,
     load_rng: SimRng,
     load_acc: u64,
     pd_crashed: bool,
@@ -137,6 +146,9 @@ impl Cluster {
             book,
             proposals: Proposals::default(),
             reads: ReadIndexes::default(),
+            admin: AdminCmds::default(),
+            epochs: vec![RegionEpoch::INIT; regions],
+            split_from: BTreeMap::new(),
             inv: Invariants::new(regions, INIT_INDEX + 1, INIT_TERM, INIT_TERM, |_| 0),
             load_rng: SimRng::stream(0, "load"),
             load_acc: 0,
@@ -282,6 +294,7 @@ impl Cluster {
                 }
             }
             Msg::Propose { region, op } => self.propose_op(k, s, region, op),
+            Msg::Split { region, parts } => self.propose_split(k, s, region, parts),
             Msg::TransferLeader { region, to_store } => {
                 let Some(pid) = self.local_peer(s, region) else {
                     return;
@@ -319,33 +332,12 @@ impl Cluster {
                 let n = self.load_acc / 100;
                 self.load_acc %= 100;
                 for _ in 0..n {
-                    let r = self.load_rng.below(self.cfg.regions as u64) as u32;
+                    let r = self.load_rng.below(self.region_count() as u64) as u32;
                     self.route(k, Msg::Propose { region: r, op: 0 }, r);
                 }
                 k.set_timer(self.pd_node, LOAD_INTERVAL, Timer::Load);
             }
-            Timer::Action(TikvAction::Write { region }) if region < self.cfg.regions => {
-                self.route(k, Msg::Propose { region, op: 0 }, region);
-            }
-            Timer::Action(TikvAction::TransferLeader { region, to_store }) => {
-                self.pd_admin_transfer(k, region, to_store as usize);
-            }
-            Timer::Action(TikvAction::TransferLeaders {
-                from_store,
-                to_store,
-            }) => {
-                self.pd_admin_transfer_store(k, from_store as usize, to_store as usize);
-            }
-            Timer::Action(TikvAction::AddStore { store }) => self.add_store(k, store as usize),
-            Timer::Action(TikvAction::RemoveStore { store }) => {
-                self.remove_store(k, store as usize)
-            }
-            Timer::Action(TikvAction::EvictLeader { store }) => {
-                self.pd_set_evict(k, store as usize, true);
-            }
-            Timer::Action(TikvAction::RemoveEvictLeader { store }) => {
-                self.pd_set_evict(k, store as usize, false);
-            }
+            Timer::Action(action) => self.run_action(k, action),
             _ => {}
         }
     }

@@ -65,6 +65,7 @@ impl Msg {
                 slot,
                 store,
             } => format!("move region {region}'s replica {slot} to store {store}"),
+            Msg::Split { region, parts } => format!("split region {region} into {parts}"),
         }
     }
 }

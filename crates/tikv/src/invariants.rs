@@ -37,6 +37,12 @@ impl Invariants {
         }
     }
 
+    /// A region split off: its log starts at `index` of `term`, which counts as committed.
+    pub fn add_region(&mut self, index: u64, term: u64) {
+        self.committed.push((index, term, term));
+        self.leaders.push([(0, 0), (0, 0)]);
+    }
+
     /// Records a violation (the first one wins).
     pub fn fail(&mut self, what: String) {
         if self.violation.is_none() {

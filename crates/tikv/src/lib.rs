@@ -5,7 +5,7 @@
 //! machine, [`store`] a store's raftstore and raft client (the tikv#14547 StoreUnreachable
 //! broadcast lives there), [`pd`] PD, [`metrics`] the incremental bookkeeping behind the
 //! sampled series, [`invariants`] the safety checks, [`view`] read-only accessors for the UI, [`watch`] an event trace of one region,
-//! [`action`] model-level actions a scenario schedules.
+//! [`action`] model-level actions a scenario schedules, [`split`] region splits and epochs.
 //!
 //! ## Metric series
 //! - `leaders.tikv-N`: leader peers per store.
@@ -25,7 +25,7 @@
 //!   `pd.evict_leader_ops` and `pd.admin_transfer_ops` (leader transfers PD ordered for the
 //!   evict-leader scheduler and for `transfer_leader` actions); gauges
 //!   `leader_missing`, `pd.down_stores`, `raft_queue_peak` (deepest queue to a broken
-//!   connection so far).
+//!   connection so far), `regions` (the region count, which splits raise).
 //! - per simulated second (the last whole second): `writes_proposed_per_sec` (proposals a
 //!   leader appended), `writes_applied_per_sec` (entries applied on leaders). A leader cut
 //!   from its quorum shows proposals with nothing applied.
@@ -52,6 +52,7 @@ pub mod pd;
 pub mod raft;
 pub mod raft_client;
 mod replace_peer;
+pub mod split;
 pub mod store;
 mod store_life;
 pub mod view;
@@ -73,5 +74,6 @@ pub use hibernate::GroupState;
 pub use membership::StoreState;
 pub use msg::{Kind, Msg, RaftMsg, Timer};
 pub use raft::proposals::{OpEvent, OpOutcome};
+pub use split::RegionEpoch;
 pub use view::{PeerDetail, RegionDetail};
 pub use watch::{WatchEvent, WatchWhat};

@@ -97,6 +97,14 @@ impl Book {
         }
     }
 
+    /// A region split off at `now` (µs): leaderless until its first election.
+    pub fn add_region(&mut self, now: u64) {
+        let r = self.live_leaders.len() as u32;
+        self.live_leaders.push(0);
+        self.leaderless_since.push(now);
+        self.leaderless.insert((now, r));
+    }
+
     /// A region gained a leader on an Up store.
     pub fn live_leader_up(&mut self, r: RegionId, now: u64) {
         let n = &mut self.live_leaders[r.0 as usize];
@@ -193,6 +201,7 @@ impl Cluster {
             "stores.up",
             "stores.offline",
             "stores.tombstone",
+            "regions",
         ] {
             v.push(n.to_string());
         }
@@ -240,6 +249,7 @@ impl Cluster {
             self.stores_in(StoreState::Up) as f64,
             self.stores_in(StoreState::Offline) as f64,
             self.stores_in(StoreState::Tombstone) as f64,
+            self.region_count() as f64,
         ]);
         out.extend(self.stores.iter().map(|st| st.peers.len() as f64));
     }

@@ -160,6 +160,13 @@ pub enum Msg {
         /// Target store index.
         to_store: u32,
     },
+    /// PD -> leader store: split `region` into `parts` regions.
+    Split {
+        /// Region.
+        region: u32,
+        /// Regions it becomes.
+        parts: u32,
+    },
     /// PD -> leader store: replace the replica in `slot` (on a Down store) by one on `store`.
     ReplacePeer {
         /// Region.
@@ -222,6 +229,10 @@ impl TraceEncode for Msg {
             } => {
                 h.word(6);
                 h.word((*region as u64) << 32 | (*slot as u64) << 24 | *store as u64);
+            }
+            Msg::Split { region, parts } => {
+                h.word(8);
+                h.word((*region as u64) << 32 | *parts as u64);
             }
             Msg::MovePeer {
                 region,

@@ -66,6 +66,8 @@ impl Cluster {
         self.stores[old_store].peers.retain(|q| *q != old);
         // A dead store's peers were left out of the GroupState counts when it crashed.
         self.slot_store[old.ix()] = target as u8;
+        // Upstream the move is an add and a remove, each a conf change that bumps `conf_ver`.
+        self.epochs[region as usize].conf_ver += 2;
         self.peers[old.ix()] = Peer::empty();
         self.book.group_counts[GroupState::Ordered as usize] += 1;
         self.stores[target].peers.push(old);

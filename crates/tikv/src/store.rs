@@ -91,6 +91,7 @@ impl Cluster {
     /// End of an event: each store sends one batch per target store. Messages to a store
     /// whose connection is known broken wait in the raft client's queue.
     pub(crate) fn flush<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
+        self.run_admin_outcomes(k);
         for s in 0..self.stores.len() {
             if !self.stores[s].region_hb.is_empty() && self.store_live[s] {
                 let v = std::mem::take(&mut self.stores[s].region_hb);

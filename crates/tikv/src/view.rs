@@ -3,6 +3,7 @@
 use faultline_sim::NodeId;
 
 use crate::ids::{PeerId, RegionId};
+use crate::split::RegionEpoch;
 use crate::Cluster;
 
 /// One peer of a region as the UI shows it.
@@ -31,7 +32,8 @@ pub struct PeerDetail {
 pub struct RegionDetail {
     /// Region index.
     pub id: u32,
-    /// Table the region belongs to (the report's layout: 256 regions per table).
+    /// Table the region belongs to (the report's layout: 256 regions per table; a split
+    /// region's is that of the region it split from).
     pub table: u32,
     /// Index of the region within its table.
     pub part: u32,
@@ -39,6 +41,10 @@ pub struct RegionDetail {
     pub peers: Vec<PeerDetail>,
     /// Seconds the region has been leaderless, if it is.
     pub leaderless_secs: Option<u64>,
+    /// The region it split from, for a region a split made.
+    pub split_from: Option<u32>,
+    /// Its epoch.
+    pub epoch: RegionEpoch,
 }
 
 /// Regions per table in the report's layout (pre-split 2^8).
@@ -52,12 +58,19 @@ impl Cluster {
 
     /// Number of regions.
     pub fn region_count(&self) -> u32 {
-        self.cfg.regions
+        // Every region has `replicas` slots, so the slot table's length counts regions,
+        // those split off included.
+        (self.slot_store.len() / self.replicas as usize) as u32
+    }
+
+    /// Region `region`'s epoch, or `None` for an unknown region.
+    pub fn region_epoch(&self, region: u32) -> Option<RegionEpoch> {
+        self.epochs.get(region as usize).copied()
     }
 
     /// Store (0-based) of the region's live leader with the highest term, if any.
     pub fn region_leader_store(&self, region: u32) -> Option<u32> {
-        if region >= self.cfg.regions {
+        if region >= self.region_count() {
             return None;
         }
         self.leader_store_truth(RegionId(region)).map(|s| s as u32)
@@ -75,7 +88,7 @@ impl Cluster {
     /// True if every peer of the region on a live store is hibernated (Idle or PreChaos and
     /// not ticking).
     pub fn region_hibernated(&self, region: u32) -> bool {
-        if region >= self.cfg.regions {
+        if region >= self.region_count() {
             return false;
         }
         (0..self.replicas as u8).all(|sl| {
@@ -96,7 +109,7 @@ impl Cluster {
 
     /// Everything about one region; `None` if out of range.
     pub fn region_detail(&self, region: u32) -> Option<RegionDetail> {
-        if region >= self.cfg.regions {
+        if region >= self.region_count() {
             return None;
         }
         let peers = (0..self.replicas as u8)
@@ -117,10 +130,17 @@ impl Cluster {
             })
             .collect();
         let since = self.book.leaderless_since[region as usize];
+        // A split region lies in the key range of the region it came from, first of all.
+        let mut root = region;
+        while let Some(parent) = self.split_from.get(&root) {
+            root = *parent;
+        }
         Some(RegionDetail {
             id: region,
-            table: region / REGIONS_PER_TABLE,
-            part: region % REGIONS_PER_TABLE,
+            table: root / REGIONS_PER_TABLE,
+            part: root % REGIONS_PER_TABLE,
+            split_from: self.split_from.get(&region).copied(),
+            epoch: self.epochs[region as usize],
             peers,
             leaderless_secs: (since != u64::MAX)
                 .then(|| self.now.saturating_sub(since) / 1_000_000),
@@ -142,7 +162,7 @@ impl Cluster {
 
     /// True if the region has no leader on an Up store (see `leaderless_regions`).
     pub fn region_leaderless(&self, region: u32) -> bool {
-        region < self.cfg.regions && self.book.leaderless_since[region as usize] != u64::MAX
+        region < self.region_count() && self.book.leaderless_since[region as usize] != u64::MAX
     }
 
     /// Leaderless regions, longest streak first, with the streak start (µs).

@@ -20,7 +20,7 @@ impl Cluster {
     /// Term of the local peer of `region` on `store` if it is leader: what TiKV's CDC endpoint
     /// and resolved-ts worker on that store know, not the cluster-wide truth.
     pub fn local_leader_term(&self, store: u32, region: u32) -> Option<u64> {
-        if region >= self.cfg.regions || store as usize >= self.stores.len() {
+        if region >= self.region_count() || store as usize >= self.stores.len() {
             return None;
         }
         let pid = self.local_peer(store as usize, region)?;
@@ -46,7 +46,7 @@ impl Cluster {
 
     /// CheckLeader on `store`: does its peer of `region` follow `leader_store` in `term`?
     pub fn confirms_leader(&self, store: u32, region: u32, term: u64, leader_store: u32) -> bool {
-        if region >= self.cfg.regions || !self.store_live[store as usize] {
+        if region >= self.region_count() || !self.store_live[store as usize] {
             return false;
         }
         let Some(pid) = self.local_peer(store as usize, region) else {

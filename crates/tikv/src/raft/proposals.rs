@@ -137,7 +137,7 @@ impl Cluster {
         op: u64,
     ) {
         self.now = k.now().0;
-        if region < self.cfg.regions && (store as usize) < self.stores.len() {
+        if region < self.region_count() && (store as usize) < self.stores.len() {
             self.propose_op(k, store as usize, region, op);
             self.flush(k);
         } else {
@@ -161,7 +161,9 @@ impl Cluster {
     }
 
     pub(crate) fn op_event(&mut self, op: u64, region: u32, s: usize, outcome: OpOutcome) {
-        if op != 0 {
+        if op & crate::split::ADMIN_OP != 0 {
+            self.admin_outcome(op, region, s, outcome);
+        } else if op != 0 {
             let store = s as u32;
             let ev = OpEvent {
                 op,

@@ -72,7 +72,7 @@ impl Cluster {
     /// messages it causes at once, as the end of an event does.
     pub fn read_index<H: TikvHost>(&mut self, k: &mut Kernel<H>, store: u32, region: u32, op: u64) {
         self.now = k.now().0;
-        if region < self.cfg.regions && (store as usize) < self.stores.len() {
+        if region < self.region_count() && (store as usize) < self.stores.len() {
             self.read_index_on(store as usize, region, op);
             self.flush(k);
         } else {

@@ -1,0 +1,206 @@
+//! Regions splitting, as `pd-ctl operator add split-region <region>` makes them: PD hands the
+//! split to the leader it knows of (PD `pkg/schedule/handler/handler.go`
+//! `AddSplitRegionOperator`); the leader proposes a `BatchSplit` admin command through Raft
+//! (TiKV `fsm/peer.rs` `on_prepare_split_region`, after asking PD for the new ids with
+//! `AskBatchSplit`); when the entry applies (`fsm/apply.rs` `exec_batch_split`) the region is
+//! cut into `parts` and the new regions exist on every store that holds the parent. The
+//! parent keeps the last part (`right_derive_when_split`, on by default) and every resulting
+//! region's epoch version is the parent's plus the number of new regions. On the store where
+//! the parent led, each new region's peer campaigns at once (`fsm/peer.rs`
+//! `on_ready_split_region` -> `Peer::maybe_campaign`); the new leaders then report to PD.
+//!
+//! Simplifications: the ids are given when the entry applies, in apply order, so region ids
+//! stay dense (they are indexes here); the split applies on every replica at the leader's
+//! apply (upstream each store applies it from its own log, and a new leader's vote reaching
+//! a store that has not yet applied it creates an uninitialized peer there); where the keys
+//! are cut is the layer above's business (this model has no keys); a split that finds no
+//! leader is dropped with a log line (PD's operator would time out and be retried); regions
+//! never merge.
+
+use std::collections::BTreeMap;
+
+use faultline_sim::{Kernel, Level};
+
+use crate::hibernate::GroupState;
+use crate::host::TikvHost;
+use crate::ids::{PeerId, RegionId, NO_SLOT};
+use crate::msg::Msg;
+use crate::raft::log::RaftLog;
+use crate::raft::proposals::OpOutcome;
+use crate::raft::Peer;
+use crate::Cluster;
+
+/// Ops of the admin commands a leader proposes itself carry this bit, so their outcomes stay
+/// in the cluster instead of going to the layer above (whose ops are counters from 1).
+pub(crate) const ADMIN_OP: u64 = 1 << 63;
+
+/// A split region's first log index and term (TiKV `RAFT_INIT_LOG_INDEX` and
+/// `RAFT_INIT_LOG_TERM`: a new region's peers start from the same empty state).
+const SPLIT_INIT_INDEX: u64 = 5;
+const SPLIT_INIT_TERM: u64 = 5;
+
+/// A region's epoch (`metapb.RegionEpoch`): `conf_ver` grows with each membership change,
+/// `version` with each split. A request carrying an older epoch is stale (`EpochNotMatch`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegionEpoch {
+    /// Membership changes.
+    pub conf_ver: u64,
+    /// Splits (and merges, which the model does not have).
+    pub version: u64,
+}
+
+impl RegionEpoch {
+    /// A bootstrapped region's epoch (TiKV's `INIT_EPOCH_CONF_VER` and `INIT_EPOCH_VER`).
+    pub const INIT: RegionEpoch = RegionEpoch {
+        conf_ver: 1,
+        version: 1,
+    };
+}
+
+/// Admin commands in flight: proposed by a leader, waiting for their outcomes.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct AdminCmds {
+    /// Parts each split proposal cuts its region into, by op.
+    splits: BTreeMap<u64, u32>,
+    /// Outcomes reported while an event ran, carried out before its messages go out.
+    outcomes: Vec<(u64, u32, u32, OpOutcome)>,
+    next: u64,
+}
+
+impl Cluster {
+    /// PD got a split of `region` into `parts` (at least 2): it orders the leader it knows of.
+    pub(crate) fn pd_split_region<H: TikvHost>(&mut self, k: &mut Kernel<H>, r: u32, parts: u32) {
+        if r >= self.region_count() || parts < 2 {
+            return;
+        }
+        let leader = self.pd.region_leader[r as usize].0 as usize;
+        let detail = format!("region_id={r} parts={parts} to_store={}", leader + 1);
+        k.log(
+            Some(self.pd_node),
+            Level::Info,
+            "split region operator",
+            detail,
+        );
+        let msg = Msg::Split { region: r, parts };
+        k.send(self.pd_node, self.store_nodes[leader], msg);
+    }
+
+    /// Store `s` got PD's split: the local peer proposes the `BatchSplit` command.
+    pub(crate) fn propose_split<H: TikvHost>(
+        &mut self,
+        k: &mut Kernel<H>,
+        s: usize,
+        r: u32,
+        parts: u32,
+    ) {
+        let op = ADMIN_OP | self.admin.next;
+        self.admin.next += 1;
+        self.admin.splits.insert(op, parts);
+        self.propose_op(k, s, r, op);
+    }
+
+    /// Keeps an admin command's outcome for [`Cluster::run_admin_outcomes`].
+    pub(crate) fn admin_outcome(&mut self, op: u64, region: u32, s: usize, outcome: OpOutcome) {
+        (self.admin.outcomes).push((op, region, s as u32, outcome));
+    }
+
+    /// Carries out the admin outcomes of the event: an applied split cuts its region; the
+    /// proposer's answer ends the command (a refused or overwritten one is logged).
+    pub(crate) fn run_admin_outcomes<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
+        for (op, region, store, outcome) in std::mem::take(&mut self.admin.outcomes) {
+            let Some(parts) = self.admin.splits.get(&op).copied() else {
+                continue;
+            };
+            let why = match outcome {
+                OpOutcome::Applied => {
+                    self.exec_split(k, store as usize, region, parts);
+                    continue;
+                }
+                OpOutcome::Done => None,
+                OpOutcome::Stale => Some("stale command"),
+                _ => Some("not leader"),
+            };
+            self.admin.splits.remove(&op);
+            if let Some(why) = why {
+                let detail = format!("region_id={region} reason=\"{why}\"");
+                k.log(
+                    Some(self.store_nodes[store as usize]),
+                    Level::Warn,
+                    "split failed",
+                    detail,
+                );
+            }
+        }
+    }
+
+    /// The split entry of `parent` applied on store `s`'s peer: `parts - 1` new regions.
+    fn exec_split<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize, parent: u32, parts: u32) {
+        let added = parts - 1;
+        let first = self.region_count();
+        let epoch = &mut self.epochs[parent as usize];
+        epoch.version += added as u64;
+        let epoch = *epoch;
+        for nr in first..first + added {
+            self.add_split_region(k, (parent, nr), epoch, s);
+        }
+        let detail = format!(
+            "region_id={parent} new_region_ids={first}..={} version={}",
+            first + added - 1,
+            epoch.version
+        );
+        k.log(
+            Some(self.store_nodes[s]),
+            Level::Info,
+            "split region",
+            detail,
+        );
+    }
+
+    /// Creates region `nr` split from `parent`: a peer on each of the parent's stores, all
+    /// followers with no leader; the one on `leader_store` campaigns at once.
+    fn add_split_region<H: TikvHost>(
+        &mut self,
+        k: &mut Kernel<H>,
+        (parent, nr): (u32, u32),
+        epoch: RegionEpoch,
+        leader_store: usize,
+    ) {
+        let mut campaigner = None;
+        for slot in 0..self.replicas as u8 {
+            let store = self.slot_store[PeerId::of(RegionId(parent), slot, self.replicas).ix()];
+            let pid = PeerId::of(RegionId(nr), slot, self.replicas);
+            debug_assert_eq!(pid.ix(), self.peers.len(), "regions are added in id order");
+            self.peers.push(split_peer());
+            self.slot_store.push(store);
+            let s = store as usize;
+            self.stores[s].peers.push(pid);
+            // A dead store's peers count from its restart on, as at its crash.
+            if self.store_live[s] {
+                self.book.group_counts[GroupState::Ordered as usize] += 1;
+                self.reset_election_clock(pid);
+                self.register_tick(pid);
+            }
+            if s == leader_store && self.store_live[s] {
+                campaigner = Some(pid);
+            }
+        }
+        self.book.add_region(self.now);
+        self.pd.region_leader.push((leader_store as u8, 0));
+        self.inv.add_region(SPLIT_INIT_INDEX, SPLIT_INIT_TERM);
+        self.epochs.push(epoch);
+        self.split_from.insert(nr, parent);
+        if let Some(pid) = campaigner {
+            let pre = self.cfg.raft.prevote;
+            self.campaign(k, pid, pre);
+        }
+    }
+}
+
+/// A new region's peer: the empty state every peer of a split region starts from.
+fn split_peer() -> Peer {
+    let log = RaftLog::at_snapshot(SPLIT_INIT_INDEX, SPLIT_INIT_TERM);
+    let mut p = Peer::bootstrapped(SPLIT_INIT_TERM, log, NO_SLOT, false);
+    p.vote = NO_SLOT;
+    p.group = GroupState::Ordered;
+    p
+}
