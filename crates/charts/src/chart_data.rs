@@ -32,8 +32,9 @@ pub enum ChartKind {
     GroupStates,
     /// Leaders per store.
     LeadersPerStore,
-    /// Replicas per store (left axis) and stores Up, Offline and Tombstone (right axis): a
-    /// store joining fills, a store leaving drains. Only in runs whose stores change.
+    /// Replicas per store and the region count (left axis) and stores Up, Offline and
+    /// Tombstone (right axis): a store joining fills, a store leaving drains, a split adds
+    /// regions. Only in runs whose stores or regions change.
     Stores,
     /// The write path: transactions committed, Raft proposals and applied entries per second
     /// (left axis), and the client's failed requests so far by reason (right axis), so a
@@ -100,7 +101,7 @@ impl ChartKind {
             ChartKind::Orphaned => "Orphaned regions",
             ChartKind::GroupStates => "Peers per GroupState",
             ChartKind::LeadersPerStore => "Leaders per store",
-            ChartKind::Stores => "Replicas per store, and stores by state (right)",
+            ChartKind::Stores => "Replicas per store and regions, and stores by state (right)",
             ChartKind::Writes => "Writes per second, and failed client requests so far (right)",
             ChartKind::OwnerTick => "TiCDC owner tick duration",
             ChartKind::Writers => "Captures writing one table (max per changefeed)",
@@ -117,7 +118,7 @@ impl ChartKind {
             ChartKind::Orphaned => "regions",
             ChartKind::GroupStates => "peers",
             ChartKind::LeadersPerStore => "leaders",
-            ChartKind::Stores => "replicas",
+            ChartKind::Stores => "replicas, regions",
             ChartKind::Writes => "per second",
             ChartKind::OwnerTick | ChartKind::Lease => "seconds",
             ChartKind::Writers => "writers",
@@ -159,7 +160,9 @@ impl ChartKind {
             ChartKind::GroupStates => name.starts_with("peers."),
             ChartKind::LeadersPerStore => name.starts_with("leaders."),
             ChartKind::Stores if name.starts_with("stores.") => return Some(true),
-            ChartKind::Stores => name.starts_with("replicas."),
+            // The region count sits with the replicas: the same magnitude (each store holds
+            // about regions x replicas / stores), and it moves when a split adds regions.
+            ChartKind::Stores => name.starts_with("replicas.") || name == "regions",
             ChartKind::OwnerTick => name == "owner_tick_secs",
             ChartKind::Writers => name.starts_with("writers_max."),
             ChartKind::Lease => name.starts_with("lease_remaining."),
@@ -392,17 +395,21 @@ pub fn available_charts(run: &Run) -> Vec<ChartKind> {
     ChartKind::ALL
         .into_iter()
         .filter(|k| names.iter().any(|n| k.axis_of(n).is_some()))
-        .filter(|k| *k != ChartKind::Stores || stores_change(&run.scenario))
+        .filter(|k| *k != ChartKind::Stores || layout_changes(&run.scenario))
         .collect()
 }
 
-/// Whether a scenario's stores can change: some may join, or the script removes one.
-fn stores_change(s: &faultline_scenario::Scenario) -> bool {
+/// Whether a scenario's stores or regions can change: stores may join, or the script removes
+/// one or splits a region.
+fn layout_changes(s: &faultline_scenario::Scenario) -> bool {
     use faultline_scenario::FaultAction;
     s.topology.max_stores > s.topology.stores
-        || s.faults
-            .iter()
-            .any(|f| matches!(f.action, FaultAction::AddStore | FaultAction::RemoveStore))
+        || s.faults.iter().any(|f| {
+            matches!(
+                f.action,
+                FaultAction::AddStore | FaultAction::RemoveStore | FaultAction::Split
+            )
+        })
 }
 
 pub(crate) fn points(metrics: &MetricStore, name: &str) -> Vec<(f64, f64)> {

@@ -30,6 +30,10 @@ fn the_stores_chart_is_offered_only_where_stores_change() {
     assert!(!available_charts(&fixed).contains(&ChartKind::Stores));
     assert_eq!(ChartKind::Stores.axis_of("replicas.tikv-4"), Some(false));
     assert_eq!(ChartKind::Stores.axis_of("stores.tombstone"), Some(true));
+    // A split changes the region count, which this chart draws too.
+    let split = run_of("raft-region-split.toml");
+    assert!(available_charts(&split).contains(&ChartKind::Stores));
+    assert_eq!(ChartKind::Stores.axis_of("regions"), Some(false));
 }
 
 #[test]

@@ -30,11 +30,14 @@ pub enum FaultKind {
     /// A TiKV store is decommissioned: PD drains it, then buries it (refused while only
     /// max-replicas stores are Up). Nothing to undo. Not in the default budget.
     RemoveStore,
+    /// One of the scenario's first regions splits in 2-4 (`split`); TiKV-only scenarios only
+    /// (skipped with a note otherwise). Nothing to undo. Not in the default budget.
+    Split,
 }
 
 impl FaultKind {
     /// Every kind, in the order schedules draw them (part of the value-stable stream).
-    pub const ALL: [FaultKind; 9] = [
+    pub const ALL: [FaultKind; 10] = [
         FaultKind::Kill,
         FaultKind::Partition,
         FaultKind::Loss,
@@ -44,6 +47,7 @@ impl FaultKind {
         FaultKind::TransferLeader,
         FaultKind::AddStore,
         FaultKind::RemoveStore,
+        FaultKind::Split,
     ];
 
     /// The name used on the command line.
@@ -58,6 +62,7 @@ impl FaultKind {
             FaultKind::TransferLeader => "transfer-leader",
             FaultKind::AddStore => "add-store",
             FaultKind::RemoveStore => "remove-store",
+            FaultKind::Split => "split",
         }
     }
 

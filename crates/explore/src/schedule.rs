@@ -26,6 +26,12 @@ pub fn has_brokers(s: &Scenario) -> bool {
     node_names(s).iter().any(|n| n.starts_with(BROKER_PREFIX))
 }
 
+/// Whether `split` may be drawn: no changefeed and no transactional workload, whose key
+/// layout does not follow a split yet (the scenario layer refuses the combination).
+pub fn tikv_only(s: &Scenario) -> bool {
+    s.changefeeds.is_empty() && s.workload.txns_per_sec == 0
+}
+
 /// The base scenario with `seed` set and the random faults for that seed appended after its
 /// own faults, run long enough after the last heal for every liveness property to be judged.
 ///
@@ -74,6 +80,7 @@ pub fn random_faults(base: &Scenario, budget: &FaultBudget, seed: u64) -> Vec<Fa
     let draw = Draw {
         names: &names,
         stores: base.topology.stores,
+        regions: base.topology.regions,
         first,
         healed_by,
         unit,
@@ -110,6 +117,9 @@ struct Draw<'a> {
     names: &'a [String],
     /// The stores that run from the start (`topology.stores`); those above wait to join.
     stores: u32,
+    /// The regions at the start (`topology.regions`): a split picks one of those, which
+    /// exist whatever split before it.
+    regions: u32,
     /// Earliest start, in microseconds.
     first: u64,
     /// Every fault is healed by then, in microseconds.
@@ -135,9 +145,11 @@ impl Draw<'_> {
             FaultKind::TransferLeader => FaultAction::TransferLeader,
             FaultKind::AddStore => FaultAction::AddStore,
             FaultKind::RemoveStore => FaultAction::RemoveStore,
+            FaultKind::Split => FaultAction::Split,
         };
         let target = match kind {
             FaultKind::BrokerDown => self.broker(rng)?,
+            FaultKind::Split => self.named("pd-", rng)?,
             FaultKind::AddStore => self.joining_store(rng)?,
             FaultKind::EvictLeader | FaultKind::TransferLeader | FaultKind::RemoveStore => {
                 self.store(rng)?
@@ -162,6 +174,11 @@ impl Draw<'_> {
             FaultKind::Loss => f.loss_percent = Some(rng.range(10, 101) as u32),
             // A membership change has no undo: PD carries it out in the background.
             FaultKind::AddStore | FaultKind::RemoveStore => f.duration = None,
+            FaultKind::Split => {
+                f.duration = None;
+                f.region = Some(rng.below(self.regions.max(1) as u64) as u32);
+                f.parts = Some(rng.range(2, 5) as u32);
+            }
             FaultKind::TransferLeader => {
                 // Nothing to undo; the source is another store (none: no transfer).
                 f.duration = None;
@@ -377,6 +394,7 @@ mod tests {
             Draw {
                 names,
                 stores: 1,
+                regions: 4,
                 first: 10_000_000,
                 healed_by: 100_000_000,
                 unit: 1_000_000,
@@ -400,5 +418,31 @@ mod tests {
         let s = scenario_for_seed(&b, &FaultBudget::parse("kill").unwrap(), 3);
         validate("t", &s).unwrap();
         assert_eq!(s.faults.len(), 1);
+    }
+
+    /// `split` draws a split of one of the first regions into 2-4, sent to PD, valid and with
+    /// nothing to undo.
+    #[test]
+    fn split_draws_a_valid_split_of_a_starting_region() {
+        let base = base();
+        let budget = FaultBudget::parse("split=3").unwrap();
+        let drawn = drawn_faults(&base, &budget);
+        assert!(drawn.len() > 100, "{}", drawn.len());
+        for (seed, f) in drawn {
+            assert_eq!(f.action, FaultAction::Split, "seed {seed}");
+            assert_eq!(
+                (f.target.as_str(), f.duration),
+                ("pd-1", None),
+                "seed {seed}"
+            );
+            assert!(
+                f.region.is_some_and(|r| r < base.topology.regions),
+                "seed {seed}: {f:?}"
+            );
+            assert!(
+                f.parts.is_some_and(|n| (2..=4).contains(&n)),
+                "seed {seed}: {f:?}"
+            );
+        }
     }
 }

@@ -190,7 +190,8 @@ pub fn kernel_faults(
         | FaultAction::EvictLeader
         | FaultAction::TransferLeader
         | FaultAction::AddStore
-        | FaultAction::RemoveStore => (vec![], vec![]),
+        | FaultAction::RemoveStore
+        | FaultAction::Split => (vec![], vec![]),
     };
     let mut out: Vec<_> = now.into_iter().map(|f| (spec.at, f)).collect();
     if let Some(d) = spec.duration {

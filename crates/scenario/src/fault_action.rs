@@ -47,6 +47,9 @@ pub enum FaultAction {
     /// Scale in TiKV (pd-ctl `store delete`): the store goes Offline, PD moves its replicas
     /// off, then it is Tombstone.
     RemoveStore,
+    /// Operator (pd-ctl `operator add split-region`, sent to `pd-1`): the region's leader
+    /// splits it into `parts` regions through Raft.
+    Split,
 }
 
 unit_enum_deserialize!(FaultAction {
@@ -66,11 +69,12 @@ unit_enum_deserialize!(FaultAction {
     TransferLeader = "transfer_leader",
     AddStore = "add_store",
     RemoveStore = "remove_store",
+    Split = "split",
 });
 
 impl FaultAction {
     /// Every action, for error messages and the UI palette.
-    pub const ALL: [FaultAction; 16] = [
+    pub const ALL: [FaultAction; 17] = [
         FaultAction::Kill,
         FaultAction::Restart,
         FaultAction::Pause,
@@ -87,6 +91,7 @@ impl FaultAction {
         FaultAction::TransferLeader,
         FaultAction::AddStore,
         FaultAction::RemoveStore,
+        FaultAction::Split,
     ];
 
     /// The name used in scenario files.
@@ -108,6 +113,7 @@ impl FaultAction {
             FaultAction::TransferLeader => "transfer_leader",
             FaultAction::AddStore => "add_store",
             FaultAction::RemoveStore => "remove_store",
+            FaultAction::Split => "split",
         }
     }
 

@@ -286,10 +286,13 @@ pub struct FaultSpec {
     /// For `transfer_leader`: move every leader of this TiKV store to the target.
     #[serde(default)]
     pub from: Option<String>,
-    /// For `transfer_leader`: move only this region's leader to the target (the region's
-    /// index, as the region map and the log number it).
+    /// For `transfer_leader`: move only this region's leader to the target; for `split`: the
+    /// region to split (the region's index, as the region map and the log number it).
     #[serde(default)]
     pub region: Option<u32>,
+    /// For `split`: how many regions the region becomes (default 2).
+    #[serde(default)]
+    pub parts: Option<u32>,
 }
 
 impl FaultSpec {
@@ -315,7 +318,8 @@ impl FaultSpec {
             delay: (action == FaultAction::Delay).then_some(Dur::millis(200)),
             duration: None,
             from,
-            region: None,
+            region: (action == FaultAction::Split).then_some(0),
+            parts: None,
         }
     }
 }

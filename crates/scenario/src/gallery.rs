@@ -27,6 +27,7 @@ pub const SHIPPED: &[(&str, &str)] = shipped![
     "raft-basics-kill-a-store.toml",
     "raft-minority-leader-partition.toml",
     "raft-quorum-lost-two-stores.toml",
+    "raft-region-split.toml",
     "tikv-rolling-restart.toml",
     "tikv-rolling-restart-without-eviction.toml",
     "tikv-scale-out-in-during-kafka-replication.toml",

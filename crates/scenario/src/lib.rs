@@ -30,6 +30,7 @@ mod unit_enum;
 pub mod validate;
 mod validate_cdc;
 mod validate_script;
+mod validate_split;
 mod validate_transfer;
 pub mod verify;
 

@@ -51,14 +51,15 @@ pub const OTHER_KEYS: &[(&str, &[OtherKey])] = &[
     ]),
     ("[[faults]]", &[
         ("faults[].at", "duration", "required", "<= duration", "When, from the start of the run."),
-        ("faults[].action", "string", "required", "kill, restart, pause, resume, partition, heal, loss, delay, pause_changefeed, resume_changefeed, remove_capture, add_capture, evict_leader, transfer_leader, add_store, remove_store", "What (see Faults below)."),
+        ("faults[].action", "string", "required", "kill, restart, pause, resume, partition, heal, loss, delay, pause_changefeed, resume_changefeed, remove_capture, add_capture, evict_leader, transfer_leader, add_store, remove_store, split", "What (see Faults below)."),
         ("faults[].target", "string", "required", "node names, `a,b`, or a prefix glob `tikv-*`; each node once; a changefeed id for pause/resume_changefeed", "Whom."),
         ("faults[].peers", "string", "every other node", "as target; partition, heal, loss, delay only", "The other side of a link fault."),
         ("faults[].one_way", "bool", "false", "partition, heal, loss, delay only", "Only from target to peers."),
         ("faults[].loss_percent", "integer", "none", "1..=100; loss only (required there)", "Percent of packets dropped."),
         ("faults[].delay", "duration", "none", "1us..=1m; delay only (required there)", "Added one-way latency."),
         ("faults[].from", "string", "none", "one TiKV store, not the target; transfer_leader only (this or region)", "Move every leader of this store."),
-        ("faults[].region", "integer", "none", "0..regions; transfer_leader only (this or from)", "Move only this region's leader."),
+        ("faults[].region", "integer", "none", "0..regions (split: regions earlier splits made too); transfer_leader (this or from) and split (required) only", "Move only this region's leader; the region to split."),
+        ("faults[].parts", "integer", "2", "2..=16; split only", "How many regions the split makes."),
         ("faults[].duration", "duration", "none (not undone)", "1us..=24h; kill, pause, partition, loss, delay, pause_changefeed, remove_capture, evict_leader", "Undo the fault after this long."),
     ]),
     ("[[expect]]", &[

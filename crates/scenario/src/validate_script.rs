@@ -47,6 +47,7 @@ pub(crate) fn check_faults(p: &mut Problems, s: &Scenario) {
         }
         check_link_fields(p, f, &names, &field);
         crate::validate_transfer::check_transfer(p, s, f, &names, &field);
+        crate::validate_split::check_split(p, s, f, &field);
         check_action_values(p, f, &field);
         check_undo(p, f, &field("duration"));
     }
@@ -79,8 +80,9 @@ fn check_target(p: &mut Problems, s: &Scenario, f: &FaultSpec, names: &[String],
             ),
             Err(e) => p.add(field, e),
         },
-        // Its target, `from` and `region` are checked together in `validate_transfer`.
-        FaultAction::TransferLeader => {}
+        // Its target, `from` and `region` are checked together in `validate_transfer`, and
+        // split's in `validate_split`.
+        FaultAction::TransferLeader | FaultAction::Split => {}
         FaultAction::AddStore => check_joining(p, s, &f.target, names, field),
         FaultAction::EvictLeader | FaultAction::RemoveStore => match resolve(&f.target, names) {
             Ok(hit) if hit.iter().all(|n| n.starts_with("tikv-")) => {}

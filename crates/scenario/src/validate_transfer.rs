@@ -14,6 +14,13 @@ pub(crate) fn check_transfer(
     names: &[String],
     field: &dyn Fn(&str) -> String,
 ) {
+    if f.action == FaultAction::Split {
+        // `region` is split's too (`validate_split`); `from` is not.
+        if f.from.is_some() {
+            p.add(field("from"), "only transfer_leader takes from, not split");
+        }
+        return;
+    }
     if f.action != FaultAction::TransferLeader {
         not_for(p, f, field);
         return;
@@ -56,7 +63,13 @@ fn not_for(p: &mut Problems, f: &FaultSpec, field: &dyn Fn(&str) -> String) {
         if given {
             p.add(
                 field(name),
-                format!("only transfer_leader takes {name}, not {}", f.action.name()),
+                match name {
+                    "region" => format!(
+                        "only transfer_leader and split take region, not {}",
+                        f.action.name()
+                    ),
+                    _ => format!("only transfer_leader takes {name}, not {}", f.action.name()),
+                },
             );
         }
     }

@@ -23,6 +23,7 @@ const PINS: &[(&str, u64)] = &[
     ("raft-basics-kill-a-store.toml", 0xf85d5b0a63ed0825),
     ("raft-minority-leader-partition.toml", 0x2a11c991adfe5c8e),
     ("raft-quorum-lost-two-stores.toml", 0x437a9109832b8b9f),
+    ("raft-region-split.toml", 0xdd93348e77643568),
     ("tikv-rolling-restart.toml", 0x647f86306ec9262a),
     (
         "tikv-rolling-restart-without-eviction.toml",

@@ -304,7 +304,7 @@ fn transfer_leader_needs_one_store_and_one_of_region_or_from() {
     );
     let e = err("[[faults]]\nat = \"10s\"\naction = \"kill\"\ntarget = \"tikv-1\"\nregion = 2\n");
     assert!(
-        e.contains("`faults[0].region`: only transfer_leader takes region, not kill"),
+        e.contains("`faults[0].region`: only transfer_leader and split take region, not kill"),
         "{e}"
     );
 }

@@ -58,8 +58,10 @@ struct FaultFields {
     duration: UseStateHandle<String>,
     /// `transfer_leader`: the store whose leaders move.
     from: UseStateHandle<String>,
-    /// `transfer_leader`: or the one region whose leader moves.
+    /// `transfer_leader`: or the one region whose leader moves; `split`: the region to split.
     region: UseStateHandle<String>,
+    /// `split`: how many regions it becomes.
+    parts: UseStateHandle<String>,
 }
 
 fn optional_dur(text: &str, field: &str) -> Result<Option<faultline_scenario::Dur>, String> {
@@ -112,6 +114,10 @@ impl FaultFields {
     fn fill_transfer(&self, f: &mut FaultSpec) -> Result<(), String> {
         f.from = None;
         f.region = None;
+        f.parts = None;
+        if f.action == FaultAction::Split {
+            return self.fill_split(f);
+        }
         if f.action != FaultAction::TransferLeader {
             return Ok(());
         }
@@ -136,6 +142,28 @@ impl FaultFields {
                 )),
             },
         }
+    }
+
+    /// `split`'s region (required) and parts (2 when empty).
+    fn fill_split(&self, f: &mut FaultSpec) -> Result<(), String> {
+        let region = self.region.trim();
+        f.region = Some(
+            region
+                .parse::<u32>()
+                .map_err(|_| format!("split: region `{region}` is not a region number"))?,
+        );
+        let parts = self.parts.trim();
+        if !parts.is_empty() {
+            match parts.parse::<u32>() {
+                Ok(n) if (2..=16).contains(&n) => f.parts = Some(n),
+                _ => {
+                    return Err(format!(
+                        "split: parts `{parts}` is not a number from 2 to 16"
+                    ))
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The inputs for `action`, ids prefixed by `prefix`.
@@ -165,6 +193,10 @@ impl FaultFields {
                 { text_field(format!("{prefix}-from"), "leaders of", &self.from, "e.g. tikv-1") }
                 { text_field(format!("{prefix}-region"), "or region", &self.region, "e.g. 7") }
             }
+            if action == FaultAction::Split {
+                { text_field(format!("{prefix}-region"), "region", &self.region, "e.g. 7") }
+                { text_field(format!("{prefix}-parts"), "into", &self.parts, "2") }
+            }
             if action.undoable() {
                 { text_field(format!("{prefix}-duration"), "for", &self.duration, "e.g. 30s") }
             }
@@ -192,9 +224,14 @@ fn use_fault_fields(f: Option<&FaultSpec>) -> FaultFields {
         .and_then(|f| f.region)
         .map(|r| r.to_string())
         .unwrap_or_default();
+    let parts = f
+        .and_then(|f| f.parts)
+        .map(|n| n.to_string())
+        .unwrap_or_default();
     FaultFields {
         from: use_state(move || from),
         region: use_state(move || region),
+        parts: use_state(move || parts),
         peers: use_state(move || peers),
         one_way: use_state(move || one_way),
         loss: use_state(move || loss),

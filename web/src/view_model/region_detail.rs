@@ -39,6 +39,10 @@ pub struct RegionDetailVm {
     pub hibernated: bool,
     /// Seconds without a leader, if leaderless.
     pub leaderless_secs: Option<u64>,
+    /// The region it split from, for a region a split made.
+    pub split_from: Option<u32>,
+    /// Its epoch as TiKV writes it: `conf_ver` (membership changes) and `version` (splits).
+    pub epoch: (u64, u64),
     /// Peers in slot order.
     pub peers: Vec<PeerRow>,
 }
@@ -55,6 +59,8 @@ pub fn region_detail(run: &Run, region: u32) -> Option<RegionDetailVm> {
         leader_store: tikv.region_leader_store(region).map(store_name),
         hibernated: tikv.region_hibernated(region),
         leaderless_secs: d.leaderless_secs,
+        split_from: d.split_from,
+        epoch: (d.epoch.conf_ver, d.epoch.version),
         peers: d
             .peers
             .iter()

@@ -33,6 +33,12 @@ pub fn RegionDetailPanel(props: &RegionDetailProps) -> Html {
             <h3>{ format!("Region {}", d.id) }</h3>
             <p>
                 { format!("table {}, part {} · ", d.table, d.part) }
+                if let Some(parent) = d.split_from {
+                    { format!("split from region {parent} · ") }
+                }
+                <span title="conf_ver counts membership changes, version counts splits">
+                    { format!("epoch {}/{} · ", d.epoch.0, d.epoch.1) }
+                </span>
                 <strong class={ classes!(d.leader_store.is_none().then_some("bad")) }>{ leader }</strong>
                 if d.hibernated { { " · hibernated" } }
             </p>

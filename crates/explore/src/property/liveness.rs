@@ -155,7 +155,7 @@ pub fn recovery_needed(s: &Scenario) -> Dur {
 
 /// When the last fault of the script is undone, or `None` if one never is. A fault without a
 /// duration counts as undone by the first later restart/resume/heal of the same target; a
-/// leader transfer or a store joining or leaving leaves nothing to undo, so it is over when it
+/// leader transfer, a split or a store joining or leaving leaves nothing to undo, so it is over when it
 /// is ordered (PD's moves after it are the cluster's normal work, which liveness must allow).
 pub fn last_heal(s: &Scenario) -> Option<Dur> {
     let mut last = Dur(0);
@@ -166,7 +166,8 @@ pub fn last_heal(s: &Scenario) -> Option<Dur> {
             | FaultAction::Heal
             | FaultAction::TransferLeader
             | FaultAction::AddStore
-            | FaultAction::RemoveStore => Some(f.at),
+            | FaultAction::RemoveStore
+            | FaultAction::Split => Some(f.at),
             _ => match f.duration {
                 Some(d) => Some(Dur(f.at.0.saturating_add(d.0))),
                 None => s.faults[i + 1..]

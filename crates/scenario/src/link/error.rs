@@ -46,7 +46,7 @@ pub enum LinkError {
          Faultline."
     )]
     NewerModel {
-        /// The field path and, for an unknown value, the value: `faults[3].action = split`.
+        /// The field path and, for an unknown value, the value: `faults[3].action = merge`.
         what: String,
         /// The model version recorded in the link.
         link_model: u32,

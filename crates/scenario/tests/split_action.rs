@@ -1,0 +1,129 @@
+//! `split` in a scenario (`pd-ctl operator add split-region`): the new regions exist, elect a
+//! leader and take writes; validation names what `split` needs and refuses it where the key
+//! layout would not follow (TiCDC, the transactional workload).
+
+use faultline_scenario::*;
+use faultline_sim::SimTime;
+
+/// 3 stores, 8 regions, raw writes; `faults` are appended.
+fn scenario(faults: &str) -> Result<Scenario, String> {
+    scenario_with("", faults)
+}
+
+/// The same, with `workload` lines added to `[workload]`.
+fn scenario_with(workload: &str, faults: &str) -> Result<Scenario, String> {
+    let text = format!(
+        r#"
+name = "split"
+seed = 3
+duration = "60s"
+
+[topology]
+stores = 3
+regions = 8
+
+[workload]
+writes_per_sec = 20
+{workload}
+{faults}
+"#
+    );
+    parse_scenario("split.toml", &text).map_err(|e| e.to_string())
+}
+
+fn split(at: &str, region: u32, parts: &str) -> String {
+    format!(
+        "[[faults]]\nat = \"{at}\"\naction = \"split\"\ntarget = \"pd-1\"\nregion = {region}\n{parts}\n"
+    )
+}
+
+#[test]
+fn split_regions_elect_and_take_writes_and_split_again() {
+    // Region 3 becomes three (regions 8 and 9 are new), then new region 9 splits in two.
+    let faults = split("10s", 3, "parts = 3") + &split("20s", 9, "");
+    let mut r = Run::new(&scenario(&faults).unwrap()).unwrap();
+    r.run_until(SimTime(60_000_000));
+    assert_eq!(r.metric_at_secs("regions", 9), 8.0);
+    assert_eq!(r.metric_at_secs("regions", 11), 10.0);
+    assert_eq!(r.metric_at_secs("regions", 21), 11.0);
+    let tikv = &r.world.model.tikv;
+    let version = |region| tikv.region_epoch(region).map(|e| e.version);
+    // Region 3's split added two; region 9 took that version, and its own split added one.
+    assert_eq!((version(3), version(8)), (Some(3), Some(3)));
+    assert_eq!((version(9), version(10)), (Some(4), Some(4)));
+    assert_eq!(version(0), Some(1));
+    for region in 8..11 {
+        let d = tikv.region_detail(region).expect("a split region");
+        assert!(
+            d.peers.iter().all(|p| p.commit > 5),
+            "region {region}: {d:?}"
+        );
+        assert!(
+            tikv.region_leader_store(region).is_some(),
+            "region {region}"
+        );
+    }
+    assert_eq!(r.metric_at_secs("leaderless_regions", 59), 0.0);
+    assert!(r.metric_at_secs("longest_leaderless_secs", 59) < 1.0);
+}
+
+#[test]
+fn split_names_what_it_needs() {
+    let problem = |faults: &str| scenario(faults).expect_err("invalid");
+    let e = problem(&split("10s", 3, "").replace("pd-1", "tikv-1"));
+    assert!(
+        e.contains("`faults[0].target`: split is an operator command to PD: target = \"pd-1\""),
+        "{e}"
+    );
+    let e = problem("[[faults]]\nat = \"10s\"\naction = \"split\"\ntarget = \"pd-1\"\n");
+    assert!(
+        e.contains("`faults[0].region`: split needs region, the region to split"),
+        "{e}"
+    );
+    let e = problem(&split("10s", 8, ""));
+    assert!(
+        e.contains("`faults[0].region`: 8 is out of range; at 10s regions are numbered 0..=7"),
+        "{e}"
+    );
+    // A region an earlier split made may be split in turn, not one a later split makes.
+    assert!(scenario(&(split("10s", 0, "") + &split("20s", 8, ""))).is_ok());
+    let e = problem(&(split("20s", 0, "") + &split("10s", 8, "")));
+    assert!(e.contains("`faults[1].region`: 8 is out of range"), "{e}");
+    for parts in ["parts = 1", "parts = 17"] {
+        let e = problem(&split("10s", 0, parts));
+        assert!(e.contains("a split makes 2..=16 regions"), "{parts}: {e}");
+    }
+    let e =
+        problem("[[faults]]\nat = \"10s\"\naction = \"kill\"\ntarget = \"tikv-1\"\nparts = 2\n");
+    assert!(
+        e.contains("`faults[0].parts`: only split takes parts, not kill"),
+        "{e}"
+    );
+    let e = scenario_with("txns_per_sec = 5", &split("10s", 0, "")).expect_err("invalid");
+    assert!(
+        e.contains("`faults[0].action`: split is for TiKV-only scenarios for now"),
+        "{e}"
+    );
+}
+
+/// The gallery's split scenario: its caption says the new regions' epoch version is 4 (region
+/// 5, at version 1, split into four, so three new regions: 1 + 3), and that they sit on region
+/// 5's stores.
+#[test]
+fn the_gallery_split_regions_have_the_epoch_the_tour_names() {
+    let text = include_str!("../../../scenarios/raft-region-split.toml");
+    let s = parse_scenario("raft-region-split.toml", text).unwrap();
+    let mut r = Run::new(&s).unwrap();
+    r.run_until(SimTime(21_000_000));
+    let tikv = &r.world.model.tikv;
+    let stores = |region| {
+        let d = tikv.region_detail(region).expect("exists");
+        d.peers.iter().map(|p| p.store).collect::<Vec<_>>()
+    };
+    for region in [5, 16, 17, 18] {
+        let d = tikv.region_detail(region).expect("exists");
+        assert_eq!(d.epoch.version, 4, "region {region}");
+        assert_eq!(stores(region), stores(5), "region {region}");
+    }
+    assert_eq!(tikv.region_detail(17).and_then(|d| d.split_from), Some(5));
+}
