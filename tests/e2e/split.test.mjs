@@ -1,0 +1,51 @@
+// A region split (issue 14) as the playground shows it: after the split the region map holds
+// the new regions, and a new region's detail says which region it split from and its epoch
+// (conf_ver/version), the numbers the gallery tour names.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { open } from "./lib/browser.mjs";
+import { useApp } from "./lib/harness.mjs";
+import { waitStatus, screenshot } from "./lib/app.mjs";
+import { linkFragment } from "./lib/cli.mjs";
+
+const ctx = useApp();
+
+const SPLIT = "scenarios/raft-region-split.toml";
+
+/** Clicks region `r` on the region map (one cell per region, row by row). */
+async function clickRegion(page, r) {
+  const canvas = page.locator(".region-map canvas");
+  const m = await canvas.evaluate((c) => ({ w: c.width, h: c.height, cw: c.clientWidth, ch: c.clientHeight }));
+  await canvas.click({
+    position: {
+      x: ((r % m.w) + 0.5) * (m.cw / m.w),
+      y: (Math.floor(r / m.w) + 0.5) * (m.ch / m.h),
+    },
+  });
+  await page.waitForSelector(`.region-detail[data-region="${r}"]`, { timeout: 10_000 });
+}
+
+test("a split region shows on the map, with the region it split from and its epoch", async () => {
+  const before = await open(ctx.browser.context, `${ctx.server.url}${linkFragment(SPLIT)}&t=19`);
+  await waitStatus(before.page, before.problems);
+  await before.page.click('button[data-view="regions"]');
+  await before.page.waitForSelector('.region-map[data-regions="16"]');
+  await before.page.close();
+
+  const { page, problems } = await open(ctx.browser.context, `${ctx.server.url}${linkFragment(SPLIT)}&t=21`);
+  await waitStatus(page, problems);
+  await page.click('button[data-view="regions"]');
+  await page.waitForSelector('.region-map[data-regions="19"]');
+  await clickRegion(page, 17);
+  const detail = await page.textContent(".region-detail");
+  assert.match(detail, /split from region 5/);
+  assert.match(detail, /epoch 1\/4/);
+  assert.match(detail, /leader on tikv-/);
+  await screenshot(page, "split-region-detail");
+  await clickRegion(page, 2);
+  const untouched = await page.textContent(".region-detail");
+  assert.doesNotMatch(untouched, /split from/);
+  assert.match(untouched, /epoch 1\/1/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
