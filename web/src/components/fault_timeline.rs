@@ -99,7 +99,7 @@ fn chip_lanes(faults: &[FaultSpec], end_us: f64, px: f64) -> Vec<usize> {
     let extents: Vec<_> = faults
         .iter()
         .map(|f| {
-            let label = f.action.name().len() + 1 + f.target.len();
+            let label = chip_text(f).len();
             chip_extent(
                 percent_of(f.at.0, end_us) / 100.0,
                 f.duration.map_or(0.0, |d| percent_of(d.0, end_us) / 100.0),
@@ -192,11 +192,43 @@ fn fault_chip(
     html! {
         <div class={ classes!("fault", f.action.name(), (width > 0.0).then_some("bar"), selected.then_some("selected")) }
              style={ style } data-fault={ i.to_string() }
-             title={ format!("{} {} at {}", f.action.name(), f.target, f.at) }
+             title={ format!("{} at {}", chip_text(f), f.at) }
              tabindex="0" role="button" aria-pressed={ selected.to_string() }
-             aria-label={ format!("fault {}: {} {} at {}; Enter edits, arrows move it by a second, Delete removes it", i + 1, f.action.name(), f.target, f.at) }
+             aria-label={ format!("fault {}: {} at {}; Enter edits, arrows move it by a second, Delete removes it", i + 1, chip_text(f), f.at) }
              onclick={ select } onpointerdown={ down } onkeydown={ keys }>
-            <span>{ f.action.name() }{ " " }{ &f.target }</span>
+            <span>{ chip_text(f) }</span>
         </div>
+    }
+}
+
+/// A chip's words: the verb and its target, or for a split (whose target is always PD) the
+/// region and how many it becomes.
+fn chip_text(f: &FaultSpec) -> String {
+    match (f.action, f.region) {
+        (faultline_scenario::FaultAction::Split, Some(r)) => {
+            let parts = f
+                .parts
+                .unwrap_or(faultline_scenario::actions::DEFAULT_SPLIT_PARTS);
+            format!("split region {r} in {parts}")
+        }
+        _ => format!("{} {}", f.action.name(), f.target),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::chip_text;
+    use faultline_scenario::{Dur, FaultAction, FaultSpec};
+
+    /// A split's chip names the region and the parts, not PD; other chips the verb and target.
+    #[test]
+    fn a_split_chip_names_its_region_and_parts() {
+        let mut split = FaultSpec::new(Dur::secs(20), FaultAction::Split, "pd-1");
+        split.region = Some(5);
+        assert_eq!(chip_text(&split), "split region 5 in 2");
+        split.parts = Some(4);
+        assert_eq!(chip_text(&split), "split region 5 in 4");
+        let kill = FaultSpec::new(Dur::secs(50), FaultAction::Kill, "tikv-2");
+        assert_eq!(chip_text(&kill), "kill tikv-2");
     }
 }

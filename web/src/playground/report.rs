@@ -103,6 +103,12 @@ fn fault_timeline(s: &Scenario) -> String {
         if let Some(r) = f.region {
             line += &format!(", region {r}");
         }
+        if f.action == faultline_scenario::FaultAction::Split {
+            let parts = f
+                .parts
+                .unwrap_or(faultline_scenario::actions::DEFAULT_SPLIT_PARTS);
+            line += &format!(", into {parts} regions");
+        }
         if let Some(d) = f.duration {
             line += &format!(", for {d}");
         }
@@ -238,6 +244,21 @@ mod tests {
         );
         assert!(
             text.contains("(a dying Kafka sink blocks the owner): **fixed**"),
+            "{text}"
+        );
+    }
+
+    /// A split names its region and how many it becomes (its target is always PD).
+    #[test]
+    fn report_says_which_region_splits_into_how_many() {
+        let s = faultline_scenario::gallery()
+            .into_iter()
+            .find(|g| g.file == "raft-region-split.toml")
+            .expect("shipped")
+            .scenario;
+        let text = fault_timeline(&s);
+        assert!(
+            text.contains("- 20s `split` pd-1, region 5, into 4 regions"),
             "{text}"
         );
     }
