@@ -249,6 +249,7 @@ impl HeatmapRecorder {
             .collect();
         HeatmapVm {
             regions: self.regions,
+            regions_now: self.regions,
             buckets: b,
             column_us: self.column_us,
             columns: self.columns,

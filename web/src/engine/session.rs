@@ -142,7 +142,10 @@ impl Session {
             .iter()
             .filter_map(|id| nodes.get(id.0 as usize).map(|n| n.name.clone()))
             .collect();
-        self.heatmap.vm(self.now(), stores)
+        HeatmapVm {
+            regions_now: self.run.world.model.tikv.region_count(),
+            ..self.heatmap.vm(self.now(), stores)
+        }
     }
 
     /// Processes exactly one event, if one is due before the end.
@@ -297,5 +300,24 @@ mod tests {
         let node = sess.run.world.kernel.net.find("tikv-2").unwrap();
         assert!(sess.step_to_node(node));
         assert!(sess.now() > SimTime(0) || sess.run.world.kernel.processed() > 0);
+    }
+
+    /// The heatmap's rows are the regions at the start; what it reports as the count at the
+    /// cursor follows splits (its caption says how many it does not draw).
+    #[test]
+    fn the_heatmap_knows_how_many_regions_a_split_added() {
+        let text = include_str!("../../../scenarios/raft-region-split.toml");
+        let s = faultline_scenario::parse_scenario("raft-region-split.toml", text).unwrap();
+        let mut sess = Session::new(&s).unwrap();
+        sess.seek(SimTime(19_000_000));
+        assert_eq!(
+            (sess.heatmap().regions, sess.heatmap().regions_now),
+            (16, 16)
+        );
+        sess.seek(SimTime(21_000_000));
+        assert_eq!(
+            (sess.heatmap().regions, sess.heatmap().regions_now),
+            (16, 19)
+        );
     }
 }

@@ -67,8 +67,11 @@ pub fn bucket_colour(counts: &[u32]) -> u8 {
 // Eq lets `Rc<HeatmapVm>` props compare by pointer first.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HeatmapVm {
-    /// Regions in the cluster.
+    /// Regions in the cluster when the run started: the rows.
     pub regions: u32,
+    /// Regions at the cursor: more than `regions` once splits added some, which the heatmap
+    /// does not draw (its rows are fixed when the run starts).
+    pub regions_now: u32,
     /// Rows (buckets of regions in key order).
     pub buckets: u32,
     /// Simulated microseconds per column.
@@ -207,6 +210,7 @@ mod tests {
     fn a_click_on_a_leaderless_cell_selects_its_leaderless_region() {
         let vm = HeatmapVm {
             regions: 10,
+            regions_now: 10,
             buckets: 2,
             column_us: 1_000_000,
             columns: 5,

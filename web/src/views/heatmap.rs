@@ -82,6 +82,7 @@ pub fn Heatmap(props: &HeatmapProps) -> Html {
                     format!("{} regions in key order", d.regions)
                 } }
                 { ", a row is leaderless if any of its regions is; click a cell for its region" }
+                { split_off_note(d) }
             </figcaption>
             <div class="heatmap-plot">
                 <span class="heatmap-axis-y">{ "first key" }</span>
@@ -97,5 +98,15 @@ pub fn Heatmap(props: &HeatmapProps) -> Html {
             </p>
             { legend(&d.stores, None) }
         </figure>
+    }
+}
+
+/// What the caption adds once splits made regions the rows do not hold.
+fn split_off_note(d: &HeatmapVm) -> String {
+    match d.regions_now.saturating_sub(d.regions) {
+        0 => String::new(),
+        n => format!(
+            ". The {n} regions split off since the start are not drawn here yet; the region map shows them"
+        ),
     }
 }
