@@ -13,7 +13,7 @@ use crate::budget::{FaultBudget, FaultKind};
 use crate::outcome::{check_scenario_judging, Finding, Outcome};
 use crate::property::liveness::recovery_needed;
 use crate::report::{Report, ReportContext, SeedFailure};
-use crate::schedule::{has_brokers, scenario_for_seed, tikv_only};
+use crate::schedule::{has_brokers, scenario_for_seed};
 
 /// Property name of a seed whose derived scenario could not be run (a bug in explore).
 pub const SETUP: &str = "explore.setup";
@@ -95,7 +95,7 @@ pub fn explore(
         notes.push("broker-down skipped: the scenario has no Kafka brokers".to_string());
         budget = budget.without(FaultKind::BrokerDown);
     }
-    if budget.allows(FaultKind::Split) && !tikv_only(base) {
+    if budget.allows(FaultKind::Split) && !faultline_scenario::splits_allowed(base) {
         notes.push(
             "split skipped: the scenario has a changefeed or a transactional workload, whose \
              key layout does not follow a split yet"

@@ -26,12 +26,6 @@ pub fn has_brokers(s: &Scenario) -> bool {
     node_names(s).iter().any(|n| n.starts_with(BROKER_PREFIX))
 }
 
-/// Whether `split` may be drawn: no changefeed and no transactional workload, whose key
-/// layout does not follow a split yet (the scenario layer refuses the combination).
-pub fn tikv_only(s: &Scenario) -> bool {
-    s.changefeeds.is_empty() && s.workload.txns_per_sec == 0
-}
-
 /// The base scenario with `seed` set and the random faults for that seed appended after its
 /// own faults, run long enough after the last heal for every liveness property to be judged.
 ///

@@ -100,9 +100,6 @@ pub fn operator_actions(spec: &FaultSpec, s: &Scenario) -> Vec<(Dur, OperatorAct
     out
 }
 
-/// `split`'s `parts` when not given: in two, as `pd-ctl operator add split-region` does.
-pub const DEFAULT_SPLIT_PARTS: u32 = 2;
-
 /// The TiKV model actions one script step expands to: `evict_leader` adds PD's evict-leader
 /// scheduler for each store, and removes it after `duration`; `transfer_leader` asks PD for
 /// one region's transfer or a store-wide one.
@@ -116,7 +113,7 @@ pub fn tikv_actions(spec: &FaultSpec, s: &Scenario) -> Vec<(Dur, TikvAction)> {
         }
         FaultAction::Split => match spec.region {
             Some(region) => {
-                let parts = spec.parts.unwrap_or(DEFAULT_SPLIT_PARTS);
+                let parts = spec.split_parts();
                 vec![(spec.at, TikvAction::Split { region, parts })]
             }
             None => Vec::new(),

@@ -296,6 +296,12 @@ pub struct FaultSpec {
 }
 
 impl FaultSpec {
+    /// How many regions a `split` makes: `parts`, or 2 when not given, as `pd-ctl operator
+    /// add split-region` splits in two.
+    pub fn split_parts(&self) -> u32 {
+        self.parts.unwrap_or(2)
+    }
+
     /// A step with the values an editor starts from: `loss` drops 30%, `delay` adds 200 ms,
     /// `transfer_leader` moves the leaders of another store (`tikv-1`, or `tikv-2` when the
     /// target is `tikv-1`) to the target; nothing is undone.

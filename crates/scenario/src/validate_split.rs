@@ -8,6 +8,12 @@ use crate::format::{FaultAction, FaultSpec, Scenario};
 /// Most regions one split makes (`pd-ctl` takes any count; this keeps scenarios readable).
 pub const MAX_SPLIT_PARTS: u32 = 16;
 
+/// Whether a scenario may split regions: no changefeed and no transactional workload, whose
+/// key layout does not follow a split yet.
+pub fn splits_allowed(s: &Scenario) -> bool {
+    s.changefeeds.is_empty() && s.workload.txns_per_sec == 0
+}
+
 /// Checks `split`'s `target`, `region` and `parts`, and that no other action takes `parts`.
 pub(crate) fn check_split(
     p: &mut Problems,
@@ -22,7 +28,7 @@ pub(crate) fn check_split(
         }
         return;
     }
-    if !s.changefeeds.is_empty() || s.workload.txns_per_sec > 0 {
+    if !splits_allowed(s) {
         p.add(
             field("action"),
             "split is for TiKV-only scenarios for now: TiCDC and the transactional workload \
@@ -60,12 +66,7 @@ pub(crate) fn check_split(
 fn regions_at(s: &Scenario, f: &FaultSpec) -> u32 {
     let added: u32 = (s.faults.iter())
         .filter(|g| g.action == FaultAction::Split && g.at < f.at)
-        .map(|g| {
-            g.parts
-                .unwrap_or(crate::actions::DEFAULT_SPLIT_PARTS)
-                .clamp(2, MAX_SPLIT_PARTS)
-                - 1
-        })
+        .map(|g| g.split_parts().clamp(2, MAX_SPLIT_PARTS) - 1)
         .sum();
     s.topology.regions.saturating_add(added)
 }

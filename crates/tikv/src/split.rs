@@ -23,7 +23,7 @@ use faultline_sim::{Kernel, Level};
 
 use crate::hibernate::GroupState;
 use crate::host::TikvHost;
-use crate::ids::{PeerId, RegionId, NO_SLOT};
+use crate::ids::{PeerId, RegionId};
 use crate::msg::Msg;
 use crate::raft::log::RaftLog;
 use crate::raft::proposals::OpOutcome;
@@ -198,9 +198,8 @@ impl Cluster {
 
 /// A new region's peer: the empty state every peer of a split region starts from.
 fn split_peer() -> Peer {
-    let log = RaftLog::at_snapshot(SPLIT_INIT_INDEX, SPLIT_INIT_TERM);
-    let mut p = Peer::bootstrapped(SPLIT_INIT_TERM, log, NO_SLOT, false);
-    p.vote = NO_SLOT;
-    p.group = GroupState::Ordered;
-    p
+    Peer::fresh(
+        SPLIT_INIT_TERM,
+        RaftLog::at_snapshot(SPLIT_INIT_INDEX, SPLIT_INIT_TERM),
+    )
 }

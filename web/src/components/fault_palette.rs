@@ -3,7 +3,9 @@
 //! shown for the verbs that take it. The selected fault's editor (opened beside its chip on
 //! the timeline) has the same fields.
 
-use faultline_scenario::{parse_duration_arg, ChangefeedSpec, FaultAction, FaultSpec};
+use faultline_scenario::{
+    parse_duration_arg, ChangefeedSpec, FaultAction, FaultSpec, MAX_SPLIT_PARTS,
+};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -155,10 +157,10 @@ impl FaultFields {
         let parts = self.parts.trim();
         if !parts.is_empty() {
             match parts.parse::<u32>() {
-                Ok(n) if (2..=16).contains(&n) => f.parts = Some(n),
+                Ok(n) if (2..=MAX_SPLIT_PARTS).contains(&n) => f.parts = Some(n),
                 _ => {
                     return Err(format!(
-                        "split: parts `{parts}` is not a number from 2 to 16"
+                        "split: parts `{parts}` is not a number from 2 to {MAX_SPLIT_PARTS}"
                     ))
                 }
             }

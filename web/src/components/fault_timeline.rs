@@ -206,10 +206,7 @@ fn fault_chip(
 fn chip_text(f: &FaultSpec) -> String {
     match (f.action, f.region) {
         (faultline_scenario::FaultAction::Split, Some(r)) => {
-            let parts = f
-                .parts
-                .unwrap_or(faultline_scenario::actions::DEFAULT_SPLIT_PARTS);
-            format!("split region {r} in {parts}")
+            format!("split region {r} in {}", f.split_parts())
         }
         _ => format!("{} {}", f.action.name(), f.target),
     }

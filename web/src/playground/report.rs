@@ -104,10 +104,7 @@ fn fault_timeline(s: &Scenario) -> String {
             line += &format!(", region {r}");
         }
         if f.action == faultline_scenario::FaultAction::Split {
-            let parts = f
-                .parts
-                .unwrap_or(faultline_scenario::actions::DEFAULT_SPLIT_PARTS);
-            line += &format!(", into {parts} regions");
+            line += &format!(", into {} regions", f.split_parts());
         }
         if let Some(d) = f.duration {
             line += &format!(", for {d}");

@@ -98,7 +98,7 @@ impl Cdc {
             start_ts: expired,
         };
         self.workload.resolutions.insert(op, write);
-        self.workload.local_writes.push(op);
+        self.workload.local_writes.push((store, region, op));
         count
     }
 
@@ -123,11 +123,7 @@ impl Cdc {
     /// Lock-resolution writes waiting to be proposed, as `(store, region, op)`: the stack hands
     /// them to TiKV at the end of the event (the scheduler and raftstore share a process).
     pub fn take_local_writes(&mut self) -> Vec<(u32, u32, u64)> {
-        let ops = std::mem::take(&mut self.workload.local_writes);
-        let resolutions = &self.workload.resolutions;
-        (ops.into_iter())
-            .filter_map(|op| resolutions.get(&op).map(|w| (w.store, w.region, op)))
-            .collect()
+        std::mem::take(&mut self.workload.local_writes)
     }
 
     /// True when lock-resolution writes wait to be proposed.

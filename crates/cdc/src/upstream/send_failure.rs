@@ -72,11 +72,7 @@ impl Cdc {
         if !reach.link_up(self.stores[store as usize], self.client) {
             return;
         }
-        let in_flight: Vec<u64> = (self.workload.ops.iter())
-            .filter(|(op, r)| r.store == store && self.current_request(**op).is_some())
-            .map(|(op, _)| *op)
-            .collect();
-        for op in in_flight {
+        for op in self.requests_in_flight_to(store) {
             let reset = CdcTimer::Txn(TxnTimer::ConnectionReset { op });
             out.set_timer(self.client, RST_LATENCY, reset);
         }
@@ -124,9 +120,15 @@ impl Cdc {
             }
         }
     }
-}
 
-impl Cdc {
+    /// The client's requests to `store` that still wait for their answer.
+    fn requests_in_flight_to(&self, store: u32) -> Vec<u64> {
+        (self.workload.ops.iter())
+            .filter(|(op, r)| r.store == store && self.current_request(**op).is_some())
+            .map(|(op, _)| *op)
+            .collect()
+    }
+
     /// Whether the client and `store` hear each other: both links up and the store's process
     /// running (client-go's health probe would be answered).
     fn client_hears(&self, reach: Reach, store: u32) -> bool {
@@ -176,11 +178,7 @@ impl Cdc {
             _ => return,
         }
         self.workload.silent_since.remove(&store);
-        let in_flight: Vec<u64> = (self.workload.ops.iter())
-            .filter(|(op, r)| r.store == store && self.current_request(**op).is_some())
-            .map(|(op, _)| *op)
-            .collect();
-        for op in in_flight {
+        for op in self.requests_in_flight_to(store) {
             self.on_send_fail(out, net, op, SendFailure::Keepalive);
         }
     }

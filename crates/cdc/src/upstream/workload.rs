@@ -160,8 +160,8 @@ pub struct Workload {
     pub orphans: BTreeMap<Ts, OrphanTxn>,
     /// Lock-resolution writes by op id, from the leader's read of the locks until its answer.
     pub resolutions: BTreeMap<u64, LockResolution>,
-    /// Lock-resolution writes not yet handed to TiKV.
-    pub local_writes: Vec<u64>,
+    /// Lock-resolution writes not yet handed to TiKV, as `(store, region, op)`.
+    pub local_writes: Vec<(u32, u32, u64)>,
     /// Row counter for `insert`.
     next_insert: u64,
     /// The workload's stream (draws, backoff jitter).

@@ -137,7 +137,12 @@ impl Peer {
 
     /// A new, empty replica waiting for a snapshot (PD added it).
     pub fn empty() -> Self {
-        let mut p = Peer::bootstrapped(0, RaftLog::at_snapshot(0, 0), NO_SLOT, false);
+        Peer::fresh(0, RaftLog::at_snapshot(0, 0))
+    }
+
+    /// A peer just created with `log` in `term`: no vote, no leader, awake (`Ordered`).
+    pub fn fresh(term: u64, log: RaftLog) -> Self {
+        let mut p = Peer::bootstrapped(term, log, NO_SLOT, false);
         p.vote = NO_SLOT;
         p.group = GroupState::Ordered;
         p
