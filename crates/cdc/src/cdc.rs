@@ -62,6 +62,9 @@ pub struct Cdc {
     pub start_ts: Ts,
     /// Regions ever handed to an exited worker.
     pub orphan_events: u64,
+    /// EpochNotMatch errors the KV clients got on their subscriptions (a subscribed region
+    /// split): the `epoch_not_match` metric.
+    pub epoch_not_match: u64,
     /// `ResolveLock` requests the captures' lock resolvers sent (`capture/lock_resolver.rs`):
     /// the `resolve_lock_requests` metric.
     pub resolve_lock_requests: u64,
@@ -96,11 +99,11 @@ impl Cdc {
         stores: Vec<NodeId>,
         seed: u64,
     ) -> Self {
-        let ks = Keyspace {
-            tables: cfg.workload.tables.max(1),
-            rows_per_table: cfg.workload.rows_per_table.max(1),
+        let ks = Keyspace::new(
+            cfg.workload.tables.max(1),
+            cfg.workload.rows_per_table.max(1),
             regions,
-        };
+        );
         let captures: Vec<NodeId> = (1..=cfg.captures)
             .map(|i| net.add_node(&format!("cdc-{i}"), "cdc"))
             .collect();
@@ -143,6 +146,7 @@ impl Cdc {
             client,
             start_ts: Ts::at(faultline_sim::SimTime::ZERO, 0),
             orphan_events: 0,
+            epoch_not_match: 0,
             resolve_lock_requests: 0,
             kafka,
             life,

@@ -30,6 +30,10 @@ pub enum RegionError {
     },
     /// The store has no peer of the region (or the region is not ready after a restart).
     RegionNotFound,
+    /// The region's epoch changed since the subscription was asked for: it split (TiKV
+    /// `components/cdc/src/delegate.rs`, `Delegate::sink_admin` on an applied `BatchSplit`,
+    /// and `check_epoch_on_ready` for a registration with an older epoch).
+    EpochNotMatch,
 }
 
 /// What a region event carries.
@@ -90,6 +94,7 @@ impl TraceEncode for RegionEvent {
                         h.word(leader.map_or(u64::MAX, |l| l as u64))
                     }
                     RegionError::RegionNotFound => h.word(u64::MAX - 1),
+                    RegionError::EpochNotMatch => h.word(u64::MAX - 2),
                 }
             }
         }

@@ -141,11 +141,12 @@ impl Cdc {
                 region,
                 request,
                 checkpoint,
+                version,
             } => {
                 let (Some(s), Some(c)) = (self.store_ix(to), self.capture_index(from)) else {
                     return;
                 };
-                let req = scan_request((c, cf, stream), region, request, checkpoint);
+                let req = scan_request((c, cf, stream), (region, version), request, checkpoint);
                 self.endpoint_on_register(tikv, s, req);
             }
             CdcMsg::Events {
@@ -232,9 +233,15 @@ impl Cdc {
                 region,
                 request,
                 checkpoint,
+                version,
             } => {
                 let Some(s) = self.store_ix(node) else { return };
-                let req = scan_request((capture, cf, stream), region, request, checkpoint);
+                let req = scan_request(
+                    (capture, cf, stream),
+                    (region, version),
+                    request,
+                    checkpoint,
+                );
                 self.endpoint_scan_done(tikv, s, req);
             }
             CdcTimer::RequestRegion { cf, region } => {
@@ -358,7 +365,7 @@ impl Cdc {
 /// The endpoint's request to scan `region` for subscriber `(capture, cf, stream)`.
 fn scan_request(
     (capture, cf, stream): (u32, CfIx, u64),
-    region: u32,
+    (region, version): (u32, u64),
     request: u64,
     checkpoint: Ts,
 ) -> ScanRequest {
@@ -370,6 +377,7 @@ fn scan_request(
     ScanRequest {
         sub,
         region,
+        version,
         request,
         checkpoint,
     }
@@ -398,7 +406,15 @@ pub(crate) fn route(k: &mut Kernel<Stack>, out: &mut Out) {
                 to,
                 region,
                 op,
-            } => k.send(from, to, faultline_tikv::Msg::Propose { region, op }),
+                version,
+            } => {
+                let msg = faultline_tikv::Msg::Propose {
+                    region,
+                    op,
+                    version,
+                };
+                k.send(from, to, msg)
+            }
             Command::SendOrdered { from, to, msg } => k.send_ordered(from, to, msg),
             Command::SetTimer { node, after, timer } => k.set_timer(node, after, timer),
             Command::Log {

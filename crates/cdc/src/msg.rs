@@ -22,6 +22,9 @@ pub enum CdcMsg {
         request: u64,
         /// Scan changes after this ts.
         checkpoint: Ts,
+        /// The region's epoch version as the capture knows it (a split region answers
+        /// EpochNotMatch).
+        version: u64,
     },
     /// Store -> capture: a batch of region events on one stream.
     Events {
@@ -126,6 +129,8 @@ pub enum CdcTimer {
         request: u64,
         /// Scan from.
         checkpoint: Ts,
+        /// The epoch version the capture asked with.
+        version: u64,
     },
     /// KV client: (re)request a region.
     RequestRegion {
@@ -248,6 +253,14 @@ fn word_ts(h: &mut TraceHasher, ts: Ts) {
     h.word(ts.0)
 }
 
+/// A region that never split is at the bootstrap version: its epoch is encoded only once it
+/// differs, so runs without splits keep the trace hashes they had before epochs were sent.
+fn encode_version(h: &mut TraceHasher, version: u64) {
+    if version != faultline_tikv::RegionEpoch::INIT.version {
+        h.word(version);
+    }
+}
+
 impl TraceEncode for CdcMsg {
     // Long because it encodes every variant, one arm each: the tags read best side by side.
     #[allow(clippy::too_many_lines)]
@@ -259,6 +272,7 @@ impl TraceEncode for CdcMsg {
                 region,
                 request,
                 checkpoint,
+                version,
             } => {
                 h.word(1);
                 h.word(*cf as u64);
@@ -266,6 +280,7 @@ impl TraceEncode for CdcMsg {
                 h.word(*region as u64);
                 h.word(*request);
                 word_ts(h, *checkpoint);
+                encode_version(h, *version);
             }
             CdcMsg::Events {
                 cf,
@@ -376,6 +391,7 @@ impl TraceEncode for CdcTimer {
                 region,
                 request,
                 checkpoint,
+                version,
             } => {
                 h.word(4);
                 h.word(*capture as u64);
@@ -384,6 +400,7 @@ impl TraceEncode for CdcTimer {
                 h.word(*region as u64);
                 h.word(*request);
                 word_ts(h, *checkpoint);
+                encode_version(h, *version);
             }
             CdcTimer::RequestRegion { cf, region } => {
                 h.word(5);

@@ -33,6 +33,8 @@ pub enum Command {
         region: u32,
         /// The client's operation id, answered when the entry is applied.
         op: u64,
+        /// The region's epoch version the client grouped the request's keys with.
+        version: u64,
     },
     /// A message over an ordered connection (a gRPC stream over TCP).
     SendOrdered {
@@ -78,12 +80,13 @@ impl Out {
     }
 
     /// Sends client `from`'s write request `op` for `region` to store node `to`.
-    pub fn propose(&mut self, from: NodeId, to: NodeId, (region, op): (u32, u64)) {
+    pub fn propose(&mut self, from: NodeId, to: NodeId, (region, version): (u32, u64), op: u64) {
         self.commands.push(Command::Propose {
             from,
             to,
             region,
             op,
+            version,
         });
     }
 

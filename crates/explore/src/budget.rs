@@ -30,8 +30,8 @@ pub enum FaultKind {
     /// A TiKV store is decommissioned: PD drains it, then buries it (refused while only
     /// max-replicas stores are Up). Nothing to undo. Not in the default budget.
     RemoveStore,
-    /// One of the scenario's first regions splits in 2-4 (`split`); TiKV-only scenarios only
-    /// (skipped with a note otherwise). Nothing to undo. Not in the default budget.
+    /// One of the scenario's first regions splits in 2-4 (`split`). Nothing to undo. Not in
+    /// the default budget.
     Split,
 }
 

@@ -95,14 +95,6 @@ pub fn explore(
         notes.push("broker-down skipped: the scenario has no Kafka brokers".to_string());
         budget = budget.without(FaultKind::BrokerDown);
     }
-    if budget.allows(FaultKind::Split) && !faultline_scenario::splits_allowed(base) {
-        notes.push(
-            "split skipped: the scenario has a changefeed or a transactional workload, whose \
-             key layout does not follow a split yet"
-                .to_string(),
-        );
-        budget = budget.without(FaultKind::Split);
-    }
     if budget.kinds.is_empty() {
         notes.push("no fault kind left to inject: every seed runs the base fault script".into());
     }

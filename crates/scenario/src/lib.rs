@@ -49,7 +49,7 @@ pub use link::{
 pub use model_version::{FAULTLINE_COMMIT, FAULTLINE_VERSION, MODEL_VERSION};
 pub use parse::{override_scenario, parse_scenario, parse_with_overrides, to_toml};
 pub use run::Run;
-pub use validate_split::{splits_allowed, MAX_SPLIT_PARTS};
+pub use validate_split::MAX_SPLIT_PARTS;
 pub use verify::{
     compare_records, record_run, self_checking_link, verdict_word, verify_shared, Verification,
     VerifyError,

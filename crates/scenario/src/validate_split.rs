@@ -1,18 +1,11 @@
 //! Validation of `split`: PD is told (`target = "pd-1"`) to split `region` into `parts`
-//! regions; only `split` takes `parts`. TiCDC and the transactional workload place rows by a
-//! key layout that does not follow a split yet, so `split` is for TiKV-only scenarios.
+//! regions; only `split` takes `parts`.
 
 use crate::error::Problems;
 use crate::format::{FaultAction, FaultSpec, Scenario};
 
 /// Most regions one split makes (`pd-ctl` takes any count; this keeps scenarios readable).
 pub const MAX_SPLIT_PARTS: u32 = 16;
-
-/// Whether a scenario may split regions: no changefeed and no transactional workload, whose
-/// key layout does not follow a split yet.
-pub fn splits_allowed(s: &Scenario) -> bool {
-    s.changefeeds.is_empty() && s.workload.txns_per_sec == 0
-}
 
 /// Checks `split`'s `target`, `region` and `parts`, and that no other action takes `parts`.
 pub(crate) fn check_split(
@@ -27,14 +20,6 @@ pub(crate) fn check_split(
             p.add(field("parts"), msg);
         }
         return;
-    }
-    if !splits_allowed(s) {
-        p.add(
-            field("action"),
-            "split is for TiKV-only scenarios for now: TiCDC and the transactional workload \
-             place rows by a key layout that does not follow a split yet (use no \
-             [[changefeeds]] and workload.txns_per_sec = 0)",
-        );
     }
     if f.target.trim() != "pd-1" {
         p.add(

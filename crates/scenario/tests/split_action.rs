@@ -1,6 +1,5 @@
 //! `split` in a scenario (`pd-ctl operator add split-region`): the new regions exist, elect a
-//! leader and take writes; validation names what `split` needs and refuses it where the key
-//! layout would not follow (TiCDC, the transactional workload).
+//! leader and take writes; validation names what `split` needs.
 
 use faultline_scenario::*;
 use faultline_sim::SimTime;
@@ -99,11 +98,8 @@ fn split_names_what_it_needs() {
         e.contains("`faults[0].parts`: only split takes parts, not kill"),
         "{e}"
     );
-    let e = scenario_with("txns_per_sec = 5", &split("10s", 0, "")).expect_err("invalid");
-    assert!(
-        e.contains("`faults[0].action`: split is for TiKV-only scenarios for now"),
-        "{e}"
-    );
+    // The key layout follows a split, so the transactional workload may run beside one.
+    assert!(scenario_with("txns_per_sec = 5", &split("10s", 0, "")).is_ok());
 }
 
 /// The gallery's split scenario: its caption says the new regions' epoch version is 4 (region
@@ -126,4 +122,65 @@ fn the_gallery_split_regions_have_the_epoch_the_tour_names() {
         assert_eq!(stores(region), stores(5), "region {region}");
     }
     assert_eq!(tikv.region_detail(17).and_then(|d| d.split_from), Some(5));
+}
+
+/// A split under a changefeed and the transactional workload: requests routed before it
+/// answer EpochNotMatch and are regrouped, the changefeed's subscription of the region ends
+/// with EpochNotMatch and every new region is subscribed, and downstream ends equal to
+/// upstream.
+#[test]
+fn a_split_under_a_changefeed_is_followed_by_the_client_and_ticdc() {
+    let text = r#"
+name = "split under a changefeed"
+seed = 5
+duration = "80s"
+
+[topology]
+stores = 3
+regions = 8
+captures = 2
+
+[hibernate]
+enabled = false
+
+[workload]
+kind = "oltp_write_only"
+txns_per_sec = 50
+tables = 4
+rows_per_table = 100
+stop_at = "60s"
+
+[[changefeeds]]
+id = "cf-1"
+
+[[faults]]
+at = "20s"
+action = "split"
+target = "pd-1"
+region = 2
+parts = 4
+"#;
+    let s = parse_scenario("split-cdc.toml", text).unwrap();
+    let mut r = Run::new(&s).unwrap();
+    r.run_until(SimTime(80_000_000));
+    let last = |m: &str| r.metric_at_secs(m, 79);
+    assert_eq!(last("regions"), 11.0);
+    assert!(
+        last("failed_writes.epoch_not_match") > 0.0,
+        "requests regrouped"
+    );
+    assert_eq!(
+        last("epoch_not_match"),
+        1.0,
+        "one subscription of region 2 ended"
+    );
+    let cdc = &r.world.model.cdc;
+    for region in [2, 8, 9, 10] {
+        let tracked =
+            (cdc.processors.iter().flatten()).any(|p| p.kv.regions().contains_key(&region));
+        assert!(tracked, "region {region} is subscribed");
+    }
+    assert_eq!(last("consistency_diff_rows.cf-1"), 0.0);
+    assert_eq!(last("consistency_checked_rows.cf-1"), 400.0);
+    assert!(last("checkpoint_lag.cf-1") < 5.0, "the changefeed kept up");
 }

@@ -118,7 +118,12 @@ impl Cluster {
     pub(crate) fn run_action<H: TikvHost>(&mut self, k: &mut Kernel<H>, action: TikvAction) {
         match action {
             TikvAction::Write { region } if region < self.region_count() => {
-                self.route(k, Msg::Propose { region, op: 0 }, region);
+                let write = Msg::Propose {
+                    region,
+                    op: 0,
+                    version: 0,
+                };
+                self.route(k, write, region);
             }
             TikvAction::Write { .. } => {}
             TikvAction::Split { region, parts } => self.pd_split_region(k, region, parts),

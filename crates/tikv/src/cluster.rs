@@ -293,7 +293,11 @@ impl Cluster {
                     self.on_raft_batch(k, s, t as usize, msgs);
                 }
             }
-            Msg::Propose { region, op } => self.propose_op(k, s, region, op),
+            Msg::Propose {
+                region,
+                op,
+                version,
+            } => self.propose_op(k, s, (region, version), op),
             Msg::Split { region, parts } => self.propose_split(k, s, region, parts),
             Msg::TransferLeader { region, to_store } => {
                 let Some(pid) = self.local_peer(s, region) else {
@@ -333,7 +337,12 @@ impl Cluster {
                 self.load_acc %= 100;
                 for _ in 0..n {
                     let r = self.load_rng.below(self.region_count() as u64) as u32;
-                    self.route(k, Msg::Propose { region: r, op: 0 }, r);
+                    let write = Msg::Propose {
+                        region: r,
+                        op: 0,
+                        version: 0,
+                    };
+                    self.route(k, write, r);
                 }
                 k.set_timer(self.pd_node, LOAD_INTERVAL, Timer::Load);
             }

@@ -48,8 +48,8 @@ impl Msg {
                 list.len(),
                 if list.len() == 1 { "region" } else { "regions" }
             ),
-            Msg::Propose { region, op: 0 } => format!("a write proposed to region {region}"),
-            Msg::Propose { region, op } => {
+            Msg::Propose { region, op: 0, .. } => format!("a write proposed to region {region}"),
+            Msg::Propose { region, op, .. } => {
                 format!("a transaction request (operation {op}) proposed to region {region}")
             }
             Msg::TransferLeader { region, to_store } => {

@@ -66,6 +66,8 @@ mod hibernate_tests;
 mod raft_client_tests;
 #[cfg(test)]
 mod read_index_tests;
+#[cfg(test)]
+mod split_epoch_tests;
 
 pub use action::TikvAction;
 pub use cluster::Cluster;

@@ -152,6 +152,9 @@ pub enum Msg {
         /// The client's operation id, answered through `Cluster::take_op_events`; 0 for an
         /// untracked write.
         op: u64,
+        /// The region's epoch version the client routed the request with; a region that
+        /// split since answers EpochNotMatch. 0: not checked (the TiKV-only load's writes).
+        version: u64,
     },
     /// PD -> leader store: transfer leadership of `region` to the peer on `to_store`.
     TransferLeader {
@@ -211,11 +214,19 @@ impl TraceEncode for Msg {
                     h.word(*t);
                 }
             }
-            Msg::Propose { region, op } => {
+            Msg::Propose {
+                region,
+                op,
+                version,
+            } => {
                 h.word(4);
                 h.word(*region as u64);
                 if *op != 0 {
                     h.word(*op);
+                }
+                // Only a split region's version: runs without splits keep their hashes.
+                if *version > crate::split::RegionEpoch::INIT.version {
+                    h.word(*version);
                 }
             }
             Msg::TransferLeader { region, to_store } => {

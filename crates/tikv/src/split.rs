@@ -64,6 +64,8 @@ pub(crate) struct AdminCmds {
     splits: BTreeMap<u64, u32>,
     /// Outcomes reported while an event ran, carried out before its messages go out.
     outcomes: Vec<(u64, u32, u32, OpOutcome)>,
+    /// New regions of splits applied in this event and not yet created.
+    unborn: u32,
     next: u64,
 }
 
@@ -96,11 +98,27 @@ impl Cluster {
         let op = ADMIN_OP | self.admin.next;
         self.admin.next += 1;
         self.admin.splits.insert(op, parts);
-        self.propose_op(k, s, r, op);
+        self.propose_op(k, s, (r, 0), op);
     }
 
-    /// Keeps an admin command's outcome for [`Cluster::run_admin_outcomes`].
+    /// Keeps an admin command's outcome for [`Cluster::run_admin_outcomes`]. An applied split
+    /// changes the region's epoch at once, so the entries applied after it in the same batch
+    /// are checked against the new one, and tells the layer above in order with them.
     pub(crate) fn admin_outcome(&mut self, op: u64, region: u32, s: usize, outcome: OpOutcome) {
+        if let (OpOutcome::Applied, Some(&parts)) = (outcome, self.admin.splits.get(&op)) {
+            let added = parts - 1;
+            let epoch = &mut self.epochs[region as usize];
+            epoch.version += added as u64;
+            let version = epoch.version;
+            let first = self.region_count() + self.admin.unborn;
+            self.admin.unborn += added;
+            let split = OpOutcome::Split {
+                first,
+                added,
+                version,
+            };
+            self.push_op_event(op, region, s, split);
+        }
         (self.admin.outcomes).push((op, region, s as u32, outcome));
     }
 
@@ -133,13 +151,13 @@ impl Cluster {
         }
     }
 
-    /// The split entry of `parent` applied on store `s`'s peer: `parts - 1` new regions.
+    /// The split entry of `parent` applied on store `s`'s peer (its epoch already changed,
+    /// in [`Cluster::admin_outcome`]): `parts - 1` new regions.
     fn exec_split<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize, parent: u32, parts: u32) {
         let added = parts - 1;
         let first = self.region_count();
-        let epoch = &mut self.epochs[parent as usize];
-        epoch.version += added as u64;
-        let epoch = *epoch;
+        self.admin.unborn -= added;
+        let epoch = self.epochs[parent as usize];
         for nr in first..first + added {
             self.add_split_region(k, (parent, nr), epoch, s);
         }

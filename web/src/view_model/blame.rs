@@ -4,6 +4,7 @@
 
 use faultline_cdc::capture::kvclient::{Owner, RegionTrack};
 use faultline_cdc::capture::processor::Processor;
+use faultline_cdc::keyspace::TableRegions;
 use faultline_cdc::{Cdc, Ts};
 use faultline_scenario::Run;
 use faultline_sim::SimTime;
@@ -113,8 +114,8 @@ pub struct TableBlame {
     pub checkpoint_lag_secs: f64,
     /// Table resolved-ts lag (seconds).
     pub resolved_lag_secs: f64,
-    /// Its regions, `[first, last]`.
-    pub regions: (u32, u32),
+    /// Its regions, in key order.
+    pub regions: Vec<u32>,
     /// Holds the changefeed's minimum checkpoint.
     pub holds_checkpoint: bool,
     /// Holds the changefeed's minimum resolved ts.
@@ -191,7 +192,7 @@ fn feed_blame(run: &Run, cdc: &Cdc, cf: usize) -> FeedBlame {
                 (Some(pair), _) => *pair,
                 (None, Some(p)) => (
                     p.tables.get(&t).map(|s| s.checkpoint).unwrap_or(Ts::ZERO),
-                    frontier(p, cdc.ks.table_regions(t)).map_or(Ts::ZERO, |(_, tr)| tr.resolved),
+                    frontier(p, &cdc.ks.table_regions(t)).map_or(Ts::ZERO, |(_, tr)| tr.resolved),
                 ),
                 (None, None) => (Ts::ZERO, Ts::ZERO),
             };
@@ -241,9 +242,12 @@ fn table_blame(
     let regions = cdc.ks.table_regions(m.table);
     let processor = m.capture.and_then(|c| cdc.processors.get(c)?.get(cf));
     // With no tracked region at all, the table's first region is the one to explain.
-    let region = match processor.and_then(|p| frontier(p, regions)) {
+    let region = match processor.and_then(|p| frontier(p, &regions)) {
         Some((r, track)) => region_blame(run, cdc, r, Some(track), now),
-        None => region_blame(run, cdc, regions.0, None, now),
+        None => {
+            let first = regions.to_vec().first().copied().unwrap_or(0);
+            region_blame(run, cdc, first, None, now)
+        }
     };
     let checkpoint_lag_secs = m.checkpoint.lag_secs(now);
     let resolved_lag_secs = m.resolved.lag_secs(now);
@@ -262,7 +266,7 @@ fn table_blame(
             .map_or_else(|| "none".to_string(), |n| n.name.clone()),
         checkpoint_lag_secs,
         resolved_lag_secs,
-        regions,
+        regions: regions.to_vec(),
         holds_checkpoint: cp_holder == Some(m.table),
         holds_resolved: rs_holder == Some(m.table),
         region,
@@ -270,13 +274,22 @@ fn table_blame(
     }
 }
 
-/// The tracked region of `[first, last]` with the lowest resolved ts (the puller frontier's
-/// minimum), lowest id on ties. One range walk over the KV client's ordered map.
-fn frontier(p: &Processor, (first, last): (u32, u32)) -> Option<(u32, &RegionTrack)> {
-    p.kv.regions()
-        .range(first..=last)
-        .min_by_key(|(r, t)| (t.resolved, **r))
-        .map(|(r, t)| (*r, t))
+/// The tracked region of `regions` with the lowest resolved ts (the puller frontier's
+/// minimum), lowest id on ties: one range walk over the KV client's ordered map unless a
+/// split changed the table's regions.
+fn frontier<'p>(p: &'p Processor, regions: &TableRegions) -> Option<(u32, &'p RegionTrack)> {
+    let tracked = p.kv.regions();
+    let lowest = |it: &mut dyn Iterator<Item = (u32, &'p RegionTrack)>| {
+        it.min_by_key(|(r, t)| (t.resolved, *r))
+    };
+    match regions {
+        TableRegions::Range(first, last) => {
+            lowest(&mut tracked.range(first..=last).map(|(r, t)| (*r, t)))
+        }
+        TableRegions::List(list) => {
+            lowest(&mut list.iter().filter_map(|r| tracked.get(r).map(|t| (*r, t))))
+        }
+    }
 }
 
 fn region_blame(

@@ -8,8 +8,10 @@ use faultline_tikv::Cluster;
 use crate::capture::kvclient::{KvAction, KvClient};
 use crate::cdc::Cdc;
 use crate::ids::CfIx;
+use crate::keyspace::RegionSpan;
 use crate::msg::{CdcMsg, CdcTimer};
 use crate::out::{Out, Reach};
+use crate::ts::Ts;
 
 impl Cdc {
     /// Gives one input to the KV client of changefeed `cf` on capture `c`; returns the actions
@@ -136,6 +138,22 @@ impl Cdc {
         }
     }
 
+    /// A subscribed region split: capture `c`'s KV client of changefeed `cf` subscribes,
+    /// from `from`, each region now holding part of `span` (the regions PD reports for it),
+    /// unless it already tracks one from no later than `from`.
+    fn redivide(&mut self, out: &mut Out, (c, cf): (u32, CfIx), span: RegionSpan, from: Ts) {
+        self.epoch_not_match += 1;
+        let mut actions = Vec::new();
+        let p = &mut self.processors[c as usize][cf as usize];
+        for region in self.ks.regions_in(span.start, span.end) {
+            let ahead = (p.kv.regions().get(&region)).is_none_or(|t| t.resolved > from);
+            if ahead {
+                p.kv.track(region, self.ks.span(region), from, &mut actions);
+            }
+        }
+        self.apply_kv(out, c, cf, actions);
+    }
+
     /// Carries out the actions capture `c`'s KV client of changefeed `cf` asked for: requests
     /// and timers go to `out`, rows to the table sinks' buffers.
     pub(crate) fn apply_kv(&mut self, out: &mut Out, c: u32, cf: CfIx, actions: Vec<KvAction>) {
@@ -148,6 +166,7 @@ impl Cdc {
                     region,
                     request,
                     checkpoint,
+                    version,
                 } => {
                     out.send_ordered(
                         node,
@@ -158,6 +177,7 @@ impl Cdc {
                             region,
                             request,
                             checkpoint,
+                            version,
                         },
                     );
                 }
@@ -190,6 +210,7 @@ impl Cdc {
                         }
                     }
                 }
+                KvAction::Redivide { span, from } => self.redivide(out, (c, cf), span, from),
                 KvAction::Orphaned { region } => {
                     self.orphan_events += 1;
                     out.log(

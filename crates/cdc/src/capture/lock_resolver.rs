@@ -106,7 +106,8 @@ mod tests {
     fn serving() -> KvClient {
         let mut c = KvClient::new(KvClientEvict::AfterJoin);
         let mut out = Vec::new();
-        c.track(1, Ts::at(SimTime(10 * SEC), 0), &mut out);
+        let span = crate::keyspace::Keyspace::new(1, 8, 2).span(1);
+        c.track(1, span, Ts::at(SimTime(10 * SEC), 0), &mut out);
         c.request(1, Some(0), |_| true, &mut out);
         let g = c.streams()[&0].generation;
         let init = RegionEvent {

@@ -3,9 +3,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::capture::kvclient::KvClient;
+use crate::capture::kvclient::{KvClient, RegionTrack};
 use crate::change::RowChange;
-use crate::keyspace::{Key, Keyspace};
+use crate::keyspace::{Key, Keyspace, TableRegions};
 use crate::ts::Ts;
 
 /// A table sink with its sorter buffer.
@@ -82,18 +82,24 @@ pub struct Frontier {
 }
 
 impl Frontier {
-    /// Computed from the KV client's regions `regions.0..=regions.1`: O(regions).
-    fn of(kv: &KvClient, regions: (u32, u32)) -> Self {
-        let tracked = kv.regions().range(regions.0..=regions.1);
+    /// Computed from the KV client's tracking of `regions`: O(regions).
+    fn of(kv: &KvClient, regions: &TableRegions) -> Self {
         let mut resolved = None::<Ts>;
-        let mut seen = 0u64;
+        let mut seen = 0usize;
         let mut initialized = true;
-        for (_, t) in tracked {
+        let mut visit = |t: &RegionTrack| {
             seen += 1;
             initialized &= t.initialized;
             resolved = Some(resolved.map_or(t.resolved, |r| r.min(t.resolved)));
+        };
+        match regions {
+            TableRegions::Range(a, b) => kv.regions().range(a..=b).for_each(|(_, t)| visit(t)),
+            TableRegions::List(list) => list
+                .iter()
+                .filter_map(|r| kv.regions().get(r))
+                .for_each(&mut visit),
         }
-        let all = seen == (regions.1 - regions.0) as u64 + 1;
+        let all = seen == regions.len();
         Frontier {
             resolved: resolved.unwrap_or(Ts::ZERO),
             ready: all && initialized,
@@ -148,7 +154,7 @@ impl Processor {
 
     /// The puller frontier of a table: min resolved ts over its regions, computed now
     /// (O(regions); for readers outside the processor's tick, such as metrics).
-    pub fn table_resolved(&self, regions: (u32, u32)) -> Ts {
+    pub fn table_resolved(&self, regions: &TableRegions) -> Ts {
         Frontier::of(&self.kv, regions).resolved
     }
 
@@ -169,7 +175,7 @@ impl Processor {
         }
         for table in std::mem::take(&mut self.stale) {
             if let Some(sink) = self.tables.get_mut(&table) {
-                sink.frontier = Some(Frontier::of(&self.kv, ks.table_regions(table)));
+                sink.frontier = Some(Frontier::of(&self.kv, &ks.table_regions(table)));
             }
         }
     }
@@ -181,7 +187,7 @@ impl Processor {
     pub fn frontier(&self, ks: &Keyspace, table: u32) -> Frontier {
         let sink = &self.tables[&table];
         sink.frontier
-            .unwrap_or_else(|| Frontier::of(&self.kv, ks.table_regions(table)))
+            .unwrap_or_else(|| Frontier::of(&self.kv, &ks.table_regions(table)))
     }
 }
 

@@ -8,11 +8,7 @@ use crate::config::KvClientEvict;
 /// Two tables of 4 rows over 3 regions: keys 0..3 (t0) and 4..7 (t1); region 1 holds keys
 /// 3..5, so it is shared by both tables.
 fn keyspace() -> Keyspace {
-    Keyspace {
-        tables: 2,
-        rows_per_table: 4,
-        regions: 3,
-    }
+    Keyspace::new(2, 4, 3)
 }
 
 /// A processor running both tables, every region tracked from ts 10 and served on store 0.
@@ -23,7 +19,7 @@ fn processor(ks: &Keyspace) -> (Processor, u64) {
         p.add_table(t, Ts(10));
     }
     for r in 0..ks.regions {
-        p.kv.track(r, Ts(10), &mut out);
+        p.kv.track(r, ks.span(r), Ts(10), &mut out);
         p.kv.request(r, Some(0), |_| true, &mut out);
     }
     let g = p.kv.streams()[&0].generation;
@@ -46,7 +42,7 @@ fn assert_fresh(p: &mut Processor, ks: &Keyspace) {
     for t in 0..ks.tables {
         assert_eq!(
             p.frontier(ks, t),
-            Frontier::of(&p.kv, ks.table_regions(t)),
+            Frontier::of(&p.kv, &ks.table_regions(t)),
             "table {t}"
         );
     }
@@ -55,8 +51,8 @@ fn assert_fresh(p: &mut Processor, ks: &Keyspace) {
 #[test]
 fn the_shared_region_moves_both_tables_and_an_own_region_one() {
     let ks = keyspace();
-    assert_eq!(ks.table_regions(0), (0, 1));
-    assert_eq!(ks.table_regions(1), (1, 2));
+    assert_eq!(ks.table_regions(0), TableRegions::Range(0, 1));
+    assert_eq!(ks.table_regions(1), TableRegions::Range(1, 2));
     let (mut p, g) = processor(&ks);
     assert_fresh(&mut p, &ks);
     assert!(!p.frontier(&ks, 0).ready, "nothing is initialized yet");

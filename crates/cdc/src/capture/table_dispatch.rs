@@ -31,8 +31,7 @@ impl Cdc {
                 let mut actions = Vec::new();
                 let p = &mut self.processors[c as usize][cf as usize];
                 p.add_table(table, checkpoint);
-                let (a, b) = self.ks.table_regions(table);
-                for region in a..=b {
+                for region in self.ks.table_regions(table).to_vec() {
                     // A region shared with a table already here may be ahead of this table's
                     // checkpoint: subscribe again from the checkpoint so nothing is missed.
                     let ahead =
@@ -40,7 +39,7 @@ impl Cdc {
                             .get(&region)
                             .is_none_or(|t| t.resolved > checkpoint);
                     if ahead {
-                        p.kv.track(region, checkpoint, &mut actions);
+                        p.kv.track(region, self.ks.span(region), checkpoint, &mut actions);
                     }
                 }
                 self.sessions[c as usize]
@@ -147,12 +146,8 @@ impl Cdc {
         self.sessions[c as usize].tables.remove(&(cf, table));
         let p = &mut self.processors[c as usize][cf as usize];
         p.tables.remove(&table);
-        let (a, b) = self.ks.table_regions(table);
-        for region in a..=b {
-            let shared = p.tables.keys().any(|t| {
-                let (x, y) = self.ks.table_regions(*t);
-                (x..=y).contains(&region)
-            });
+        for region in self.ks.table_regions(table).to_vec() {
+            let shared = (p.tables.keys()).any(|t| self.ks.table_regions(*t).contains(region));
             if !shared {
                 p.kv.untrack(region);
             }

@@ -68,11 +68,7 @@ mod tests {
 
     /// Two tables of four rows; upstream has rows (0, 1) at ts 10 and (1, 2) at ts 30.
     fn setup() -> (Keyspace, Upstream, Downstream) {
-        let ks = Keyspace {
-            tables: 2,
-            rows_per_table: 4,
-            regions: 2,
-        };
+        let ks = Keyspace::new(2, 4, 2);
         let mut up = Upstream::new(ks.keys(), ks.regions);
         up.commit(ks.key(0, 1), 7, Ts(10));
         up.commit(ks.key(1, 2), 8, Ts(30));

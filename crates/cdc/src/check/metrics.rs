@@ -30,6 +30,7 @@ impl Cdc {
             "check_leader_unconfirmed".to_string(),
             "orphan_locks".to_string(),
             "resolve_lock_requests".to_string(),
+            "epoch_not_match".to_string(),
         ];
         names.extend(FailedWrites::NAMES.iter().map(|n| n.to_string()));
         for cf in &self.cfg.changefeeds {
@@ -79,6 +80,7 @@ impl Cdc {
         let orphan_locks: usize = self.workload.orphans.values().map(|o| o.locked.len()).sum();
         out.push(orphan_locks as f64);
         out.push(self.resolve_lock_requests as f64);
+        out.push(self.epoch_not_match as f64);
         out.extend(self.workload.failed.values().map(|n| n as f64));
         for (cf, f) in self.watermarks.iter().enumerate() {
             let checkpoint = self.persisted_checkpoint(cf);
@@ -108,7 +110,7 @@ impl Cdc {
             for t in self.cf_tables(cf).take(TABLE_SERIES_LIMIT as usize) {
                 let resolved = match self.table_primary(cf, t) {
                     Some(c) => self.processors[c as usize][cf as usize]
-                        .table_resolved(self.ks.table_regions(t)),
+                        .table_resolved(&self.ks.table_regions(t)),
                     None => crate::ts::Ts::ZERO,
                 };
                 out.push(resolved.lag_secs(now));

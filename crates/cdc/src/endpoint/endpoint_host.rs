@@ -17,7 +17,7 @@ use faultline_tikv::{Cluster, OpEvent, OpOutcome};
 
 use crate::cdc::Cdc;
 use crate::change::{RegionError, RegionEvent, RegionEventKind, RowChange};
-use crate::endpoint::store_endpoint::{ReadRequest, ScanRequest, Subscription};
+use crate::endpoint::store_endpoint::{Endpoint, ReadRequest, ScanRequest, Subscription};
 use crate::msg::CdcTimer;
 use crate::out::{Out, Reach};
 use crate::ts::Ts;
@@ -38,6 +38,10 @@ impl Cdc {
                 kind,
             };
             self.endpoints[s as usize].push(req.sub, ev);
+            return;
+        }
+        if stale_epoch(tikv, &req) {
+            self.endpoints[s as usize].push(req.sub, epoch_not_match(req.region, req.request));
             return;
         }
         let reads = &mut self.read_requests;
@@ -87,6 +91,7 @@ impl Cdc {
                 region: req.region,
                 request: req.request,
                 checkpoint: req.checkpoint,
+                version: req.version,
             };
             out.set_timer(self.stores[s as usize], done.since(now), timer);
         } else {
@@ -110,6 +115,10 @@ impl Cdc {
         if tikv.local_leader_term(s, region).is_none() {
             let leader = tikv.region_leader_store(region);
             self.endpoints[s as usize].push(sub, not_leader(region, request, leader));
+        } else if stale_epoch(tikv, &req) {
+            // The region split while it was scanned (TiKV `components/cdc/src/endpoint.rs`
+            // `finish_scan_locks` checks each downstream's epoch before it goes live).
+            self.endpoints[s as usize].push(sub, epoch_not_match(region, request));
         } else {
             let rows = self.scan(region, checkpoint);
             let ep = &mut self.endpoints[s as usize];
@@ -160,6 +169,34 @@ impl Cdc {
             for (sub, events) in outbox {
                 self.send_events((reach, &mut *out), s as u32, sub, events);
             }
+        }
+    }
+}
+
+/// True when the registration asked with an older epoch version than the region has now:
+/// TiKV answers EpochNotMatch (`Delegate::subscribe` -> `check_epoch_on_ready`, or the
+/// ReadIndex's `pre_propose_raft_command` -> `check_req_region_epoch`, version only).
+fn stale_epoch(tikv: &Cluster, req: &ScanRequest) -> bool {
+    tikv.region_epoch(req.region)
+        .is_some_and(|e| e.version != req.version)
+}
+
+fn epoch_not_match(region: u32, request: u64) -> RegionEvent {
+    RegionEvent {
+        region,
+        request,
+        kind: RegionEventKind::Error(RegionError::EpochNotMatch),
+    }
+}
+
+/// Region `parent` split: every endpoint ends its subscriptions with EpochNotMatch (TiKV
+/// `components/cdc/src/delegate.rs`, `Delegate::on_batch` -> `sink_admin` on the applied
+/// `BatchSplit`, then `Delegate::stop`); the regions split off it have none until TiCDC
+/// registers them.
+pub(crate) fn end_split_subscriptions(endpoints: &mut [Endpoint], parent: u32) {
+    for ep in endpoints {
+        for sub in ep.subs.remove(&parent).unwrap_or_default() {
+            ep.push(sub.to, epoch_not_match(parent, sub.request));
         }
     }
 }

@@ -33,6 +33,7 @@ fn registered() -> (World<Stack>, u32, u64) {
     let req = ScanRequest {
         sub: SUB,
         region,
+        version: faultline_tikv::RegionEpoch::INIT.version,
         request: 5,
         checkpoint: Ts::ZERO,
     };

@@ -41,6 +41,8 @@ pub struct Subscription {
 pub(crate) struct ScanRequest {
     pub(crate) sub: Subscriber,
     pub(crate) region: u32,
+    /// The epoch version the capture asked with.
+    pub(crate) version: u64,
     pub(crate) request: u64,
     pub(crate) checkpoint: Ts,
 }

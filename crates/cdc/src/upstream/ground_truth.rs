@@ -56,6 +56,16 @@ impl Upstream {
         self.locks[region as usize].remove(&start_ts);
     }
 
+    /// A split made a new region: its lock table starts empty.
+    pub fn add_region(&mut self) {
+        self.locks.push(BTreeMap::new());
+    }
+
+    /// Takes every lock table entry of `region` (a split moves them to where their keys are).
+    pub fn take_locks(&mut self, region: u32) -> BTreeMap<Ts, u32> {
+        std::mem::take(&mut self.locks[region as usize])
+    }
+
     /// Start ts of every transaction holding locks in `region`, oldest first, up to and
     /// including `max_version` (what TiKV's `ScanLock` with that `max_version` returns).
     pub fn locks_up_to(&self, region: u32, max_version: Ts) -> Vec<Ts> {

@@ -41,12 +41,15 @@ impl Cdc {
     pub(crate) fn orphan_open_txns(&mut self, now: SimTime) {
         for (id, txn) in std::mem::take(&mut self.workload.open) {
             self.workload.aborted += 1;
-            let locked: Vec<u32> = txn
-                .reqs
-                .iter()
-                .filter(|r| r.locked)
-                .map(|r| r.region)
-                .collect();
+            // Where the locked keys are now: a region that split since its prewrite holds them
+            // in the regions it became.
+            let mut locked: Vec<u32> = Vec::new();
+            for key in txn.reqs.iter().filter(|r| r.locked).flat_map(|r| &r.keys) {
+                let region = self.ks.region_of(*key);
+                if !locked.contains(&region) {
+                    locked.push(region);
+                }
+            }
             if locked.is_empty() {
                 continue;
             }

@@ -34,6 +34,15 @@ impl Cdc {
             OpOutcome::Applied => self.apply_op(tikv, e),
             OpOutcome::Done => self.send_txn_reply(out, e.store, e.op, None),
             OpOutcome::Stale => self.send_txn_reply(out, e.store, e.op, Some(TxnFailure::Stale)),
+            OpOutcome::EpochNotMatch => {
+                let failure = Some(TxnFailure::EpochNotMatch);
+                self.send_txn_reply(out, e.store, e.op, failure)
+            }
+            OpOutcome::Split {
+                first,
+                added,
+                version,
+            } => self.on_region_split(out, e.region, (first, added, version)),
             OpOutcome::NotLeader { leader } => {
                 let failure = Some(TxnFailure::NotLeader { leader });
                 self.send_txn_reply(out, e.store, e.op, failure)

@@ -14,6 +14,8 @@ pub enum TxnFailure {
     },
     /// A newer leader overwrote the proposal's entry (`StaleCommand`).
     Stale,
+    /// The region split since the client grouped the request's keys (`EpochNotMatch`).
+    EpochNotMatch,
 }
 
 /// A message of the write path or of CheckLeader.
@@ -97,6 +99,7 @@ impl TraceEncode for TxnMsg {
                 match failure {
                     None => h.word(0),
                     Some(TxnFailure::Stale) => h.word(1),
+                    Some(TxnFailure::EpochNotMatch) => h.word(3),
                     Some(TxnFailure::NotLeader { leader }) => {
                         h.word(2);
                         h.word(leader.map_or(u64::MAX, u64::from));

@@ -23,6 +23,7 @@ use faultline_sim::{NodeState, SimDuration, SimTime};
 use faultline_tikv::Cluster;
 
 use crate::cdc::Cdc;
+use crate::keyspace::Key;
 use crate::msg::{CdcMsg, CdcTimer};
 use crate::out::{Out, Reach};
 use crate::ts::Ts;
@@ -71,21 +72,8 @@ impl Cdc {
     /// PD gave a start ts: the transaction begins, one prewrite per region.
     pub(crate) fn begin_txn(&mut self, out: &mut Out, net: (&Cluster, Reach), start_ts: Ts) {
         let writes = self.workload.draw(&self.ks);
-        let mut reqs: Vec<RegionReq> = Vec::new();
-        for (key, _) in &writes {
-            let region = self.ks.region_of(*key);
-            if !reqs.iter().any(|r| r.region == region) {
-                reqs.push(RegionReq {
-                    region,
-                    op: 0,
-                    done: false,
-                    hint: None,
-                    follower: None,
-                    locked: false,
-                    written: false,
-                });
-            }
-        }
+        let keys: Vec<Key> = writes.iter().map(|(key, _)| *key).collect();
+        let reqs = self.group_by_region(&keys);
         let txn = Txn {
             start_ts,
             commit_ts: Ts::default(),
@@ -102,6 +90,31 @@ impl Cdc {
         for region in regions {
             self.send_txn_request(out, net, id, region);
         }
+    }
+
+    /// One request per region `keys` fall in, in the order the regions first appear, each with
+    /// its keys and the region's epoch version (client-go `groupMutations`, grouping by the
+    /// region cache).
+    pub(crate) fn group_by_region(&self, keys: &[Key]) -> Vec<RegionReq> {
+        let mut reqs: Vec<RegionReq> = Vec::new();
+        for key in keys {
+            let region = self.ks.region_of(*key);
+            match reqs.iter_mut().find(|r| r.region == region) {
+                Some(r) => r.keys.push(*key),
+                None => reqs.push(RegionReq {
+                    region,
+                    version: self.ks.span(region).version,
+                    keys: vec![*key],
+                    op: 0,
+                    done: false,
+                    hint: None,
+                    follower: None,
+                    locked: false,
+                    written: false,
+                }),
+            }
+        }
+        reqs
     }
 
     /// Every prewrite succeeded: ask PD for the commit ts.
@@ -146,6 +159,7 @@ impl Cdc {
         let phase = txn.phase;
         let req = txn.reqs.iter().find(|r| r.region == region);
         let (hint, follower) = (req.and_then(|r| r.hint), req.and_then(|r| r.follower));
+        let version = req.map_or(0, |r| r.version);
         let store = match (follower, hint) {
             (Some(store), _) => store,
             (None, Some(store)) => {
@@ -184,7 +198,7 @@ impl Cdc {
             out.set_timer(self.client, RST_LATENCY, reset);
             return;
         }
-        out.propose(self.client, node, (region, op));
+        out.propose(self.client, node, (region, version), op);
         let timeout = SimDuration::from_millis(READ_TIMEOUT_SHORT_MS);
         out.set_timer(
             self.client,
@@ -252,6 +266,9 @@ impl Cdc {
                 self.workload.failed.no_leader += 1;
                 req.hint = None;
                 self.txn_backoff(out, id, region, BackoffKind::RegionScheduling);
+            }
+            Some(TxnFailure::EpochNotMatch) => {
+                self.regroup_split_request(out, net, id, region);
             }
             Some(TxnFailure::Stale) => {
                 self.workload.failed.stale_command += 1;

@@ -23,10 +23,15 @@ pub enum Phase {
 }
 
 /// One region's request of a transaction, and what its applied entries did there.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RegionReq {
     /// Region.
     pub region: u32,
+    /// The region's epoch version when the keys were grouped: sent with every attempt.
+    pub version: u64,
+    /// The transaction's keys in the region when they were grouped (client-go's batch
+    /// mutations): grouped again if the region splits.
+    pub keys: Vec<Key>,
     /// The attempt in flight (0: none, waiting for a backoff or done).
     pub op: u64,
     /// The current phase's request succeeded.
@@ -185,21 +190,24 @@ pub struct FailedWrites {
     pub connection_reset: u64,
     /// The connection's keepalive ping went unanswered (the store paused, or a link cut).
     pub keepalive: u64,
+    /// `EpochNotMatch`: the region split; the keys are grouped again and sent at once.
+    pub epoch_not_match: u64,
 }
 
 impl FailedWrites {
     /// The metric names, in the order of [`FailedWrites::values`].
-    pub const NAMES: [&'static str; 6] = [
+    pub const NAMES: [&'static str; 7] = [
         "failed_writes.not_leader",
         "failed_writes.no_leader",
         "failed_writes.stale_command",
         "failed_writes.timeout",
         "failed_writes.connection_reset",
         "failed_writes.keepalive",
+        "failed_writes.epoch_not_match",
     ];
 
     /// The counts, in the order of [`FailedWrites::NAMES`].
-    pub fn values(&self) -> [u64; 6] {
+    pub fn values(&self) -> [u64; 7] {
         [
             self.not_leader,
             self.no_leader,
@@ -207,6 +215,7 @@ impl FailedWrites {
             self.timeout,
             self.connection_reset,
             self.keepalive,
+            self.epoch_not_match,
         ]
     }
 }

@@ -51,6 +51,23 @@ pub enum OpOutcome {
     },
     /// A ReadIndex was pending when its leader stepped down: TiKV answers `StaleCommand`.
     ReadStale,
+    /// The proposer answers `EpochNotMatch`: the request was routed with an older epoch
+    /// version than the region has (it split), checked when the leader takes it and again
+    /// when its entry applies (TiKV `fsm/peer.rs` `pre_propose_raft_command` and `fsm/apply.rs`
+    /// `exec_raft_cmd`, both `util::check_req_region_epoch`: normal requests compare the
+    /// version, exactly). The entry changed nothing.
+    EpochNotMatch,
+    /// The region split: `added` new regions, ids `first..first + added`, took the first parts
+    /// of its range, and every part's epoch version is now `version`. Reported when the
+    /// `BatchSplit` entry applies, in order with the entries applied around it.
+    Split {
+        /// The first new region.
+        first: u32,
+        /// New regions.
+        added: u32,
+        /// Epoch version of the parent and the new regions.
+        version: u64,
+    },
 }
 
 /// One outcome for the layer above to act on.
@@ -70,6 +87,11 @@ pub struct OpEvent {
 struct Pending {
     term: u64,
     op: u64,
+    /// The epoch version the request was routed with (0: not checked).
+    version: u64,
+    /// Its apply found the region's epoch newer: it changed nothing and answers
+    /// EpochNotMatch.
+    epoch_stale: bool,
     proposer: PeerId,
     /// The proposer's store restarted since: nobody is left to answer the client.
     orphaned: bool,
@@ -85,13 +107,14 @@ pub struct Proposals {
 
 impl Cluster {
     /// A client proposal reached store `s`: append it if the local peer leads, else answer
-    /// `NotLeader` (TiKV `PeerFsmDelegate::propose_raft_command` -> `pre_propose_raft_command`).
+    /// `NotLeader` (TiKV `PeerFsmDelegate::propose_raft_command` -> `pre_propose_raft_command`),
+    /// or `EpochNotMatch` if `version` (when not 0) is not the region's.
     /// `op` 0 is an untracked write (the TiKV-only load).
     pub(crate) fn propose_op<H: TikvHost>(
         &mut self,
         k: &mut Kernel<H>,
         s: usize,
-        region: u32,
+        (region, version): (u32, u64),
         op: u64,
     ) {
         let Some(pid) = self.local_peer(s, region) else {
@@ -100,6 +123,10 @@ impl Cluster {
             self.op_event(op, region, s, OpOutcome::NotLeader { leader: None });
             return;
         };
+        if self.peers[pid.ix()].is_leader() && self.epoch_stale(region, version) {
+            self.op_event(op, region, s, OpOutcome::EpochNotMatch);
+            return;
+        }
         if !self.propose(k, pid) {
             self.book.writes_dropped += 1;
             self.wake_on_request(pid);
@@ -112,6 +139,8 @@ impl Cluster {
             let pending = Pending {
                 term: p.term,
                 op,
+                version,
+                epoch_stale: false,
                 proposer: pid,
                 orphaned: false,
                 applied: false,
@@ -138,12 +167,18 @@ impl Cluster {
     ) {
         self.now = k.now().0;
         if region < self.region_count() && (store as usize) < self.stores.len() {
-            self.propose_op(k, store as usize, region, op);
+            self.propose_op(k, store as usize, (region, 0), op);
             self.flush(k);
         } else {
             let refused = OpOutcome::NotLeader { leader: None };
             self.op_event(op, region, store as usize, refused);
         }
+    }
+
+    /// True when a request routed with epoch `version` no longer matches `region`'s (0 is
+    /// never checked).
+    fn epoch_stale(&self, region: u32, version: u64) -> bool {
+        version != 0 && version != self.epochs[region as usize].version
     }
 
     /// A request that reached a follower wakes it: TiKV 7.1 `fsm/peer.rs`
@@ -164,15 +199,20 @@ impl Cluster {
         if op & crate::split::ADMIN_OP != 0 {
             self.admin_outcome(op, region, s, outcome);
         } else if op != 0 {
-            let store = s as u32;
-            let ev = OpEvent {
-                op,
-                region,
-                store,
-                outcome,
-            };
-            self.proposals.events.push(ev);
+            self.push_op_event(op, region, s, outcome);
         }
+    }
+
+    /// Queues an outcome for the layer above.
+    pub(crate) fn push_op_event(&mut self, op: u64, region: u32, s: usize, outcome: OpOutcome) {
+        let store = s as u32;
+        let ev = OpEvent {
+            op,
+            region,
+            store,
+            outcome,
+        };
+        self.proposals.events.push(ev);
     }
 
     /// Peer `pid`'s commit (and, in the model, its applied index) moved from `from` to `to`.
@@ -192,19 +232,23 @@ impl Cluster {
             let term_here = self.peers[pid.ix()].log.term_at(key.1);
             let e = self.proposals.pending[&key];
             let matches = term_here == Some(e.term);
+            let mut e = e;
             if matches && !e.applied {
-                self.op_event(e.op, r, s, OpOutcome::Applied);
-                self.proposals
-                    .pending
-                    .get_mut(&key)
-                    .expect("present")
-                    .applied = true;
+                // An entry proposed while a split was on its way applies after it: its
+                // epoch is stale now (TiKV holds such proposals back, `CmdEpochChecker`, and
+                // fails them with EpochNotMatch when the split applies; the outcome is the same).
+                e.epoch_stale = self.epoch_stale(r, e.version);
+                if !e.epoch_stale {
+                    self.op_event(e.op, r, s, OpOutcome::Applied);
+                }
+                e.applied = true;
+                self.proposals.pending.insert(key, e);
             }
             if e.proposer == pid && !e.orphaned {
-                let outcome = if matches {
-                    OpOutcome::Done
-                } else {
-                    OpOutcome::Stale
+                let outcome = match (matches, e.epoch_stale) {
+                    (true, false) => OpOutcome::Done,
+                    (true, true) => OpOutcome::EpochNotMatch,
+                    (false, _) => OpOutcome::Stale,
                 };
                 self.op_event(e.op, r, s, outcome);
                 self.proposals.pending.remove(&key);

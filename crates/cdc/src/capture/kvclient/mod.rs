@@ -19,6 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::change::{RegionError, RegionEvent, RegionEventKind, RowChange};
 use crate::config::KvClientEvict;
+use crate::keyspace::RegionSpan;
 use crate::ts::Ts;
 pub use region::{Owner, RegionTrack};
 pub use stream::{Stream, Worker};
@@ -38,6 +39,8 @@ pub enum KvAction {
         request: u64,
         /// Scan from.
         checkpoint: Ts,
+        /// The epoch version the region had when it was tracked.
+        version: u64,
     },
     /// Arm a request timer for `region`; `backoff` says whether to wait the retry backoff.
     Retry {
@@ -62,6 +65,16 @@ pub enum KvAction {
     },
     /// Committed rows for the puller's sorter.
     Rows(Vec<RowChange>),
+    /// `span`'s region split: subscribe each region now holding part of it, from `from`
+    /// (tiflow 7.1 `cdc/kv/client.go`, `handleError` on EpochNotMatch ->
+    /// `scheduleDivideRegionAndRequest` -> `divideAndSendEventFeedToRegions`, which loads the
+    /// span's regions from PD and resumes each from the range's checkpoint ts; no backoff).
+    Redivide {
+        /// The split region's span when it was subscribed.
+        span: RegionSpan,
+        /// Its resolved ts: the new subscriptions scan from here.
+        from: Ts,
+    },
     /// A region was orphaned (for the log).
     Orphaned {
         /// Region.
@@ -117,9 +130,9 @@ impl KvClient {
         }
     }
 
-    /// Locks `region`'s range and subscribes to it from `from`.
-    pub fn track(&mut self, region: u32, from: Ts, out: &mut Vec<KvAction>) {
-        self.regions.insert(region, RegionTrack::new(from));
+    /// Locks `region`'s range `span` and subscribes to it from `from`.
+    pub fn track(&mut self, region: u32, span: RegionSpan, from: Ts, out: &mut Vec<KvAction>) {
+        self.regions.insert(region, RegionTrack::new(span, from));
         self.changed.insert(region);
         out.push(KvAction::Retry {
             region,
@@ -179,7 +192,7 @@ impl KvClient {
         if track.owner != Owner::Retrying {
             return;
         }
-        let checkpoint = track.resolved;
+        let (checkpoint, version) = (track.resolved, track.span.version);
         let Some(store) = self.leader_cache.get(&region).copied().or(pd_leader) else {
             out.push(KvAction::Retry {
                 region,
@@ -225,6 +238,7 @@ impl KvClient {
             region,
             request,
             checkpoint,
+            version,
         });
     }
 
@@ -300,6 +314,9 @@ impl KvClient {
                     track.penalty += 1;
                 }
             }
+            RegionEventKind::Error(RegionError::EpochNotMatch) => {
+                self.redivide(store, ev.region, out);
+            }
             RegionEventKind::Error(e) => {
                 match e {
                     RegionError::NotLeader { leader: Some(l) } => {
@@ -318,16 +335,37 @@ impl KvClient {
                     region: ev.region,
                     backoff: !matches!(e, RegionError::NotLeader { leader: Some(_) }),
                 });
-                if s.worker.regions.is_empty() && !s.worker.exiting {
-                    // tiflow#9519: an empty worker exits and takes its stream down with it.
-                    s.worker.exiting = true;
-                    out.push(KvAction::WorkerExit {
-                        store,
-                        stream: s.generation,
-                    });
-                }
+                self.exit_if_idle(store, out);
             }
         }
+    }
+
+    /// The worker of `store`'s stream lost its last region: tiflow#9519's worker exits and
+    /// takes its stream down with it.
+    fn exit_if_idle(&mut self, store: u32, out: &mut Vec<KvAction>) {
+        let s = self.streams.get_mut(&store).expect("present");
+        if s.worker.regions.is_empty() && !s.worker.exiting {
+            s.worker.exiting = true;
+            out.push(KvAction::WorkerExit {
+                store,
+                stream: s.generation,
+            });
+        }
+    }
+
+    /// `region` split under its subscription: its range lock is released and its span is
+    /// divided again over the regions it became ([`KvAction::Redivide`]).
+    fn redivide(&mut self, store: u32, region: u32, out: &mut Vec<KvAction>) {
+        let track = self.regions.remove(&region).expect("present");
+        self.leader_cache.remove(&region);
+        self.changed.insert(region);
+        let s = self.streams.get_mut(&store).expect("present");
+        s.worker.regions.remove(&region);
+        out.push(KvAction::Redivide {
+            span: track.span,
+            from: track.resolved,
+        });
+        self.exit_if_idle(store, out);
     }
 
     /// The stream to `store` failed (reset or keepalive timeout): both loops will stop.

@@ -1,5 +1,6 @@
 //! What the KV client knows about one subscribed region.
 
+use crate::keyspace::RegionSpan;
 use crate::ts::Ts;
 
 /// Who is responsible for a region's subscription right now. A region whose range is locked
@@ -30,6 +31,9 @@ pub enum Owner {
 /// A region the KV client holds a range lock for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RegionTrack {
+    /// The range and epoch the region had when it was tracked: what its subscription covers,
+    /// and what is divided again over the regions it became if it splits.
+    pub span: RegionSpan,
     /// Highest resolved ts applied (only after initialisation; never goes back).
     pub resolved: Ts,
     /// Incremental scan finished on the current subscription.
@@ -42,9 +46,10 @@ pub struct RegionTrack {
 }
 
 impl RegionTrack {
-    /// A region to subscribe from `from`.
-    pub fn new(from: Ts) -> Self {
+    /// A region covering `span`, to subscribe from `from`.
+    pub fn new(span: RegionSpan, from: Ts) -> Self {
         RegionTrack {
+            span,
             resolved: from,
             initialized: false,
             owner: Owner::Retrying,

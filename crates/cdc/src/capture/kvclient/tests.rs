@@ -2,6 +2,15 @@
 
 use super::*;
 
+/// Any span: these tests never split a region.
+fn span() -> RegionSpan {
+    RegionSpan {
+        start: 0,
+        end: 1,
+        version: 1,
+    }
+}
+
 fn ev(region: u32, request: u64, kind: RegionEventKind) -> RegionEvent {
     RegionEvent {
         region,
@@ -16,8 +25,8 @@ fn ev(region: u32, request: u64, kind: RegionEventKind) -> RegionEvent {
 fn race(mode: KvClientEvict) -> KvClient {
     let mut c = KvClient::new(mode);
     let mut out = Vec::new();
-    c.track(1, Ts(100), &mut out);
-    c.track(2, Ts(100), &mut out);
+    c.track(1, span(), Ts(100), &mut out);
+    c.track(2, span(), Ts(100), &mut out);
     c.request(1, Some(0), |_| true, &mut out);
     c.request(2, Some(0), |_| true, &mut out);
     let g = c.streams()[&0].generation;
@@ -94,7 +103,7 @@ fn fixed_eviction_re_requests_the_racing_region() {
 fn region_cache_follows_not_leader_hints_and_forgets_unreachable_stores() {
     let mut c = KvClient::new(KvClientEvict::AfterJoin);
     let mut out = Vec::new();
-    c.track(7, Ts(1), &mut out);
+    c.track(7, span(), Ts(1), &mut out);
     c.request(7, Some(0), |_| true, &mut out);
     let g = c.streams()[&0].generation;
     let err = RegionEventKind::Error(RegionError::NotLeader { leader: Some(2) });
@@ -134,8 +143,8 @@ fn stream_failure_evicts_worker_and_pending_regions_in_both_modes() {
     for mode in [KvClientEvict::OnWorkerExit, KvClientEvict::AfterJoin] {
         let mut c = KvClient::new(mode);
         let mut out = Vec::new();
-        c.track(1, Ts(1), &mut out);
-        c.track(2, Ts(1), &mut out);
+        c.track(1, span(), Ts(1), &mut out);
+        c.track(2, span(), Ts(1), &mut out);
         c.request(1, Some(0), |_| true, &mut out);
         c.request(2, Some(0), |_| true, &mut out);
         let g = c.streams()[&0].generation;
@@ -157,7 +166,7 @@ fn stream_failure_evicts_worker_and_pending_regions_in_both_modes() {
 fn resolved_ts_applies_only_after_initialisation_and_never_goes_back() {
     let mut c = KvClient::new(KvClientEvict::AfterJoin);
     let mut out = Vec::new();
-    c.track(1, Ts(10), &mut out);
+    c.track(1, span(), Ts(10), &mut out);
     c.request(1, Some(0), |_| true, &mut out);
     let g = c.streams()[&0].generation;
     c.on_events(
@@ -184,4 +193,37 @@ fn resolved_ts_applies_only_after_initialisation_and_never_goes_back() {
         &mut out,
     );
     assert_eq!(c.regions()[&1].resolved, Ts(50));
+}
+
+#[test]
+fn a_split_region_is_released_and_its_span_divided_again_from_its_resolved_ts() {
+    let mut c = KvClient::new(KvClientEvict::AfterJoin);
+    let mut out = Vec::new();
+    let old = RegionSpan {
+        start: 10,
+        end: 20,
+        version: 1,
+    };
+    c.track(1, old, Ts(10), &mut out);
+    c.track(2, span(), Ts(10), &mut out);
+    c.request(1, Some(0), |_| true, &mut out);
+    c.request(2, Some(0), |_| true, &mut out);
+    let g = c.streams()[&0].generation;
+    let events = vec![
+        ev(1, 1, RegionEventKind::Initialized),
+        ev(1, 1, RegionEventKind::Resolved(Ts(40))),
+        ev(2, 2, RegionEventKind::Initialized),
+    ];
+    c.on_events(0, g, events, &mut out);
+    out.clear();
+    let split = ev(1, 1, RegionEventKind::Error(RegionError::EpochNotMatch));
+    c.on_events(0, g, vec![split], &mut out);
+    let want = KvAction::Redivide {
+        span: old,
+        from: Ts(40),
+    };
+    assert_eq!(out, vec![want], "no retry of the old region, no backoff");
+    assert!(!c.regions().contains_key(&1), "its range lock is released");
+    assert!(c.take_changed().contains(&1), "its tables see it go");
+    assert_eq!(c.streams()[&0].worker.regions.len(), 1, "region 2 stays");
 }

@@ -291,11 +291,7 @@ mod tests {
 
     #[test]
     fn both_protocols_round_trip_rows_and_resolved_ts() {
-        let ks = Keyspace {
-            tables: 4,
-            rows_per_table: 100,
-            regions: 8,
-        };
+        let ks = Keyspace::new(4, 100, 8);
         let row = RowChange {
             key: ks.key(2, 17),
             value: 4242,

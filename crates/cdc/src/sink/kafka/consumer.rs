@@ -108,11 +108,7 @@ mod tests {
 
     #[test]
     fn rows_wait_for_every_partition_and_duplicates_are_dropped() {
-        let ks = Keyspace {
-            tables: 2,
-            rows_per_table: 10,
-            regions: 2,
-        };
+        let ks = Keyspace::new(2, 10, 2);
         let p = KafkaProtocol::OpenProtocol;
         let mut c = Consumer::new(ks.keys(), 2);
         let row = |key, ts| RowChange {

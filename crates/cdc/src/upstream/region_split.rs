@@ -1,0 +1,127 @@
+//! A region split, as the layers above TiKV's Raft see it.
+//!
+//! - **The layout.** When the `BatchSplit` entry applies, the parent's key range is cut and
+//!   every part's epoch version changes (TiKV `fsm/apply.rs` `exec_batch_split`); the key
+//!   layout ([`crate::keyspace::Keyspace::split`]) follows at once, as PD's region info does
+//!   once the leader reports the split.
+//! - **The locks.** A lock is a key's: the parent's locks now belong to the regions their keys
+//!   fell in, so a lock still holds back the resolved ts of the region that holds its key.
+//! - **The client.** Its requests carry the epoch version their keys were grouped with. A
+//!   request for the split region answers EpochNotMatch; client-go puts the current regions
+//!   from the error into its region cache (`internal/locate/region_cache.go`
+//!   `OnRegionEpochNotMatch`), groups the batch's keys again and sends each group at once,
+//!   without a backoff (`txnkv/transaction/prewrite.go` `handleRegionErr` ->
+//!   `retry.MayBackoffForRegionError`, then `2pc.go` `doActionOnMutations`).
+//! - **TiCDC.** The endpoint ends the parent's subscriptions with EpochNotMatch
+//!   (`crate::endpoint::endpoint_host::end_split_subscriptions`); the KV client divides the
+//!   old span over the new regions ([`crate::capture::kvclient::KvAction::Redivide`]).
+//!
+//! Simplification: the client learns the new regions' epochs from the layout at once (the
+//! error's `current_regions`, which TiKV fills with the region and its split siblings); a
+//! request that reached a store before the split and applied before it is not affected.
+
+use faultline_sim::Level;
+use faultline_tikv::Cluster;
+
+use crate::cdc::Cdc;
+use crate::endpoint::endpoint_host::end_split_subscriptions;
+use crate::keyspace::Key;
+use crate::out::{Out, Reach};
+use crate::ts::Ts;
+use crate::upstream::workload::RegionReq;
+
+impl Cdc {
+    /// Region `parent` split: `added` new regions from id `first`, every part at epoch version
+    /// `version`.
+    pub(crate) fn on_region_split(&mut self, out: &mut Out, parent: u32, split: (u32, u32, u64)) {
+        let (first, added, version) = split;
+        let old = self.ks.region_keys(parent);
+        self.ks.split(parent, first, added, version);
+        for _ in 0..added {
+            self.upstream.add_region();
+        }
+        self.move_split_locks(parent, old);
+        for orphan in self.workload.orphans.values_mut() {
+            if let Some(i) = orphan.locked.iter().position(|r| *r == parent) {
+                let keys = keys_in(&orphan.writes, old);
+                let mut now: Vec<u32> = keys.iter().map(|k| self.ks.region_of(*k)).collect();
+                now.dedup();
+                orphan.locked.splice(i..=i, now);
+                orphan.locked.dedup();
+            }
+        }
+        if self.enabled() {
+            end_split_subscriptions(&mut self.endpoints, parent);
+            let detail = format!("region_id={parent} regions={first}..={}", first + added - 1);
+            out.log(Some(self.pd), Level::Info, "region split reported", detail);
+        }
+    }
+
+    /// The locks of `parent`, whose range was `old`, go to the regions now holding their keys.
+    fn move_split_locks(&mut self, parent: u32, old: (Key, Key)) {
+        for (start_ts, count) in self.upstream.take_locks(parent) {
+            let keys = self.locked_keys(start_ts, old);
+            if keys.is_empty() {
+                self.upstream.lock(parent, start_ts, count);
+            }
+            for key in keys {
+                self.upstream.lock(self.ks.region_of(key), start_ts, 1);
+            }
+        }
+    }
+
+    /// The keys in `range` of the transaction that started at `start_ts` (open or orphaned).
+    fn locked_keys(&self, start_ts: Ts, range: (Key, Key)) -> Vec<Key> {
+        if let Some(o) = self.workload.orphans.get(&start_ts) {
+            return keys_in(&o.writes, range);
+        }
+        let open = self.workload.open.values();
+        open.filter(|t| t.start_ts == start_ts)
+            .flat_map(|t| keys_in(&t.writes, range))
+            .collect()
+    }
+
+    /// A store answered EpochNotMatch to transaction `id`'s request for `region`: its keys
+    /// are grouped by the regions they are in now and sent again at once, each group keeping
+    /// what the old request's entries did (a lock a prewrite left is on every part).
+    pub(crate) fn regroup_split_request(
+        &mut self,
+        out: &mut Out,
+        net: (&Cluster, Reach),
+        id: u64,
+        region: u32,
+    ) {
+        self.workload.failed.epoch_not_match += 1;
+        let Some(txn) = self.workload.open.get_mut(&id) else {
+            return;
+        };
+        let Some(i) = txn.reqs.iter().position(|r| r.region == region) else {
+            return;
+        };
+        let old = txn.reqs.remove(i);
+        let parts: Vec<RegionReq> = self
+            .group_by_region(&old.keys)
+            .into_iter()
+            .map(|r| RegionReq {
+                locked: old.locked,
+                written: old.written,
+                ..r
+            })
+            .collect();
+        let regions: Vec<u32> = parts.iter().map(|r| r.region).collect();
+        let txn = self.workload.open.get_mut(&id).expect("open");
+        txn.reqs.splice(i..i, parts);
+        for r in regions {
+            self.send_txn_request(out, net, id, r);
+        }
+    }
+}
+
+/// The keys of `writes` in `[start, end)`.
+fn keys_in(writes: &[(Key, u64)], (start, end): (Key, Key)) -> Vec<Key> {
+    writes
+        .iter()
+        .map(|(k, _)| *k)
+        .filter(|k| (start..end).contains(k))
+        .collect()
+}
