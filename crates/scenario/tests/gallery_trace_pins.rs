@@ -8,7 +8,7 @@
 use faultline_scenario::{gallery, Run, MODEL_VERSION};
 
 /// The model version the pins below were recorded with.
-const PINNED_MODEL_VERSION: u32 = 13;
+const PINNED_MODEL_VERSION: u32 = 14;
 
 /// (gallery file, trace hash at the end of its run).
 const PINS: &[(&str, u64)] = &[
@@ -21,52 +21,56 @@ const PINS: &[(&str, u64)] = &[
         0x57877a6ca7416df3,
     ),
     ("raft-basics-kill-a-store.toml", 0xf85d5b0a63ed0825),
-    ("raft-minority-leader-partition.toml", 0x2a11c991adfe5c8e),
+    ("raft-minority-leader-partition.toml", 0x43e2762c375e5653),
     ("raft-quorum-lost-two-stores.toml", 0x437a9109832b8b9f),
     ("raft-region-split.toml", 0xdd93348e77643568),
-    ("tikv-rolling-restart.toml", 0x647f86306ec9262a),
+    ("tikv-rolling-restart.toml", 0xd92142b1221598c8),
     (
         "tikv-rolling-restart-without-eviction.toml",
-        0x8b99664524b5588a,
+        0x7523ad4fbb4e5b16,
     ),
     (
         "tikv-scale-out-in-during-kafka-replication.toml",
-        0x54af2437c1d93466,
+        0x17d6464417bc55d8,
     ),
-    ("cdc-basic-replication.toml", 0x38f473c71d7bb8ad),
-    ("cdc-capture-loses-pd.toml", 0xad4ab5a43cde5396),
+    ("cdc-basic-replication.toml", 0x2020877415df91c6),
+    ("cdc-capture-loses-pd.toml", 0x1df3d85a22042e74),
     (
         "cdc-large-transactions-hold-the-checkpoint.toml",
         0x05a0cd05fdafaaa1,
     ),
     ("cdc-client-dies-holding-locks.toml", 0xaaa8abb17fca7628),
     (
+        "cdc-region-split-during-replication.toml",
+        0xeada4a1d13b437d7,
+    ),
+    (
         "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
-        0xd50ef8aff8876878,
+        0x81f9f50991898f0a,
     ),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml",
-        0x2b3023fba3cb5680,
+        0x6cb433195efae857,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss.toml",
-        0x727f5451d2899f9b,
+        0x598856d1aca2dc55,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss-fixed.toml",
-        0x766bec762f13d3b4,
+        0xd2a96380e6f6564c,
     ),
     (
         "tiflow-9344-scale-captures-during-workload.toml",
-        0x3a81f69529db2431,
+        0x4c289bf8aa945872,
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner.toml",
-        0xb02a7ce39e3a84e6,
+        0xf4e0dacef04a7b49,
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner-fixed.toml",
-        0x6ba7626b413568b5,
+        0x7b019e5aa36b2737,
     ),
 ];
 

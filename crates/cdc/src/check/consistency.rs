@@ -70,8 +70,8 @@ mod tests {
     fn setup() -> (Keyspace, Upstream, Downstream) {
         let ks = Keyspace::new(2, 4, 2);
         let mut up = Upstream::new(ks.keys(), ks.regions);
-        up.commit(ks.key(0, 1), 7, Ts(10));
-        up.commit(ks.key(1, 2), 8, Ts(30));
+        up.commit(ks.key(0, 1), 7, Ts(10), Ts::ZERO);
+        up.commit(ks.key(1, 2), 8, Ts(30), Ts::ZERO);
         (ks.clone(), up, Downstream::new(ks.keys()))
     }
 

@@ -144,12 +144,13 @@ impl Cdc {
         }
     }
 
+    /// Every version committed in `region` after `after`, per key oldest first: TiKV's
+    /// incremental scan (`components/cdc/src/initializer.rs`, `build_delta_scanner`).
     fn scan(&self, region: u32, after: Ts) -> Vec<RowChange> {
         let (a, b) = self.ks.region_keys(region);
         (a..b)
-            .filter_map(|key| {
-                let v = self.upstream.row(key);
-                (v.commit_ts > after).then_some(RowChange {
+            .flat_map(|key| {
+                (self.upstream.versions_after(key, after)).map(move |v| RowChange {
                     key,
                     value: v.value,
                     start_ts: v.commit_ts,

@@ -1,5 +1,13 @@
-//! Upstream ground truth: the latest committed version of every row, and the Percolator locks
+//! Upstream ground truth: the committed versions of every row (MVCC), and the Percolator locks
 //! held per region by transactions between prewrite and commit.
+//!
+//! TiKV keeps every version until GC removes those at or below the GC safe point, which
+//! TiCDC holds at its changefeeds' checkpoint (tiflow `pkg/txnutil/gc/gc_manager.go`,
+//! `TryUpdateGCSafePoint`, a service safe point at the minimum checkpoint; TiKV
+//! `src/server/gc_worker/gc_manager.rs`). An incremental scan from a checkpoint therefore sees
+//! every version after it (`components/cdc/src/initializer.rs`, `build_delta_scanner`).
+//! Simplification: a key's versions at or below the safe point are dropped when the key is
+//! next written, not by a GC round.
 
 use std::collections::BTreeMap;
 
@@ -21,6 +29,11 @@ pub struct RowVersion {
 #[derive(Clone, Debug)]
 pub struct Upstream {
     rows: Vec<RowVersion>,
+    /// Per key, its versions newer than the GC safe point, oldest first (copy-on-write for
+    /// snapshots, as the locks).
+    versions: CowVec<Vec<RowVersion>>,
+    /// Versions committed so far (a version applied twice counts once).
+    pub committed_versions: u64,
     /// Per region: start ts of each transaction holding locks -> number of its keys locked.
     /// Copy-on-write: a snapshot of the world shares the (mostly empty) tables of regions no
     /// transaction touched since the last one, instead of cloning 256,000 maps at full scale.
@@ -32,6 +45,8 @@ impl Upstream {
     pub fn new(keys: u32, regions: u32) -> Self {
         Upstream {
             rows: vec![RowVersion::default(); keys as usize],
+            versions: vec![Vec::new(); keys as usize].into(),
+            committed_versions: 0,
             locks: vec![BTreeMap::new(); regions as usize].into(),
         }
     }
@@ -80,11 +95,26 @@ impl Upstream {
         self.locks[region as usize].keys().next().copied()
     }
 
-    /// Writes a committed version. The row's latest version is the one with the highest
-    /// commit ts (MVCC), whatever order the commits are applied in: the model has no
-    /// write-write conflict check, so two transactions may commit one key, and a retried
-    /// commit can apply after a newer one.
-    pub fn commit(&mut self, key: Key, value: u64, commit_ts: Ts) {
+    /// The versions of `key` committed after `after`, oldest first.
+    pub fn versions_after(&self, key: Key, after: Ts) -> impl Iterator<Item = RowVersion> + '_ {
+        (self.versions[key as usize].iter())
+            .filter(move |v| v.commit_ts > after)
+            .copied()
+    }
+
+    /// Writes a committed version, dropping the key's versions at or below `gc_safe_point`.
+    /// The row's latest version is the one with the highest commit ts (MVCC), whatever order
+    /// the commits are applied in: the model has no write-write conflict check, so two
+    /// transactions may commit one key, and a retried commit can apply after a newer one.
+    pub fn commit(&mut self, key: Key, value: u64, commit_ts: Ts, gc_safe_point: Ts) {
+        let versions = &mut self.versions[key as usize];
+        if versions.iter().any(|v| v.commit_ts == commit_ts) {
+            return;
+        }
+        versions.retain(|v| v.commit_ts > gc_safe_point);
+        let at = versions.partition_point(|v| v.commit_ts < commit_ts);
+        versions.insert(at, RowVersion { value, commit_ts });
+        self.committed_versions += 1;
         let row = &mut self.rows[key as usize];
         if commit_ts > row.commit_ts {
             *row = RowVersion { value, commit_ts };
@@ -117,8 +147,8 @@ mod tests {
     #[test]
     fn a_row_keeps_the_version_with_the_highest_commit_ts_whatever_the_order() {
         let mut up = Upstream::new(4, 1);
-        up.commit(3, 2, Ts(20));
-        up.commit(3, 1, Ts(10)); // a retried commit applied late
+        up.commit(3, 2, Ts(20), Ts::ZERO);
+        up.commit(3, 1, Ts(10), Ts::ZERO); // a retried commit applied late
         assert_eq!(
             up.row(3),
             RowVersion {
@@ -126,7 +156,29 @@ mod tests {
                 commit_ts: Ts(20)
             }
         );
-        up.commit(3, 3, Ts(30));
+        up.commit(3, 3, Ts(30), Ts::ZERO);
         assert_eq!(up.row(3).value, 3);
+    }
+
+    #[test]
+    fn every_version_above_the_gc_safe_point_is_kept_for_a_scan() {
+        let mut up = Upstream::new(2, 1);
+        up.commit(1, 1, Ts(10), Ts::ZERO);
+        up.commit(1, 2, Ts(20), Ts::ZERO);
+        up.commit(1, 2, Ts(20), Ts::ZERO); // applied twice: one version
+        let after = |up: &Upstream, ts| {
+            let v: Vec<u64> = up
+                .versions_after(1, Ts(ts))
+                .map(|v| v.commit_ts.0)
+                .collect();
+            v
+        };
+        assert_eq!(after(&up, 5), vec![10, 20]);
+        assert_eq!(after(&up, 10), vec![20]);
+        assert_eq!(up.committed_versions, 2);
+        // The checkpoint passed 10: GC may drop it when the key is written next.
+        up.commit(1, 3, Ts(30), Ts(15));
+        assert_eq!(after(&up, 0), vec![20, 30]);
+        assert_eq!(up.row(1).value, 3);
     }
 }

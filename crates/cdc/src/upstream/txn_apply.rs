@@ -96,10 +96,21 @@ impl Cdc {
         region: u32,
         rows: Vec<RowChange>,
     ) {
+        let safe_point = self.gc_safe_point();
         for row in &rows {
-            self.upstream.commit(row.key, row.value, row.commit_ts);
+            (self.upstream).commit(row.key, row.value, row.commit_ts, safe_point);
         }
         self.emit_applied_rows(tikv, store, region, rows);
+    }
+
+    /// TiKV's GC safe point as far as the model needs it: TiCDC's service safe point, the
+    /// lowest checkpoint its changefeeds persisted. With no changefeed nothing reads an old
+    /// version, so only the latest is kept (TiDB's `tikv_gc_life_time`, 10 min, which would
+    /// keep more, is not modelled).
+    fn gc_safe_point(&self) -> Ts {
+        let feeds = 0..self.cfg.changefeeds.len();
+        let lowest = feeds.map(|cf| self.persisted_checkpoint(cf)).min();
+        lowest.unwrap_or(Ts(u64::MAX))
     }
 
     /// The CDC endpoint of the applying store sends the rows to the region's subscribers, if
