@@ -36,10 +36,11 @@ test("a split region shows on the map, with the region it split from and its epo
   await waitStatus(page, problems);
   await page.click('button[data-view="regions"]');
   await page.waitForSelector('.region-map[data-regions="19"]');
-  // The heatmap's rows are the starting regions, and its caption says so.
+  // The heatmap's rows are the starting regions' ranges, and its caption says where the
+  // split regions are drawn.
   assert.match(
     await page.textContent(".heatmap figcaption"),
-    /The 3 regions split off since the start are not drawn here yet; the region map shows them/,
+    /The 3 regions split off since the start are drawn in the rows of the ranges they came from/,
   );
   await clickRegion(page, 17);
   const detail = await page.textContent(".region-detail");

@@ -63,6 +63,16 @@ impl Cluster {
         (self.slot_store.len() / self.replicas as usize) as u32
     }
 
+    /// The bootstrap region `region` was split off (itself if it was there from the start):
+    /// a split region lies in the key range of the region it came from.
+    pub fn base_region(&self, region: u32) -> u32 {
+        let mut root = region;
+        while let Some(parent) = self.split_from.get(&root) {
+            root = *parent;
+        }
+        root
+    }
+
     /// Region `region`'s epoch, or `None` for an unknown region.
     pub fn region_epoch(&self, region: u32) -> Option<RegionEpoch> {
         self.epochs.get(region as usize).copied()
@@ -130,11 +140,7 @@ impl Cluster {
             })
             .collect();
         let since = self.book.leaderless_since[region as usize];
-        // A split region lies in the key range of the region it came from, first of all.
-        let mut root = region;
-        while let Some(parent) = self.split_from.get(&root) {
-            root = *parent;
-        }
+        let root = self.base_region(region);
         Some(RegionDetail {
             id: region,
             table: root / REGIONS_PER_TABLE,

@@ -7,6 +7,10 @@
 //! last time (so a region falling asleep is seen). Only buckets whose counts moved get a new
 //! colour; the rest copy the previous column. A node changing state (a store killed or
 //! restarted) can change any region at once, so that costs one full pass.
+//!
+//! Rows are the key ranges of the regions at the start. A region split off later lies in the
+//! range of the region it came from, so it is counted in that row: a split row's colour is
+//! its regions' (leaderless first, then the most common).
 
 use faultline_scenario::Run;
 use faultline_sim::SimTime;
@@ -20,6 +24,8 @@ use crate::view_model::region_map::{region_colour, LEADERLESS, LEADERLESS_HIBERN
 pub trait RegionStates {
     /// Regions in the cluster.
     fn region_count(&self) -> u32;
+    /// The region at the start that `region` was split off (itself for those).
+    fn base_region(&self, region: u32) -> u32;
     /// The region map's colour index of `region` now.
     fn colour(&self, region: u32) -> u8;
     /// Appends every region that may be changing: all leaderless regions and every region
@@ -34,6 +40,10 @@ pub trait RegionStates {
 impl RegionStates for Run {
     fn region_count(&self) -> u32 {
         self.world.model.tikv.region_count()
+    }
+
+    fn base_region(&self, region: u32) -> u32 {
+        self.world.model.tikv.base_region(region)
     }
 
     fn colour(&self, region: u32) -> u8 {
@@ -65,7 +75,10 @@ impl RegionStates for Run {
 /// The heatmap recorded so far, and what it needs to record the next column cheaply.
 #[derive(Clone, Debug)]
 pub struct HeatmapRecorder {
+    /// Regions at the start: one row per region, or per bucket of them.
     regions: u32,
+    /// Per region split off since the start (`regions..`), the region whose row it is in.
+    split_base: Vec<u32>,
     buckets: u32,
     column_us: u64,
     columns: u32,
@@ -96,6 +109,7 @@ impl HeatmapRecorder {
         let column_us = column_us(end.as_micros());
         let mut r = HeatmapRecorder {
             regions,
+            split_base: Vec::new(),
             buckets,
             column_us,
             columns: (end.as_micros() / column_us) as u32 + 1,
@@ -141,13 +155,19 @@ impl HeatmapRecorder {
         // Column numbers after the clock will be used again.
         self.seen.fill(0);
         self.epoch = run.epoch();
-        for r in 0..self.regions {
+        // A snapshot from before a split has fewer regions than the recorder last saw.
+        let now = run.region_count().max(self.regions);
+        self.split_base.truncate((now - self.regions) as usize);
+        self.last.truncate(now as usize);
+        self.seen.truncate(now as usize);
+        for r in 0..self.last.len() as u32 {
             let c = run.colour(r);
             self.last[r as usize] = c;
             let b = self.bucket(r);
             self.counts[b * COLOURS + c as usize] += 1;
         }
-        self.reads += self.regions as u64;
+        self.reads += self.last.len() as u64;
+        self.add_split_regions(run);
         self.dirty = (0..self.buckets).collect();
         self.record_due(run);
     }
@@ -162,7 +182,25 @@ impl HeatmapRecorder {
     }
 
     fn bucket(&self, region: u32) -> usize {
-        bucket_of(region, self.regions, self.buckets) as usize
+        let row = match region.checked_sub(self.regions) {
+            Some(i) => self.split_base[i as usize],
+            None => region,
+        };
+        bucket_of(row, self.regions, self.buckets) as usize
+    }
+
+    /// Counts the regions split off since the last look in the rows they came from.
+    fn add_split_regions(&mut self, run: &impl RegionStates) {
+        for r in self.last.len() as u32..run.region_count() {
+            self.split_base.push(run.base_region(r));
+            let c = run.colour(r);
+            self.reads += 1;
+            self.last.push(c);
+            self.seen.push(0);
+            let b = self.bucket(r);
+            self.counts[b * COLOURS + c as usize] += 1;
+            self.dirty.push(b as u32);
+        }
     }
 
     /// Sets a region's colour, moving its bucket's counts when it changed.
@@ -178,13 +216,14 @@ impl HeatmapRecorder {
 
     fn record_column(&mut self, run: &impl RegionStates) {
         let column = self.recorded();
+        self.add_split_regions(run);
         let epoch = run.epoch();
         if epoch != self.epoch {
             self.epoch = epoch;
-            for r in 0..self.regions {
+            for r in 0..self.last.len() as u32 {
                 self.update(r, run.colour(r));
             }
-            self.reads += self.regions as u64;
+            self.reads += self.last.len() as u64;
         }
         // The touched regions first: only they are watched next time; the previous watch
         // is read once more to see a region fall asleep.
@@ -195,7 +234,7 @@ impl HeatmapRecorder {
         let mut watch = Vec::with_capacity(touched);
         let mut lowest: Vec<(u32, u32)> = Vec::new();
         for (i, r) in candidates.into_iter().enumerate() {
-            if r >= self.regions || self.seen[r as usize] == column + 1 {
+            if r as usize >= self.last.len() || self.seen[r as usize] == column + 1 {
                 continue;
             }
             self.seen[r as usize] = column + 1;
@@ -249,7 +288,7 @@ impl HeatmapRecorder {
             .collect();
         HeatmapVm {
             regions: self.regions,
-            regions_now: self.regions,
+            regions_now: self.last.len() as u32,
             buckets: b,
             column_us: self.column_us,
             columns: self.columns,

@@ -16,6 +16,8 @@ const AWAKE_1: u8 = STORE_BASE + 2;
 /// A cluster whose regions the test sets by hand, counting every colour read.
 struct Fake {
     colours: Vec<u8>,
+    /// The row of each region split off (region `4 + i` for `bases[i]` in a 4-region run).
+    bases: Vec<u32>,
     awake: Vec<u32>,
     epoch: u64,
     now: SimTime,
@@ -26,6 +28,7 @@ impl Fake {
     fn new(regions: u32) -> Fake {
         Fake {
             colours: vec![CALM; regions as usize],
+            bases: Vec::new(),
             awake: Vec::new(),
             epoch: 0,
             now: SimTime(0),
@@ -42,6 +45,13 @@ impl Fake {
 impl RegionStates for Fake {
     fn region_count(&self) -> u32 {
         self.colours.len() as u32
+    }
+    fn base_region(&self, region: u32) -> u32 {
+        let first_split = (self.colours.len() - self.bases.len()) as u32;
+        match region.checked_sub(first_split) {
+            Some(i) => self.bases[i as usize],
+            None => region,
+        }
     }
     fn colour(&self, region: u32) -> u8 {
         self.reads.set(self.reads.get() + 1);
@@ -203,4 +213,31 @@ fn regions_without_quorum_are_a_stripe_until_the_store_returns() {
         cells_after > cells_during,
         "the stripe stays on the map after it ends: {cells_during} then {cells_after}"
     );
+}
+
+#[test]
+fn a_split_region_is_drawn_in_the_row_it_came_from() {
+    let mut run = Fake::new(4);
+    run.at_column(0);
+    let mut rec = HeatmapRecorder::new(&run, END);
+    // Column 1: region 1 splits; the new region 4 has no leader yet.
+    run.at_column(1);
+    run.colours.push(LEADERLESS);
+    run.bases.push(1);
+    rec.record_due(&run);
+    let vm = rec.vm(run.now, vec![]);
+    assert_eq!((vm.regions, vm.regions_now), (4, 5));
+    assert_eq!(vm.cell(1, 1), LEADERLESS, "row 1 holds region 4");
+    assert_eq!(vm.cell(1, 0), CALM);
+    // Column 2: it elects a leader; the row is calm again, and region 4 is watched no more.
+    run.at_column(2);
+    run.colours[4] = CALM;
+    rec.record_due(&run);
+    assert_eq!(rec.vm(run.now, vec![]).cell(2, 1), CALM);
+    // A snapshot from before the split: the recorder forgets region 4.
+    run.at_column(0);
+    run.colours.pop();
+    run.bases.pop();
+    rec.resync(&run);
+    assert_eq!(rec.vm(run.now, vec![]).regions_now, 4);
 }

@@ -303,7 +303,7 @@ mod tests {
     }
 
     /// The heatmap's rows are the regions at the start; what it reports as the count at the
-    /// cursor follows splits (its caption says how many it does not draw).
+    /// cursor follows splits (its caption says where the split regions are drawn).
     #[test]
     fn the_heatmap_knows_how_many_regions_a_split_added() {
         let text = include_str!("../../../scenarios/raft-region-split.toml");

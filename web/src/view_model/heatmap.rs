@@ -69,8 +69,8 @@ pub fn bucket_colour(counts: &[u32]) -> u8 {
 pub struct HeatmapVm {
     /// Regions in the cluster when the run started: the rows.
     pub regions: u32,
-    /// Regions at the cursor: more than `regions` once splits added some, which the heatmap
-    /// does not draw (its rows are fixed when the run starts).
+    /// Regions at the cursor: more than `regions` once splits added some, each drawn in the
+    /// row of the range it came from (rows are fixed when the run starts).
     pub regions_now: u32,
     /// Rows (buckets of regions in key order).
     pub buckets: u32,

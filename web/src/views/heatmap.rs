@@ -101,12 +101,13 @@ pub fn Heatmap(props: &HeatmapProps) -> Html {
     }
 }
 
-/// What the caption adds once splits made regions the rows do not hold.
+/// What the caption adds once splits made regions: where they are drawn.
 fn split_off_note(d: &HeatmapVm) -> String {
     match d.regions_now.saturating_sub(d.regions) {
         0 => String::new(),
+        1 => ". The region split off since the start is drawn in the row of the range it came from".to_string(),
         n => format!(
-            ". The {n} regions split off since the start are not drawn here yet; the region map shows them"
+            ". The {n} regions split off since the start are drawn in the rows of the ranges they came from"
         ),
     }
 }
