@@ -24,15 +24,60 @@ pub struct PeerRow {
     pub store_live: bool,
 }
 
+/// Where a region lies in the key space.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RegionPlace {
+    /// Rows `[start, end)` of tables `first..=last` (none for a region with no keys).
+    Keys {
+        /// First key.
+        start: u32,
+        /// One past the last key.
+        end: u32,
+        /// The tables its keys belong to.
+        tables: Option<(u32, u32)>,
+    },
+    /// The tikv#14547 report's layout.
+    Report {
+        /// Table.
+        table: u32,
+        /// Index of the region (of the one it was split off) within its table.
+        part: u32,
+    },
+}
+
+impl RegionPlace {
+    /// In words, for the detail's first line.
+    pub fn describe(&self) -> String {
+        match self {
+            RegionPlace::Keys {
+                start,
+                end,
+                tables: None,
+            } => format!("keys {start}..{end}, no rows"),
+            RegionPlace::Keys {
+                start,
+                end,
+                tables: Some((a, b)),
+            } if a == b => format!("keys {start}..{end} of table t{a}"),
+            RegionPlace::Keys {
+                start,
+                end,
+                tables: Some((a, b)),
+            } => format!("keys {start}..{end} of tables t{a}..t{b}"),
+            RegionPlace::Report { table, part } => format!("table {table}, part {part}"),
+        }
+    }
+}
+
 /// The selected region.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RegionDetailVm {
     /// Region id.
     pub id: u32,
-    /// Table of the report's layout (256 regions per table) and the index within it.
-    pub table: u32,
-    /// Index of the region within its table.
-    pub part: u32,
+    /// Where the region lies: its keys and tables in a run with TiCDC, whose rows have a key
+    /// layout; else its table and part in the tikv#14547 report's layout (256 regions per
+    /// table), which TiKV-only runs borrow.
+    pub place: RegionPlace,
     /// Store of its live leader, if it has one.
     pub leader_store: Option<String>,
     /// Every live peer hibernates.
@@ -54,8 +99,7 @@ pub fn region_detail(run: &Run, region: u32) -> Option<RegionDetailVm> {
     let store_name = |s: u32| store_name(run, s);
     Some(RegionDetailVm {
         id: d.id,
-        table: d.table,
-        part: d.part,
+        place: region_place(run, &d),
         leader_store: tikv.region_leader_store(region).map(store_name),
         hibernated: tikv.region_hibernated(region),
         leaderless_secs: d.leaderless_secs,
@@ -88,4 +132,21 @@ pub fn store_name(run: &Run, s: u32) -> String {
         .and_then(|id| run.world.kernel.net.nodes().get(id.0 as usize))
         .map(|n| n.name.clone())
         .unwrap_or_else(|| format!("store-{}", s + 1))
+}
+
+/// Where `d` lies: by the key layout when TiCDC runs (its rows have one), else by the report's.
+fn region_place(run: &Run, d: &faultline_tikv::RegionDetail) -> RegionPlace {
+    let cdc = &run.world.model.cdc;
+    if !cdc.enabled() {
+        return RegionPlace::Report {
+            table: d.table,
+            part: d.part,
+        };
+    }
+    let (start, end) = cdc.ks.region_keys(d.id);
+    RegionPlace::Keys {
+        start,
+        end,
+        tables: cdc.ks.tables_of_region(d.id),
+    }
 }

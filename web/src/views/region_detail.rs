@@ -32,7 +32,7 @@ pub fn RegionDetailPanel(props: &RegionDetailProps) -> Html {
                  data-leaderless={ d.leaderless_secs.is_some().to_string() }>
             <h3>{ format!("Region {}", d.id) }</h3>
             <p>
-                { format!("table {}, part {} · ", d.table, d.part) }
+                { format!("{} · ", d.place.describe()) }
                 if let Some(parent) = d.split_from {
                     { format!("split from region {parent} · ") }
                 }
