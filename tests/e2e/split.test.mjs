@@ -1,6 +1,6 @@
 // A region split (issue 14) as the playground shows it: after the split the region map holds
 // the new regions, and a new region's detail says which region it split from and its epoch
-// (conf_ver/version), the numbers the gallery tour names.
+// (conf_ver/version), the numbers the gallery tour names; with TiCDC, the keys and table it holds.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open } from "./lib/browser.mjs";
@@ -52,6 +52,24 @@ test("a split region shows on the map, with the region it split from and its epo
   const untouched = await page.textContent(".region-detail");
   assert.doesNotMatch(untouched, /split from/);
   assert.match(untouched, /epoch 1\/1/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+const CDC_SPLIT = "scenarios/cdc-region-split-during-replication.toml";
+
+test("with TiCDC, a split region's detail names its keys and table", async () => {
+  const { page, problems } = await open(ctx.browser.context, `${ctx.server.url}${linkFragment(CDC_SPLIT)}&t=41`);
+  await waitStatus(page, problems);
+  await page.click('button[data-view="regions"]');
+  await page.waitForSelector('.region-map[data-regions="11"]');
+  await clickRegion(page, 8);
+  const detail = await page.textContent(".region-detail");
+  // Region 2 (keys 100..150, table t1) split in four: region 8 took the first part.
+  assert.match(detail, /keys 100\.\.112 of table t1/);
+  assert.match(detail, /split from region 2/);
+  assert.match(detail, /epoch 1\/4/);
+  await screenshot(page, "split-cdc-region-detail");
   assert.deepEqual(problems, []);
   await page.close();
 });
