@@ -55,6 +55,10 @@ pub struct Book {
     pub admin_transfer_ops: u64,
     /// Move-peer operators PD ordered (balance-region and drains of Offline stores).
     pub region_moves: u64,
+    /// Operators (leader transfers and replica moves) that reached their goal.
+    pub operators_finished: u64,
+    /// Operators PD dropped at their deadline.
+    pub operators_timed_out: u64,
     /// Regions logged as leader missing (TiKV `leader_missing` metric) and not led since.
     pub leader_missing: BTreeSet<u32>,
     /// Store and region heartbeat messages that reached PD over their link.
@@ -90,6 +94,8 @@ impl Book {
             evict_leader_ops: 0,
             admin_transfer_ops: 0,
             region_moves: 0,
+            operators_finished: 0,
+            operators_timed_out: 0,
             leader_missing: BTreeSet::new(),
             pd_heartbeats: 0,
             proposed_per_sec: PerSecond::default(),
@@ -198,6 +204,8 @@ impl Cluster {
             "pd.admin_transfer_ops",
             "pd.region_moves",
             "pd.operators_running",
+            "pd.operators_finished",
+            "pd.operators_timed_out",
             "stores.up",
             "stores.offline",
             "stores.tombstone",
@@ -246,6 +254,8 @@ impl Cluster {
             b.admin_transfer_ops as f64,
             b.region_moves as f64,
             (self.pd.leader_ops.len() + self.pd.replica_ops.len()) as f64,
+            b.operators_finished as f64,
+            b.operators_timed_out as f64,
             self.stores_in(StoreState::Up) as f64,
             self.stores_in(StoreState::Offline) as f64,
             self.stores_in(StoreState::Tombstone) as f64,

@@ -73,17 +73,20 @@ impl Cluster {
         k.log(Some(self.pd_node), Level::Info, "add operator", detail);
     }
 
-    /// PD logs an operator that ended at `now` (µs): finished, or dropped at its deadline.
+    /// PD logs an operator that ended at `now` (µs): finished, or dropped at its deadline;
+    /// each is counted (`pd.operators_finished`, `pd.operators_timed_out`).
     pub(crate) fn log_operator_ended<H: TikvHost>(
-        &self,
+        &mut self,
         k: &mut Kernel<H>,
         (r, op, leader): (u32, Operator, bool),
         now: u64,
     ) {
         let finished = now < op.deadline;
         let message = if finished {
+            self.book.operators_finished += 1;
             "operator finish"
         } else {
+            self.book.operators_timed_out += 1;
             "operator timeout"
         };
         let takes = (now - op.created) as f64 / 1e6;

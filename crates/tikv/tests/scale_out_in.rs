@@ -88,7 +88,26 @@ fn new_stores_fill_up_and_removed_stores_drain_to_tombstone() {
         }
         assert_eq!(last(&w, "leaderless_regions"), 0.0, "seed {seed}");
         every_replica_has_every_committed_write(&w, seed);
+        operator_series_match_the_log(&w, seed);
     }
+}
+
+/// Every operator PD added is running, finished or timed out, and the series count what
+/// PD's log says.
+fn operator_series_match_the_log(w: &World<Cluster>, seed: u64) {
+    let count = |m: &str| last(w, m) as u64;
+    let logged = |m: &str| w.kernel.log.count_containing(m);
+    let finished = count("pd.operators_finished");
+    assert!(finished > 0, "seed {seed}: operators finished");
+    assert_eq!(finished, logged("operator finish"), "seed {seed}");
+    let timed_out = count("pd.operators_timed_out");
+    assert_eq!(timed_out, logged("operator timeout"), "seed {seed}");
+    let running = count("pd.operators_running");
+    assert_eq!(
+        finished + timed_out + running,
+        logged("add operator"),
+        "seed {seed}"
+    );
 }
 
 /// Every region's three replicas are on the stores that remain, and each has applied up to
