@@ -114,6 +114,18 @@ impl Keyspace {
         TableRegions::List(list)
     }
 
+    /// The regions holding `keys`, each once, in the order they first appear.
+    pub fn regions_of_keys<'k>(&self, keys: impl IntoIterator<Item = &'k Key>) -> Vec<u32> {
+        let mut regions: Vec<u32> = Vec::new();
+        for key in keys {
+            let region = self.region_of(*key);
+            if !regions.contains(&region) {
+                regions.push(region);
+            }
+        }
+        regions
+    }
+
     /// The regions holding keys in `[start, end)`, in key order.
     pub fn regions_in(&self, start: Key, end: Key) -> Vec<u32> {
         let mut out = Vec::new();

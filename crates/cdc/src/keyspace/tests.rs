@@ -98,3 +98,12 @@ fn a_split_region_splits_again_and_tiny_regions_leave_empty_parts() {
         "an empty region holds no table"
     );
 }
+
+#[test]
+fn the_regions_of_keys_are_each_named_once_in_first_appearance_order() {
+    let mut ks = layout(4, 100, 16);
+    ks.split(5, 16, 3, 4); // 16 = 125..131, 5 = 143..150
+                           // A transaction's keys need not be sorted: region 16 comes back after region 5.
+    assert_eq!(ks.regions_of_keys(&[126, 144, 127, 10]), vec![16, 5, 0]);
+    assert!(ks.regions_of_keys(&[]).is_empty());
+}

@@ -43,13 +43,8 @@ impl Cdc {
             self.workload.aborted += 1;
             // Where the locked keys are now: a region that split since its prewrite holds them
             // in the regions it became.
-            let mut locked: Vec<u32> = Vec::new();
-            for key in txn.reqs.iter().filter(|r| r.locked).flat_map(|r| &r.keys) {
-                let region = self.ks.region_of(*key);
-                if !locked.contains(&region) {
-                    locked.push(region);
-                }
-            }
+            let locked_keys = txn.reqs.iter().filter(|r| r.locked).flat_map(|r| &r.keys);
+            let locked = self.ks.regions_of_keys(locked_keys);
             if locked.is_empty() {
                 continue;
             }

@@ -43,11 +43,8 @@ impl Cdc {
         self.move_split_locks(parent, old);
         for orphan in self.workload.orphans.values_mut() {
             if let Some(i) = orphan.locked.iter().position(|r| *r == parent) {
-                let keys = keys_in(&orphan.writes, old);
-                let mut now: Vec<u32> = keys.iter().map(|k| self.ks.region_of(*k)).collect();
-                now.dedup();
+                let now = self.ks.regions_of_keys(&keys_in(&orphan.writes, old));
                 orphan.locked.splice(i..=i, now);
-                orphan.locked.dedup();
             }
         }
         if self.enabled() {
