@@ -150,3 +150,7 @@ fn region_place(run: &Run, d: &faultline_tikv::RegionDetail) -> RegionPlace {
         tables: cdc.ks.tables_of_region(d.id),
     }
 }
+
+#[cfg(test)]
+#[path = "region_detail_tests.rs"]
+mod tests;
