@@ -101,7 +101,9 @@ impl ChartKind {
             ChartKind::Orphaned => "Orphaned regions",
             ChartKind::GroupStates => "Peers per GroupState",
             ChartKind::LeadersPerStore => "Leaders per store",
-            ChartKind::Stores => "Replicas per store and regions, and stores by state (right)",
+            ChartKind::Stores => {
+                "Replicas per store and regions; stores by state, learners and snapshots (right)"
+            }
             ChartKind::Writes => "Writes per second, and failed client requests so far (right)",
             ChartKind::OwnerTick => "TiCDC owner tick duration",
             ChartKind::Writers => "Captures writing one table (max per changefeed)",
@@ -130,7 +132,7 @@ impl ChartKind {
     pub(crate) fn y2_label(self) -> &'static str {
         match self {
             ChartKind::Writes => "failed requests (total)",
-            ChartKind::Stores => "stores",
+            ChartKind::Stores => "stores, learners",
             _ => "hibernated peers",
         }
     }
@@ -159,7 +161,16 @@ impl ChartKind {
             ChartKind::Orphaned => name == "orphaned_regions",
             ChartKind::GroupStates => name.starts_with("peers."),
             ChartKind::LeadersPerStore => name.starts_with("leaders."),
-            ChartKind::Stores if name.starts_with("stores.") => return Some(true),
+            // Small counts beside the store states: the moves under way.
+            ChartKind::Stores
+                if name.starts_with("stores.")
+                    || matches!(
+                        name,
+                        "learners" | "snapshots_in_flight" | "replicas_per_region.max"
+                    ) =>
+            {
+                return Some(true)
+            }
             // The region count sits with the replicas: the same magnitude (each store holds
             // about regions x replicas / stores), and it moves when a split adds regions.
             ChartKind::Stores => name.starts_with("replicas.") || name == "regions",

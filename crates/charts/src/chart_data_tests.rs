@@ -34,6 +34,8 @@ fn the_stores_chart_is_offered_only_where_stores_change() {
     let split = run_of("raft-region-split.toml");
     assert!(available_charts(&split).contains(&ChartKind::Stores));
     assert_eq!(ChartKind::Stores.axis_of("regions"), Some(false));
+    assert_eq!(ChartKind::Stores.axis_of("learners"), Some(true));
+    assert_eq!(ChartKind::Stores.axis_of("snapshots_in_flight"), Some(true));
 }
 
 #[test]

@@ -89,7 +89,11 @@
 ///   its older version lost. Gallery runs whose changefeeds rescan after a failure changed
 ///   (13 of them); splits (also in this version, with EpochNotMatch on both paths) changed
 ///   none of the pinned runs.
-pub const MODEL_VERSION: u32 = 14;
+/// - 15: PD moves a replica through a learner, as its joint-consensus operators do: add a
+///   learner, send it a snapshot (`topology.region_size_mib` at 100 MiB/s), promote it in place
+///   of the old voter; PD pushes an unfinished operator's step again every 5 s (2 s for the
+///   promotion). Runs with replica moves change (the scale-out-in gallery scenario).
+pub const MODEL_VERSION: u32 = 15;
 
 /// The Faultline release (the workspace version).
 pub const FAULTLINE_VERSION: &str = env!("CARGO_PKG_VERSION");

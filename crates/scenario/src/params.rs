@@ -30,6 +30,8 @@ knob_section! {
         kafka_brokers: u32 = knob(cdc::KAFKA_BROKERS) => cdc.kafka.brokers,
         /// Most TiKV stores: `add_store` brings `tikv-(stores+1)..` in (0 = `stores`).
         max_stores: u32 = knob(tikv::MAX_STORES) => tikv.max_stores,
+        /// Data per region (MiB): what a new replica's snapshot carries.
+        region_size_mib: u32 = knob(tikv::REGION_SIZE_MIB) => tikv.region_size_mib,
     }
 }
 

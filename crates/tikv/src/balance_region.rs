@@ -4,8 +4,9 @@
 //! just joined (`pkg/schedule/schedulers/balance_region.go` `Schedule`).
 //!
 //! Each move is a move-peer operator (`operator.CreateMovePeerOperator`): PD sends it to the
-//! region's leader, which applies it as one membership change (`crate::replace_peer`); it ends
-//! when the new replica has its snapshot, or after a minute if the leader deferred it. A store takes at most `pd.store_limit_add_peer`
+//! region's leader, which adds a learner on the target, sends it a snapshot, and promotes it
+//! in place of the old replica (`crate::learner`); it ends when the learner is a voter, or
+//! when a step outlives its timeout. A store takes at most `pd.store_limit_add_peer`
 //! new replicas a minute; drains run under `replica-schedule-limit` operators in flight,
 //! balancing under `region-schedule-limit` (2,048, PD's default). A replica PD believes leads
 //! its region is not moved: the leader is transferred off first, as a move-peer operator's
@@ -22,9 +23,8 @@ use faultline_sim::Kernel;
 use crate::host::TikvHost;
 use crate::ids::PeerId;
 use crate::membership::StoreState;
-use crate::msg::Msg;
 use crate::operator_log::OpDesc;
-use crate::pd::{Operator, FAST_STEP_WAIT_US};
+use crate::pd::{Operator, SLOW_STEP_WAIT_US};
 use crate::Cluster;
 
 /// PD `defaultRegionScheduleLimit`: balance-region operators in flight at most.
@@ -136,26 +136,22 @@ impl Cluster {
         let r = pid.region(self.replicas).0;
         let slot = pid.slot(self.replicas);
         self.pd.store_next_add[target] = now + self.pd_add_peer_gap();
-        // A leader defers a move while a replica that stays lags (`crate::replace_peer`); PD
-        // then gives the operator up after a minute and orders it again (upstream the move's
-        // first step, adding a learner, waits up to `SlowStepWaitTime`).
+        // The first step, adding a learner and sending it a snapshot, may take PD's
+        // `SlowStepWaitTime`; the promotion then gets `FastStepWaitTime` (`crate::learner`).
         let op = Operator {
             target: slot,
-            deadline: now + FAST_STEP_WAIT_US,
+            deadline: now + SLOW_STEP_WAIT_US,
             desc,
             from_store: self.slot_store[pid.ix()],
             to_store: target as u8,
             created: now,
+            pushed: now,
         };
         self.pd.replica_ops.insert(r, op);
         self.log_operator_added(k, r, &op, false);
         self.book.region_moves += 1;
         let leader = self.pd.region_leader[r as usize].0 as usize;
-        let msg = Msg::MovePeer {
-            region: r,
-            slot,
-            store: target as u32,
-        };
+        let msg = self.pd_replica_step(r, &op);
         k.send(self.pd_node, self.store_nodes[leader], msg);
     }
 }

@@ -57,6 +57,8 @@ pub struct Cluster {
     pub(crate) epochs: Vec<RegionEpoch>,
     /// The region each split region came from.
     pub(crate) split_from: BTreeMap<u32, u32>,
+    /// Learners added by membership changes and not yet promoted, by region.
+    pub(crate) learners: BTreeMap<u32, crate::learner::Learner>,
     load_rng: SimRng,
     load_acc: u64,
     pd_crashed: bool,
@@ -149,6 +151,7 @@ impl Cluster {
             admin: AdminCmds::default(),
             epochs: vec![RegionEpoch::INIT; regions],
             split_from: BTreeMap::new(),
+            learners: BTreeMap::new(),
             inv: Invariants::new(regions, INIT_INDEX + 1, INIT_TERM, INIT_TERM, |_| 0),
             load_rng: SimRng::stream(0, "load"),
             load_acc: 0,
@@ -237,6 +240,11 @@ impl Cluster {
                 k.set_timer(node, every, Timer::StaleCheck);
             }
             Timer::ConnFailed { store } => self.on_conn_failure_detected(k, s, store as usize),
+            Timer::SnapshotSent {
+                region,
+                to_store,
+                index,
+            } => self.on_snapshot_sent(k, s, (region, to_store, index)),
             Timer::Reconnect { store } => self.reconnect(k, s, store as usize),
             Timer::StoreHeartbeat => {
                 let msg = Msg::StoreHeartbeat {
@@ -321,6 +329,8 @@ impl Cluster {
                 slot,
                 store,
             } => self.change_peer(k, s, (region, slot, store as usize), Change::Move),
+            Msg::LearnerSnapshot { region, index } => self.on_learner_snapshot(k, s, region, index),
+            Msg::PromoteLearner { region } => self.on_promote_learner(k, s, region),
             _ => {}
         }
     }

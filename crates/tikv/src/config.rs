@@ -201,6 +201,8 @@ pub struct TikvConfig {
     pub regions: u32,
     /// Replicas per region (3).
     pub replicas: u32,
+    /// Data each region holds (MiB): what a learner's snapshot carries.
+    pub region_size_mib: u32,
     /// Raft timing.
     pub raft: RaftConfig,
     /// Hibernate regions.
@@ -227,6 +229,7 @@ impl Default for TikvConfig {
             max_stores: knobs::MAX_STORES.default_count(),
             regions: knobs::REGIONS.default_count(),
             replicas: knobs::REPLICAS.default_count(),
+            region_size_mib: knobs::REGION_SIZE_MIB.default_count(),
             raft: RaftConfig::default(),
             hibernate: HibernateConfig::default(),
             pd: PdConfig::default(),

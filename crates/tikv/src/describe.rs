@@ -66,6 +66,12 @@ impl Msg {
                 store,
             } => format!("move region {region}'s replica {slot} to store {store}"),
             Msg::Split { region, parts } => format!("split region {region} into {parts}"),
+            Msg::LearnerSnapshot { region, index } => {
+                format!("a snapshot of region {region} at index {index} for its new learner")
+            }
+            Msg::PromoteLearner { region } => {
+                format!("promote region {region}'s learner to a voter")
+            }
         }
     }
 }

@@ -53,6 +53,14 @@ pub const REPLICAS: Knob = Knob::count(
     MODEL_MAX_REPLICAS,
     "Peers per region, each on a different store (so also at most `topology.stores`).",
 );
+/// `topology.region_size_mib`.
+pub const REGION_SIZE_MIB: Knob = Knob::count(
+    "topology.region_size_mib",
+    96,
+    1,
+    10_240,
+    "Data per region (MiB); a new replica's snapshot takes size / 100 MiB/s to send (`snap-io-max-bytes-per-sec`). Default: `region-split-size`, 96 MiB in TiKV 7.1.",
+);
 /// `raft.base_tick`.
 pub const RAFT_BASE_TICK: Knob = Knob::duration(
     "raft.base_tick",
@@ -232,6 +240,7 @@ pub const ALL: &[Knob] = &[
     REGIONS,
     REPLICAS,
     MAX_STORES,
+    REGION_SIZE_MIB,
     RAFT_BASE_TICK,
     RAFT_HEARTBEAT_TICKS,
     RAFT_ELECTION_TICKS,

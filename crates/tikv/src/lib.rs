@@ -44,6 +44,7 @@ pub mod host;
 pub mod ids;
 pub mod invariants;
 pub mod knobs;
+pub mod learner;
 pub mod membership;
 pub mod metrics;
 pub mod msg;

@@ -57,6 +57,10 @@ pub struct Book {
     pub region_moves: u64,
     /// Operators (leader transfers and replica moves) that reached their goal.
     pub operators_finished: u64,
+    /// Learner snapshots leaders started sending.
+    pub snapshots_sent: u64,
+    /// Learner snapshots whose transfer ended (landed or lost on a broken link).
+    pub snapshots_finished: u64,
     /// Operators PD dropped at their deadline.
     pub operators_timed_out: u64,
     /// Regions logged as leader missing (TiKV `leader_missing` metric) and not led since.
@@ -95,6 +99,8 @@ impl Book {
             admin_transfer_ops: 0,
             region_moves: 0,
             operators_finished: 0,
+            snapshots_sent: 0,
+            snapshots_finished: 0,
             operators_timed_out: 0,
             leader_missing: BTreeSet::new(),
             pd_heartbeats: 0,
@@ -210,6 +216,9 @@ impl Cluster {
             "stores.offline",
             "stores.tombstone",
             "regions",
+            "learners",
+            "snapshots_in_flight",
+            "replicas_per_region.max",
         ] {
             v.push(n.to_string());
         }
@@ -260,6 +269,9 @@ impl Cluster {
             self.stores_in(StoreState::Offline) as f64,
             self.stores_in(StoreState::Tombstone) as f64,
             self.region_count() as f64,
+            self.learner_count() as f64,
+            (b.snapshots_sent - b.snapshots_finished) as f64,
+            (self.replicas as usize + usize::from(self.learner_count() > 0)) as f64,
         ]);
         out.extend(self.stores.iter().map(|st| st.peers.len() as f64));
     }

@@ -188,6 +188,18 @@ pub enum Msg {
         /// New store index.
         store: u32,
     },
+    /// Leader store -> learner's store: the last chunk of a snapshot of `region` at `index`.
+    LearnerSnapshot {
+        /// Region.
+        region: u32,
+        /// The snapshot's index.
+        index: u64,
+    },
+    /// PD -> leader store: promote `region`'s learner (`ChangePeerV2Enter`).
+    PromoteLearner {
+        /// Region.
+        region: u32,
+    },
 }
 
 impl TraceEncode for Msg {
@@ -253,6 +265,15 @@ impl TraceEncode for Msg {
                 h.word(7);
                 h.word((*region as u64) << 32 | (*slot as u64) << 24 | *store as u64);
             }
+            Msg::LearnerSnapshot { region, index } => {
+                h.word(9);
+                h.word(*region as u64);
+                h.word(*index);
+            }
+            Msg::PromoteLearner { region } => {
+                h.word(10);
+                h.word(*region as u64);
+            }
         }
     }
 }
@@ -285,6 +306,15 @@ pub enum Timer {
     StoreHeartbeat,
     /// Store: send region heartbeats of awake leaders to PD.
     RegionHeartbeat,
+    /// Store: a learner snapshot's transfer to `to_store` is done (its last chunk goes out).
+    SnapshotSent {
+        /// Region.
+        region: u32,
+        /// The learner's store index.
+        to_store: u32,
+        /// The snapshot's index.
+        index: u64,
+    },
     /// PD: scheduling round (down stores, replica repair, leader balance), every second.
     PdTick,
     /// PD node (standing in for TiDB): issue the next writes of the workload.
@@ -318,6 +348,15 @@ impl TraceEncode for Timer {
             Timer::Action(a) => {
                 h.word(10);
                 a.encode(h);
+            }
+            Timer::SnapshotSent {
+                region,
+                to_store,
+                index,
+            } => {
+                h.word(11);
+                h.word((*region as u64) << 32 | *to_store as u64);
+                h.word(*index);
             }
         }
     }

@@ -3,8 +3,9 @@
 //! (tikv/pd `pkg/schedule/operator/operator_controller.go`, `addOperatorLocked` and
 //! `buryOperator`; the text follows `Operator::String` and `step.go`'s step strings).
 //!
-//! Simplification, said in the step text itself: a replica operator is one membership change
-//! at the leader here, where upstream it is add learner, promote learner, remove peer.
+//! A replica operator lists PD's joint-consensus steps (`builder.go`
+//! `buildStepsWithJointConsensus`); the model carries out steps 1 to 3 (enter the joint
+//! state, leave it, remove the demoted peer) as one admin entry (`crate::learner`).
 
 use faultline_sim::{Kernel, Level};
 
@@ -53,8 +54,11 @@ pub(crate) fn describe(op: &Operator, leader: bool) -> String {
             op.desc.name()
         )
     } else {
+        let swap = format!(
+            "promote learner peer on store {to} to voter, demote voter peer on store {from} to learner"
+        );
         format!(
-            "{} {{mv peer: store [{from}] to [{to}]}} (kind:region, steps:[0:{{add peer on store {to} and remove peer on store {from} at once (no learner step in this model)}}])",
+            "{} {{mv peer: store [{from}] to [{to}]}} (kind:region, steps:[0:{{add learner peer on store {to}}}, 1:{{use joint consensus, {swap}}}, 2:{{leave joint state, {swap}}}, 3:{{remove peer on store {from}}}])",
             op.desc.name()
         )
     }

@@ -5,11 +5,10 @@
 //! most `replica-schedule-limit` (64) and `leader-schedule-limit` (4) in flight at once, and a
 //! store takes at most 15 new replicas per minute (store limit `add-peer`).
 //!
-//! Simplifications: PD reads region membership and whether a new replica has caught up from
+//! Simplifications: PD reads region membership and whether a learner has its snapshot from
 //! the model (it learns both from region heartbeats in reality) but learns leaders only from
-//! region heartbeats; a replica operator's steps (add learner, snapshot, promote, remove) take
-//! effect as one step at the leader, and the operator ends when the new replica has its
-//! snapshot.
+//! region heartbeats. A replica operator's steps (add learner, snapshot, promote, remove) are
+//! `crate::learner`'s; the operator ends when the learner is a voter.
 
 use std::collections::BTreeMap;
 
@@ -44,6 +43,8 @@ pub struct Operator {
     pub to_store: u8,
     /// When PD created it (µs).
     pub created: u64,
+    /// Replica operators: when PD last sent the leader its current step (µs).
+    pub pushed: u64,
 }
 
 /// PD's own state.
@@ -179,6 +180,7 @@ impl Cluster {
             }
         }
         self.pd_retire_operators(k);
+        self.pd_push_replica_steps(k);
         if self.pd.down_stores() > 0 {
             self.pd_repair(k);
         }
@@ -209,15 +211,20 @@ impl Cluster {
             }
             stays
         });
-        let (peers, replicas) = (&self.peers, self.replicas);
+        let (slot_store, replicas) = (&self.slot_store, self.replicas);
         self.pd.replica_ops.retain(|r, op| {
             let pid = PeerId::of(RegionId(*r), op.target, replicas);
-            let stays = now < op.deadline && peers[pid.ix()].log.commit == 0;
+            let stays = now < op.deadline && slot_store[pid.ix()] != op.to_store;
             if !stays {
                 ended.push((*r, *op, false));
             }
             stays
         });
+        for (r, op, leader_op) in &ended {
+            if !leader_op && now >= op.deadline {
+                self.pd_drop_learner(*r);
+            }
+        }
         for e in ended {
             self.log_operator_ended(k, e, now);
         }
@@ -269,14 +276,11 @@ impl Cluster {
                 from_store: members[slot],
                 to_store: target as u8,
                 created: now,
+                pushed: now,
             };
             self.pd.replica_ops.insert(r, op);
             self.log_operator_added(k, r, &op, false);
-            let msg = Msg::ReplacePeer {
-                region: r,
-                slot: slot as u8,
-                store: target as u32,
-            };
+            let msg = self.pd_replica_step(r, &op);
             k.send(self.pd_node, self.store_nodes[leader as usize], msg);
         }
     }
@@ -374,6 +378,7 @@ impl Cluster {
             from_store: from as u8,
             to_store: to as u8,
             created: now,
+            pushed: now,
         };
         self.pd.leader_ops.insert(r, op);
         self.log_operator_added(k, r, &op, true);

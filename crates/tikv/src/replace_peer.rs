@@ -1,13 +1,11 @@
-//! A leader applies PD's membership changes: a replica on a dead store replaced (replica
+//! A leader takes PD's membership changes: a replica on a dead store replaced (replica
 //! repair), or a replica on a live store moved to another store (balance-region and the
-//! drain of an Offline store).
+//! drain of an Offline store). Both go through a learner (`crate::learner`).
 
 use faultline_sim::{Kernel, Level};
 
-use crate::hibernate::GroupState;
 use crate::host::TikvHost;
 use crate::ids::{PeerId, RegionId};
-use crate::raft::Peer;
 use crate::Cluster;
 
 /// Why PD changes a region's membership.
@@ -20,11 +18,10 @@ pub(crate) enum Change {
 }
 
 impl Cluster {
-    /// The leader on store `s` applies PD's change of `region`'s replica in `slot` to a new
-    /// replica on `target`. Simplified: the membership change takes effect at once (no
-    /// learner, no joint consensus, no conf-change entry); the new replica starts empty and
-    /// gets a snapshot from the leader; a moved replica's old peer is destroyed at once
-    /// (upstream once it applies its removal or learns it from a tombstone message).
+    /// The leader on store `s` accepts PD's change of `region`'s replica in `slot` to a new
+    /// replica on `target`, and starts it with a learner (`crate::learner`). A stale order
+    /// (the store came back, the replica moved, the region already has a learner or a
+    /// replica there) is dropped and PD's operator times out.
     pub(crate) fn change_peer<H: TikvHost>(
         &mut self,
         k: &mut Kernel<H>,
@@ -46,36 +43,11 @@ impl Cluster {
             // A deposed leader of an older term still on the old store keeps its slot.
             Change::Move => old_store == target || self.peers[old.ix()].is_leader(),
         };
-        if stale || self.has_replica_on(region, target) {
+        let busy = self.learners.contains_key(&region) || self.conf_change_in_flight(region);
+        if stale || busy || self.has_replica_on(region, target) {
             return;
         }
-        if !self.rest_hold_every_commit(pid, slot) {
-            let detail =
-                format!("region_id={region} slot={slot} reason=\"a remaining replica lags\"");
-            k.log(
-                Some(self.store_nodes[s]),
-                Level::Info,
-                "peer change deferred",
-                detail,
-            );
-            return;
-        }
-        if self.store_live[old_store] {
-            self.destroy_peer(old, old_store);
-        }
-        self.stores[old_store].peers.retain(|q| *q != old);
-        // A dead store's peers were left out of the GroupState counts when it crashed.
-        self.slot_store[old.ix()] = target as u8;
-        // Upstream the move is an add and a remove, each a conf change that bumps `conf_ver`.
-        self.epochs[region as usize].conf_ver += 2;
-        self.peers[old.ix()] = Peer::empty();
-        self.book.group_counts[GroupState::Ordered as usize] += 1;
-        self.stores[target].peers.push(old);
-        let p = &mut self.peers[pid.ix()];
-        p.matched[slot as usize] = 0;
-        p.next[slot as usize] = p.log.last_index + 1;
-        self.wake_leader(pid);
-        self.send_append(pid, slot);
+        self.propose_add_learner(k, (s, pid), slot, target);
         let what = match change {
             Change::Replace => "add peer by pd",
             Change::Move => "move peer by pd",
@@ -88,33 +60,17 @@ impl Cluster {
         k.log(Some(self.store_nodes[s]), Level::Info, what, detail);
     }
 
-    /// Whether the leader `pid` and the followers other than `slot` form a quorum of the
-    /// region that holds every committed entry. Upstream the new replica is a learner until it
-    /// caught up and only then replaces the old one (PD's move-peer and replace-down-peer
-    /// operators: add learner, promote, remove), so the region never depends on an empty
-    /// voter. The model swaps at once, and so only when the replicas that stay already hold
-    /// every committed entry: otherwise an entry committed with the replica being replaced
-    /// could be left on the leader alone (explore found exactly that: a new leader lacking a
-    /// committed entry after the old leader died).
-    fn rest_hold_every_commit(&self, pid: PeerId, slot: u8) -> bool {
-        let p = &self.peers[pid.ix()];
-        let own = pid.slot(self.replicas);
-        let caught_up = (0..self.replicas as u8)
-            .filter(|sl| *sl != own && *sl != slot)
-            .filter(|sl| p.matched[*sl as usize] >= p.log.commit)
-            .count();
-        1 + caught_up > self.replicas as usize / 2
-    }
-
-    /// Whether `region` has a replica on store `s`.
+    /// Whether `region` has a replica (a voter or its learner) on store `s`.
     pub(crate) fn has_replica_on(&self, region: u32, s: usize) -> bool {
-        (0..self.replicas as u8).any(|sl| {
-            self.slot_store[PeerId::of(RegionId(region), sl, self.replicas).ix()] as usize == s
-        })
+        let learner = self.learners.get(&region).map(|l| l.store as usize);
+        learner == Some(s)
+            || (0..self.replicas as u8).any(|sl| {
+                self.slot_store[PeerId::of(RegionId(region), sl, self.replicas).ix()] as usize == s
+            })
     }
 
     /// A live store drops a peer it no longer hosts: out of its tick list and the counts.
-    fn destroy_peer(&mut self, pid: PeerId, s: usize) {
+    pub(crate) fn destroy_peer(&mut self, pid: PeerId, s: usize) {
         let p = &self.peers[pid.ix()];
         self.book.group_counts[p.group as usize] -= 1;
         if p.awake {

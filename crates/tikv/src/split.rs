@@ -24,6 +24,7 @@ use faultline_sim::{Kernel, Level};
 use crate::hibernate::GroupState;
 use crate::host::TikvHost;
 use crate::ids::{PeerId, RegionId};
+use crate::learner::ConfChange;
 use crate::msg::Msg;
 use crate::raft::log::RaftLog;
 use crate::raft::proposals::OpOutcome;
@@ -62,11 +63,21 @@ impl RegionEpoch {
 pub(crate) struct AdminCmds {
     /// Parts each split proposal cuts its region into, by op.
     splits: BTreeMap<u64, u32>,
+    /// Membership changes proposed, by op (`crate::learner`).
+    pub(crate) conf_changes: BTreeMap<u64, (u32, ConfChange)>,
     /// Outcomes reported while an event ran, carried out before its messages go out.
     outcomes: Vec<(u64, u32, u32, OpOutcome)>,
     /// New regions of splits applied in this event and not yet created.
     unborn: u32,
     next: u64,
+}
+
+impl AdminCmds {
+    /// A new admin command's op id.
+    pub(crate) fn next_op(&mut self) -> u64 {
+        self.next += 1;
+        ADMIN_OP | (self.next - 1)
+    }
 }
 
 impl Cluster {
@@ -95,8 +106,7 @@ impl Cluster {
         r: u32,
         parts: u32,
     ) {
-        let op = ADMIN_OP | self.admin.next;
-        self.admin.next += 1;
+        let op = self.admin.next_op();
         self.admin.splits.insert(op, parts);
         self.propose_op(k, s, (r, 0), op);
     }
@@ -126,6 +136,11 @@ impl Cluster {
     /// proposer's answer ends the command (a refused or overwritten one is logged).
     pub(crate) fn run_admin_outcomes<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
         for (op, region, store, outcome) in std::mem::take(&mut self.admin.outcomes) {
+            if let Some((_, change)) = self.admin.conf_changes.get(&op).copied() {
+                let at = (op, region, store as usize);
+                self.conf_change_outcome(k, at, change, outcome);
+                continue;
+            }
             let Some(parts) = self.admin.splits.get(&op).copied() else {
                 continue;
             };

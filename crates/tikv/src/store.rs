@@ -223,6 +223,12 @@ impl Cluster {
             return true;
         }
         if self.peers[pid.ix()].role == Role::Leader {
+            // A learner in flight has not voted to hibernate: its leader stays awake.
+            if !self.learners.is_empty() && self.learners.contains_key(&pid.region(self.replicas).0)
+            {
+                self.drive_learner(k, pid);
+                return true;
+            }
             if up_to_date && self.leader_may_sleep(pid) {
                 self.set_group(pid, GroupState::Idle);
                 return false;

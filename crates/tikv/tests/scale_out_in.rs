@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use faultline_sim::{Fault, LinkChange, SimDuration, World};
+use faultline_sim::{SimDuration, World};
 use faultline_tikv::{Cluster, StoreState, TikvAction, TikvConfig, WriteLoad};
 
 const JOIN_SECS: u64 = 10;
@@ -151,53 +151,4 @@ fn pd_refuses_to_remove_a_store_the_replicas_need() {
     assert_eq!(w.model.store_state(0), Some(StoreState::Up));
     assert_eq!(w.kernel.log.count_containing("store delete refused"), 1);
     assert_eq!(last(&w, "replicas.tikv-1"), 6.0);
-}
-
-/// tikv-2's links to the other stores (cut or restored).
-fn isolate_tikv2(w: &World<Cluster>, change: LinkChange) -> Fault {
-    let nodes = w.model.store_nodes();
-    Fault::Links {
-        from: vec![nodes[1]],
-        to: vec![nodes[0], nodes[2], nodes[3]],
-        both_ways: true,
-        change,
-    }
-}
-
-#[test]
-fn a_replica_is_not_moved_while_one_that_stays_lags() {
-    let seed = 4;
-    let cfg = TikvConfig {
-        stores: 3,
-        max_stores: 4,
-        regions: 1,
-        load: WriteLoad::per_sec(20),
-        ..Default::default()
-    };
-    let mut w = world(&cfg, seed);
-    for (secs, action) in [
-        (5, TikvAction::AddStore { store: 3 }),
-        (15, TikvAction::RemoveStore { store: 2 }),
-    ] {
-        let (node, t) = w.model.action_timer(action);
-        w.kernel.set_timer(node, SimDuration::from_secs(secs), t);
-    }
-    let cut = isolate_tikv2(&w, LinkChange::Cut);
-    w.kernel.schedule_fault(at(10), cut);
-    let heal = isolate_tikv2(&w, LinkChange::Restore);
-    w.kernel.schedule_fault(at(40), heal);
-    run_to(&mut w, 39, seed);
-    // Committed entries are on tikv-1 and tikv-3 only: swapping tikv-3's replica for an
-    // empty one would leave them on the leader alone.
-    assert_eq!(w.model.region_leader_store(0), Some(0));
-    assert_eq!(
-        replicas_on(&w, 2),
-        1.0,
-        "tikv-3 keeps its replica while tikv-2 lags"
-    );
-    assert!(w.kernel.log.count_containing("peer change deferred") > 0);
-    run_to(&mut w, 90, seed);
-    assert_eq!(replicas_on(&w, 2), 0.0, "moved once tikv-2 caught up");
-    assert_eq!(replicas_on(&w, 3), 1.0);
-    assert_eq!(w.model.store_state(2), Some(StoreState::Tombstone));
 }
