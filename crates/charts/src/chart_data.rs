@@ -410,11 +410,13 @@ pub fn available_charts(run: &Run) -> Vec<ChartKind> {
         .collect()
 }
 
-/// Whether a scenario's stores or regions can change: stores may join, or the script removes
-/// one or splits a region.
+/// Whether a scenario's stores or regions can change: stores may join, the script removes
+/// one or splits a region, or regions are made small enough to split by size.
 fn layout_changes(s: &faultline_scenario::Scenario) -> bool {
     use faultline_scenario::FaultAction;
+    let split_size = faultline_scenario::Topology::default().region_split_size_mib;
     s.topology.max_stores > s.topology.stores
+        || s.topology.region_split_size_mib < split_size
         || s.faults.iter().any(|f| {
             matches!(
                 f.action,

@@ -92,7 +92,9 @@
 /// - 15: PD moves a replica through a learner, as its joint-consensus operators do: add a
 ///   learner, send it a snapshot (`topology.region_size_mib` at 100 MiB/s), promote it in place
 ///   of the old voter; PD pushes an unfinished operator's step again every 5 s (2 s for the
-///   promotion). Runs with replica moves change (the scale-out-in gallery scenario).
+///   promotion). Regions grow with their writes and split by size (TiKV's split check); a
+///   snapshot carries the region's current size. Runs with replica moves change (the
+///   scale-out-in gallery scenario); at the default sizes no gallery region splits by size.
 pub const MODEL_VERSION: u32 = 15;
 
 /// The Faultline release (the workspace version).

@@ -32,6 +32,9 @@ knob_section! {
         max_stores: u32 = knob(tikv::MAX_STORES) => tikv.max_stores,
         /// Data per region (MiB): what a new replica's snapshot carries.
         region_size_mib: u32 = knob(tikv::REGION_SIZE_MIB) => tikv.region_size_mib,
+        /// `region-split-size` (MiB): past 1.5 times this a region splits by size.
+        region_split_size_mib: u32 = knob(tikv::REGION_SPLIT_SIZE_MIB)
+            => tikv.region_split_size_mib,
     }
 }
 
@@ -124,6 +127,8 @@ knob_section! {
     pub struct Workload {
         /// Raw Raft writes per simulated second, spread over regions (0 = idle cluster).
         writes_per_sec: u32 = knob(tikv::WRITES_PER_SEC) => tikv.load.writes_per_sec,
+        /// Bytes each write adds to its region's size.
+        write_bytes: u32 = knob(tikv::WRITE_BYTES) => tikv.write_bytes,
         /// sysbench-like transactions (replicated by TiCDC); mapped in `build.rs`, since the
         /// model has its own enum.
         kind: WorkloadKind = plain(WorkloadKind::default()),

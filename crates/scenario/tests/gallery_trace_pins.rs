@@ -31,7 +31,7 @@ const PINS: &[(&str, u64)] = &[
     ),
     (
         "tikv-scale-out-in-during-kafka-replication.toml",
-        0xe1f7287f6ff67bdd,
+        0x55acacc9095b3546,
     ),
     ("cdc-basic-replication.toml", 0x2020877415df91c6),
     ("cdc-capture-loses-pd.toml", 0x1df3d85a22042e74),
@@ -44,6 +44,7 @@ const PINS: &[(&str, u64)] = &[
         "cdc-region-split-during-replication.toml",
         0xeada4a1d13b437d7,
     ),
+    ("cdc-regions-split-by-size.toml", 0xb2978e692799b4c3),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
         0x81f9f50991898f0a,

@@ -59,6 +59,8 @@ pub struct Cluster {
     pub(crate) split_from: BTreeMap<u32, u32>,
     /// Learners added by membership changes and not yet promoted, by region.
     pub(crate) learners: BTreeMap<u32, crate::learner::Learner>,
+    /// Each region's approximate size, for size splits and snapshots.
+    pub(crate) sizes: crate::size_split::RegionSizes,
     load_rng: SimRng,
     load_acc: u64,
     pd_crashed: bool,
@@ -152,6 +154,7 @@ impl Cluster {
             epochs: vec![RegionEpoch::INIT; regions],
             split_from: BTreeMap::new(),
             learners: BTreeMap::new(),
+            sizes: crate::size_split::RegionSizes::new(cfg),
             inv: Invariants::new(regions, INIT_INDEX + 1, INIT_TERM, INIT_TERM, |_| 0),
             load_rng: SimRng::stream(0, "load"),
             load_acc: 0,
@@ -240,6 +243,7 @@ impl Cluster {
                 k.set_timer(node, every, Timer::StaleCheck);
             }
             Timer::ConnFailed { store } => self.on_conn_failure_detected(k, s, store as usize),
+            Timer::SplitCheck => self.split_check(k, s),
             Timer::SnapshotSent {
                 region,
                 to_store,

@@ -201,8 +201,12 @@ pub struct TikvConfig {
     pub regions: u32,
     /// Replicas per region (3).
     pub replicas: u32,
-    /// Data each region holds (MiB): what a learner's snapshot carries.
+    /// Data each region holds at the start (MiB): what a learner's snapshot carries.
     pub region_size_mib: u32,
+    /// TiKV `region-split-size` (MiB): a region past 1.5 times this splits by size.
+    pub region_split_size_mib: u32,
+    /// Bytes each client write adds to its region.
+    pub write_bytes: u32,
     /// Raft timing.
     pub raft: RaftConfig,
     /// Hibernate regions.
@@ -230,6 +234,8 @@ impl Default for TikvConfig {
             regions: knobs::REGIONS.default_count(),
             replicas: knobs::REPLICAS.default_count(),
             region_size_mib: knobs::REGION_SIZE_MIB.default_count(),
+            region_split_size_mib: knobs::REGION_SPLIT_SIZE_MIB.default_count(),
+            write_bytes: knobs::WRITE_BYTES.default_count(),
             raft: RaftConfig::default(),
             hibernate: HibernateConfig::default(),
             pd: PdConfig::default(),

@@ -59,7 +59,23 @@ pub const REGION_SIZE_MIB: Knob = Knob::count(
     96,
     1,
     10_240,
-    "Data per region (MiB); a new replica's snapshot takes size / 100 MiB/s to send (`snap-io-max-bytes-per-sec`). Default: `region-split-size`, 96 MiB in TiKV 7.1.",
+    "Data per region at the start (MiB); writes add to it. A new replica's snapshot takes size / 100 MiB/s to send (`snap-io-max-bytes-per-sec`). Default: `region-split-size`, 96 MiB in TiKV 7.1.",
+);
+/// `topology.region_split_size_mib`.
+pub const REGION_SPLIT_SIZE_MIB: Knob = Knob::count(
+    "topology.region_split_size_mib",
+    96,
+    1,
+    10_240,
+    "`region-split-size` (MiB): a region that grows past 1.5 times this splits into parts of at most this size (TiKV 7.1: 96).",
+);
+/// `workload.write_bytes`.
+pub const WRITE_BYTES: Knob = Knob::count(
+    "workload.write_bytes",
+    200,
+    1,
+    1_048_576,
+    "Bytes each write adds to its region's size (a sysbench row is about 200).",
 );
 /// `raft.base_tick`.
 pub const RAFT_BASE_TICK: Knob = Knob::duration(
@@ -241,6 +257,7 @@ pub const ALL: &[Knob] = &[
     REPLICAS,
     MAX_STORES,
     REGION_SIZE_MIB,
+    REGION_SPLIT_SIZE_MIB,
     RAFT_BASE_TICK,
     RAFT_HEARTBEAT_TICKS,
     RAFT_ELECTION_TICKS,
@@ -264,4 +281,5 @@ pub const ALL: &[Knob] = &[
     PD_LEADER_SCHEDULE_LIMIT,
     PD_STORE_LIMIT_ADD_PEER,
     WRITES_PER_SEC,
+    WRITE_BYTES,
 ];

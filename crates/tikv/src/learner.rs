@@ -160,10 +160,9 @@ impl Cluster {
         self.send_learner_snapshot(k, s, region);
     }
 
-    /// How long a snapshot of one region takes to send at `snap-io-max-bytes-per-sec`.
-    fn snapshot_transfer(&self) -> SimDuration {
-        let bytes = self.cfg.region_size_mib as u64 * 1024 * 1024;
-        SimDuration(bytes * 1_000_000 / SNAP_BYTES_PER_SEC)
+    /// How long a snapshot of `region` takes to send at `snap-io-max-bytes-per-sec`.
+    fn snapshot_transfer(&self, region: u32) -> SimDuration {
+        SimDuration(self.region_bytes(region) * 1_000_000 / SNAP_BYTES_PER_SEC)
     }
 
     /// Store `s` (the leader's) starts sending `region`'s learner a snapshot at its commit
@@ -172,7 +171,7 @@ impl Cluster {
         let Some(pid) = self.local_peer(s, region) else {
             return;
         };
-        let transfer = self.snapshot_transfer();
+        let transfer = self.snapshot_transfer(region);
         let index = self.peers[pid.ix()].log.commit;
         let Some(l) = self.learners.get_mut(&region) else {
             return;

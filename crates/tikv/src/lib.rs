@@ -53,6 +53,7 @@ pub mod pd;
 pub mod raft;
 pub mod raft_client;
 mod replace_peer;
+pub mod size_split;
 pub mod split;
 pub mod store;
 mod store_life;

@@ -219,6 +219,7 @@ impl Cluster {
             "learners",
             "snapshots_in_flight",
             "replicas_per_region.max",
+            "region_size_max_mib",
         ] {
             v.push(n.to_string());
         }
@@ -272,6 +273,7 @@ impl Cluster {
             self.learner_count() as f64,
             (b.snapshots_sent - b.snapshots_finished) as f64,
             (self.replicas as usize + usize::from(self.learner_count() > 0)) as f64,
+            self.largest_region_bytes() as f64 / (1024.0 * 1024.0),
         ]);
         out.extend(self.stores.iter().map(|st| st.peers.len() as f64));
     }

@@ -306,6 +306,8 @@ pub enum Timer {
     StoreHeartbeat,
     /// Store: send region heartbeats of awake leaders to PD.
     RegionHeartbeat,
+    /// Store: the split checker measures the regions it leads whose size diff is due.
+    SplitCheck,
     /// Store: a learner snapshot's transfer to `to_store` is done (its last chunk goes out).
     SnapshotSent {
         /// Region.
@@ -349,6 +351,7 @@ impl TraceEncode for Timer {
                 h.word(10);
                 a.encode(h);
             }
+            Timer::SplitCheck => h.word(12),
             Timer::SnapshotSent {
                 region,
                 to_store,

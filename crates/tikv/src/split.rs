@@ -173,6 +173,7 @@ impl Cluster {
         let first = self.region_count();
         self.admin.unborn -= added;
         let epoch = self.epochs[parent as usize];
+        self.share_size(parent, parts);
         for nr in first..first + added {
             self.add_split_region(k, (parent, nr), epoch, s);
         }

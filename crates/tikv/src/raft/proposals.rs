@@ -134,6 +134,9 @@ impl Cluster {
             self.op_event(op, region, s, OpOutcome::NotLeader { leader: hint });
             return;
         }
+        if op & crate::split::ADMIN_OP == 0 {
+            self.grow_region(k, pid);
+        }
         if op != 0 {
             let p = &self.peers[pid.ix()];
             let pending = Pending {
