@@ -30,6 +30,7 @@ pub mod out;
 pub mod owner;
 pub mod sink;
 pub mod stack;
+pub mod table_split;
 #[cfg(test)]
 mod test_world;
 pub mod ts;

@@ -24,6 +24,8 @@ pub enum StackTimer {
     Tikv(faultline_tikv::Timer),
     /// TiCDC.
     Cdc(CdcTimer),
+    /// PD: a split named by table or row (`crate::table_split`).
+    SplitTable(crate::table_split::TableSplit),
 }
 
 impl From<faultline_tikv::Msg> for StackMsg {
@@ -67,6 +69,7 @@ impl TraceEncode for StackTimer {
                 h.word(0xcdc);
                 t.encode(h)
             }
+            StackTimer::SplitTable(s) => s.encode(h),
         }
     }
 }
@@ -117,6 +120,30 @@ impl Stack {
     }
 }
 
+impl Stack {
+    /// PD carries out a split named by table or row: one TiKV split per region it names.
+    fn split_table(&mut self, k: &mut Kernel<Self>, split: crate::table_split::TableSplit) {
+        let actions = split.actions(&self.cdc.ks);
+        if actions.is_empty() {
+            let detail = format!(
+                "table=t{} reason=\"the row's key already starts a region\"",
+                split.table
+            );
+            k.log(
+                Some(self.cdc.pd),
+                faultline_sim::Level::Info,
+                "split skipped",
+                detail,
+            );
+        }
+        let pd = self.cdc.pd;
+        for action in actions {
+            self.tikv
+                .timer_in(k, pd, faultline_tikv::Timer::Action(action));
+        }
+    }
+}
+
 impl Model for Stack {
     type Msg = StackMsg;
     type Timer = StackTimer;
@@ -148,6 +175,10 @@ impl Model for Stack {
             StackTimer::Cdc(t) => {
                 self.cdc.on_timer(k, &self.tikv, node, t);
                 self.run_local_requests(k);
+            }
+            StackTimer::SplitTable(split) => {
+                self.split_table(k, split);
+                self.take_op_events(k);
             }
         }
     }

@@ -114,12 +114,32 @@ pub fn tikv_actions(spec: &FaultSpec, s: &Scenario) -> Vec<(Dur, TikvAction)> {
         FaultAction::Split => match spec.region {
             Some(region) => {
                 let parts = spec.split_parts();
-                vec![(spec.at, TikvAction::Split { region, parts })]
+                let split = TikvAction::Split {
+                    region,
+                    parts,
+                    at: None,
+                };
+                vec![(spec.at, split)]
             }
             None => Vec::new(),
         },
         _ => Vec::new(),
     }
+}
+
+/// A `split` named by table (or by a table's row), which PD resolves to regions when it
+/// runs: the TiKV layer has no keys, so the stack carries it out
+/// (`faultline_cdc::table_split`).
+pub fn table_split(spec: &FaultSpec) -> Option<(Dur, faultline_cdc::table_split::TableSplit)> {
+    if spec.action != FaultAction::Split || spec.region.is_some() {
+        return None;
+    }
+    let split = faultline_cdc::table_split::TableSplit {
+        table: spec.split_table()?,
+        row: spec.row,
+        parts: spec.split_parts(),
+    };
+    Some((spec.at, split))
 }
 
 /// `transfer_leader` to the target store (validation makes it exactly one, and gives exactly

@@ -124,6 +124,12 @@ pub fn build_world(s: &Scenario) -> SimWorld {
                     .kernel
                     .set_timer(pd, after, StackTimer::Tikv(Timer::Action(a)));
             }
+            if let Some((at, split)) = crate::actions::table_split(spec) {
+                let after = faultline_sim::SimDuration(at.to_sim().0);
+                world
+                    .kernel
+                    .set_timer(pd, after, StackTimer::SplitTable(split));
+            }
         }
     }
     world

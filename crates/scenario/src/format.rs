@@ -293,6 +293,13 @@ pub struct FaultSpec {
     /// For `split`: how many regions the region becomes (default 2).
     #[serde(default)]
     pub parts: Option<u32>,
+    /// For `split`, instead of `region`: every region holding part of this table (`t0`,
+    /// `t1`, ...), or with `row` the region holding that row.
+    #[serde(default)]
+    pub table: Option<String>,
+    /// For `split` with `table`: cut the region holding this row at its key, in two.
+    #[serde(default)]
+    pub row: Option<u32>,
 }
 
 impl FaultSpec {
@@ -300,6 +307,12 @@ impl FaultSpec {
     /// add split-region` splits in two.
     pub fn split_parts(&self) -> u32 {
         self.parts.unwrap_or(2)
+    }
+
+    /// The table a `split` names (`t1` is 1), if it names one and the name reads as a table.
+    pub fn split_table(&self) -> Option<u32> {
+        let name = self.table.as_deref()?.trim();
+        name.strip_prefix('t')?.parse().ok()
     }
 
     /// A step with the values an editor starts from: `loss` drops 30%, `delay` adds 200 ms,
@@ -326,6 +339,8 @@ impl FaultSpec {
             from,
             region: (action == FaultAction::Split).then_some(0),
             parts: None,
+            table: None,
+            row: None,
         }
     }
 }

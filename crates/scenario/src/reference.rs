@@ -58,8 +58,10 @@ pub const OTHER_KEYS: &[(&str, &[OtherKey])] = &[
         ("faults[].loss_percent", "integer", "none", "1..=100; loss only (required there)", "Percent of packets dropped."),
         ("faults[].delay", "duration", "none", "1us..=1m; delay only (required there)", "Added one-way latency."),
         ("faults[].from", "string", "none", "one TiKV store, not the target; transfer_leader only (this or region)", "Move every leader of this store."),
-        ("faults[].region", "integer", "none", "0..regions (split: regions earlier splits made too); transfer_leader (this or from) and split (required) only", "Move only this region's leader; the region to split."),
-        ("faults[].parts", "integer", "2", "2..=16; split only", "How many regions the split makes."),
+        ("faults[].region", "integer", "none", "0..regions (split: regions earlier splits made too); transfer_leader (this or from) and split (this or table) only", "Move only this region's leader; the region to split."),
+        ("faults[].parts", "integer", "2", "2..=16; split only (2 with row)", "How many regions the split makes (each, with table)."),
+        ("faults[].table", "string", "none", "t0..t(tables-1), with captures; split only (this or region)", "Split every region holding part of this table."),
+        ("faults[].row", "integer", "none", "0..rows_per_table; split with table only", "Split the region holding this row of the table at the row's key, in two."),
         ("faults[].duration", "duration", "none (not undone)", "1us..=24h; kill, pause, partition, loss, delay, pause_changefeed, remove_capture, evict_leader", "Undo the fault after this long."),
     ]),
     ("[[expect]]", &[

@@ -1,5 +1,6 @@
 //! Validation of `split`: PD is told (`target = "pd-1"`) to split `region` into `parts`
-//! regions; only `split` takes `parts`.
+//! regions, or every region of `table`, or `table`'s `row` region at its key; only `split`
+//! takes `parts`, `table` and `row`.
 
 use crate::error::Problems;
 use crate::format::{FaultAction, FaultSpec, Scenario};
@@ -7,7 +8,8 @@ use crate::format::{FaultAction, FaultSpec, Scenario};
 /// Most regions one split makes (`pd-ctl` takes any count; this keeps scenarios readable).
 pub const MAX_SPLIT_PARTS: u32 = 16;
 
-/// Checks `split`'s `target`, `region` and `parts`, and that no other action takes `parts`.
+/// Checks `split`'s `target`, `region` or `table` and `row`, and `parts`, and that no other
+/// action takes them.
 pub(crate) fn check_split(
     p: &mut Problems,
     s: &Scenario,
@@ -15,9 +17,15 @@ pub(crate) fn check_split(
     field: &dyn Fn(&str) -> String,
 ) {
     if f.action != FaultAction::Split {
-        if f.parts.is_some() {
-            let msg = format!("only split takes parts, not {}", f.action.name());
-            p.add(field("parts"), msg);
+        for (name, given) in [
+            ("parts", f.parts.is_some()),
+            ("table", f.table.is_some()),
+            ("row", f.row.is_some()),
+        ] {
+            if given {
+                let msg = format!("only split takes {name}, not {}", f.action.name());
+                p.add(field(name), msg);
+            }
         }
         return;
     }
@@ -27,22 +35,80 @@ pub(crate) fn check_split(
             "split is an operator command to PD: target = \"pd-1\"",
         );
     }
-    let regions = regions_at(s, f);
-    match f.region {
-        None => p.add(field("region"), "split needs region, the region to split"),
-        Some(r) if r >= regions => p.add(
+    match (f.region, &f.table) {
+        (Some(_), Some(_)) => p.add(field("table"), "split takes region or table, not both"),
+        (None, None) => p.add(
             field("region"),
-            format!(
-                "{r} is out of range; at {} regions are numbered 0..={}",
-                f.at,
-                regions.saturating_sub(1)
-            ),
+            "split needs region (the region to split) or table (every region of it)",
         ),
-        Some(_) => {}
+        (Some(r), None) => check_region(p, s, f, r, field),
+        (None, Some(_)) => check_table(p, s, f, field),
+    }
+    if f.row.is_some() && f.table.is_none() {
+        p.add(
+            field("row"),
+            "row needs table: the row of that table to cut at",
+        );
     }
     if let Some(n) = f.parts.filter(|n| !(2..=MAX_SPLIT_PARTS).contains(n)) {
         let msg = format!("{n} is out of range; a split makes 2..={MAX_SPLIT_PARTS} regions");
         p.add(field("parts"), msg);
+    }
+}
+
+/// `region` exists when the split runs.
+fn check_region(
+    p: &mut Problems,
+    s: &Scenario,
+    f: &FaultSpec,
+    r: u32,
+    field: &dyn Fn(&str) -> String,
+) {
+    let regions = regions_at(s, f);
+    if r >= regions {
+        let msg = format!(
+            "{r} is out of range; at {} regions are numbered 0..={}",
+            f.at,
+            regions.saturating_sub(1)
+        );
+        p.add(field("region"), msg);
+    }
+}
+
+/// `table` names a table of the TiCDC workload, and `row` a row of it (with two parts).
+fn check_table(p: &mut Problems, s: &Scenario, f: &FaultSpec, field: &dyn Fn(&str) -> String) {
+    let tables = s.workload.tables;
+    if s.topology.captures == 0 {
+        let msg = "split by table needs the TiCDC workload's tables: set topology.captures";
+        p.add(field("table"), msg);
+        return;
+    }
+    match f.split_table() {
+        Some(t) if t < tables => {}
+        _ => {
+            let given = f.table.as_deref().unwrap_or_default();
+            let msg = format!(
+                "{:?} is not a table; the workload has t0..=t{}",
+                given,
+                tables.saturating_sub(1)
+            );
+            p.add(field("table"), msg);
+        }
+    }
+    let Some(row) = f.row else { return };
+    let rows = s.workload.rows_per_table;
+    if row >= rows {
+        let msg = format!(
+            "{row} is out of range; a table has rows 0..={}",
+            rows.saturating_sub(1)
+        );
+        p.add(field("row"), msg);
+    }
+    if f.parts.is_some_and(|n| n != 2) {
+        p.add(
+            field("parts"),
+            "a split at a row makes two regions: leave parts out",
+        );
     }
 }
 

@@ -76,7 +76,9 @@ fn split_names_what_it_needs() {
     );
     let e = problem("[[faults]]\nat = \"10s\"\naction = \"split\"\ntarget = \"pd-1\"\n");
     assert!(
-        e.contains("`faults[0].region`: split needs region, the region to split"),
+        e.contains(
+            "`faults[0].region`: split needs region (the region to split) or table (every region of it)"
+        ),
         "{e}"
     );
     let e = problem(&split("10s", 8, ""));

@@ -56,13 +56,15 @@ pub enum TikvAction {
         /// Store index (0-based).
         store: u32,
     },
-    /// `pd-ctl operator add split-region <region>`: cut `region` into `parts` regions (see
-    /// `crate::split`).
+    /// `pd-ctl operator add split-region <region>`: cut `region` into `parts` regions, or in
+    /// two at key `at` (`--policy=usekey`; see `crate::split`).
     Split {
         /// Region index.
         region: u32,
-        /// Regions it becomes (at least 2).
+        /// Regions it becomes (at least 2; 2 when `at` is given).
         parts: u32,
+        /// The key the split cuts at, in the layer above's numbering; `None` cuts evenly.
+        at: Option<u64>,
     },
     /// `pd-ctl scheduler remove evict-leader-scheduler-<store>`: leaders may come back.
     RemoveEvictLeader {
@@ -105,9 +107,10 @@ impl TraceEncode for TikvAction {
                 h.word(7);
                 h.word(*store as u64);
             }
-            TikvAction::Split { region, parts } => {
+            TikvAction::Split { region, parts, at } => {
                 h.word(8);
                 h.word((*region as u64) << 32 | *parts as u64);
+                crate::msg::word_if_some(h, *at);
             }
         }
     }
@@ -126,7 +129,9 @@ impl Cluster {
                 self.route(k, write, region);
             }
             TikvAction::Write { .. } => {}
-            TikvAction::Split { region, parts } => self.pd_split_region(k, region, parts),
+            TikvAction::Split { region, parts, at } => {
+                self.pd_split_region(k, region, parts, at);
+            }
             TikvAction::TransferLeader { region, to_store } => {
                 self.pd_admin_transfer(k, region, to_store as usize);
             }

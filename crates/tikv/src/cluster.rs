@@ -310,7 +310,7 @@ impl Cluster {
                 op,
                 version,
             } => self.propose_op(k, s, (region, version), op),
-            Msg::Split { region, parts } => self.propose_split(k, s, region, parts),
+            Msg::Split { region, parts, at } => self.propose_split(k, s, region, (parts, at)),
             Msg::TransferLeader { region, to_store } => {
                 let Some(pid) = self.local_peer(s, region) else {
                     return;

@@ -65,7 +65,12 @@ impl Msg {
                 slot,
                 store,
             } => format!("move region {region}'s replica {slot} to store {store}"),
-            Msg::Split { region, parts } => format!("split region {region} into {parts}"),
+            Msg::Split {
+                region,
+                at: Some(key),
+                ..
+            } => format!("split region {region} at key {key}"),
+            Msg::Split { region, parts, .. } => format!("split region {region} into {parts}"),
             Msg::LearnerSnapshot { region, index } => {
                 format!("a snapshot of region {region} at index {index} for its new learner")
             }

@@ -128,6 +128,14 @@ impl TraceEncode for RaftMsg {
     }
 }
 
+/// Hashes `v` only when there is one, so that adding an optional field to a message keeps
+/// the hashes of every run that does not use it.
+pub(crate) fn word_if_some(h: &mut TraceHasher, v: Option<u64>) {
+    if let Some(v) = v {
+        h.word(v);
+    }
+}
+
 /// A kernel message between nodes.
 #[derive(Clone, Debug)]
 pub enum Msg {
@@ -169,6 +177,8 @@ pub enum Msg {
         region: u32,
         /// Regions it becomes.
         parts: u32,
+        /// The key to cut at (two parts), or `None` for an even cut.
+        at: Option<u64>,
     },
     /// PD -> leader store: replace the replica in `slot` (on a Down store) by one on `store`.
     ReplacePeer {
@@ -233,9 +243,7 @@ impl TraceEncode for Msg {
             } => {
                 h.word(4);
                 h.word(*region as u64);
-                if *op != 0 {
-                    h.word(*op);
-                }
+                word_if_some(h, (*op != 0).then_some(*op));
                 // Only a split region's version: runs without splits keep their hashes.
                 if *version > crate::split::RegionEpoch::INIT.version {
                     h.word(*version);
@@ -253,9 +261,10 @@ impl TraceEncode for Msg {
                 h.word(6);
                 h.word((*region as u64) << 32 | (*slot as u64) << 24 | *store as u64);
             }
-            Msg::Split { region, parts } => {
+            Msg::Split { region, parts, at } => {
                 h.word(8);
                 h.word((*region as u64) << 32 | *parts as u64);
+                word_if_some(h, *at);
             }
             Msg::MovePeer {
                 region,

@@ -137,7 +137,7 @@ impl Cluster {
                 "split region by size",
                 detail,
             );
-            self.propose_split(k, s, r, parts as u32);
+            self.propose_split(k, s, r, (parts as u32, None));
         }
     }
 

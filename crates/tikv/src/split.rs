@@ -61,8 +61,9 @@ impl RegionEpoch {
 /// Admin commands in flight: proposed by a leader, waiting for their outcomes.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct AdminCmds {
-    /// Parts each split proposal cuts its region into, by op.
-    splits: BTreeMap<u64, u32>,
+    /// Parts each split proposal cuts its region into, and the key it cuts at (if one was
+    /// given), by op.
+    splits: BTreeMap<u64, (u32, Option<u64>)>,
     /// Membership changes proposed, by op (`crate::learner`).
     pub(crate) conf_changes: BTreeMap<u64, (u32, ConfChange)>,
     /// Outcomes reported while an event ran, carried out before its messages go out.
@@ -81,20 +82,33 @@ impl AdminCmds {
 }
 
 impl Cluster {
-    /// PD got a split of `region` into `parts` (at least 2): it orders the leader it knows of.
-    pub(crate) fn pd_split_region<H: TikvHost>(&mut self, k: &mut Kernel<H>, r: u32, parts: u32) {
+    /// PD got a split of `region` into `parts` (at least 2), or in two at key `at`: it orders
+    /// the leader it knows of.
+    pub(crate) fn pd_split_region<H: TikvHost>(
+        &mut self,
+        k: &mut Kernel<H>,
+        r: u32,
+        parts: u32,
+        at: Option<u64>,
+    ) {
         if r >= self.region_count() || parts < 2 {
             return;
         }
+        let parts = if at.is_some() { 2 } else { parts };
         let leader = self.pd.region_leader[r as usize].0 as usize;
-        let detail = format!("region_id={r} parts={parts} to_store={}", leader + 1);
+        let cut = at.map_or(format!("parts={parts}"), |key| format!("key={key}"));
+        let detail = format!("region_id={r} {cut} to_store={}", leader + 1);
         k.log(
             Some(self.pd_node),
             Level::Info,
             "split region operator",
             detail,
         );
-        let msg = Msg::Split { region: r, parts };
+        let msg = Msg::Split {
+            region: r,
+            parts,
+            at,
+        };
         k.send(self.pd_node, self.store_nodes[leader], msg);
     }
 
@@ -104,10 +118,10 @@ impl Cluster {
         k: &mut Kernel<H>,
         s: usize,
         r: u32,
-        parts: u32,
+        split: (u32, Option<u64>),
     ) {
         let op = self.admin.next_op();
-        self.admin.splits.insert(op, parts);
+        self.admin.splits.insert(op, split);
         self.propose_op(k, s, (r, 0), op);
     }
 
@@ -115,7 +129,7 @@ impl Cluster {
     /// changes the region's epoch at once, so the entries applied after it in the same batch
     /// are checked against the new one, and tells the layer above in order with them.
     pub(crate) fn admin_outcome(&mut self, op: u64, region: u32, s: usize, outcome: OpOutcome) {
-        if let (OpOutcome::Applied, Some(&parts)) = (outcome, self.admin.splits.get(&op)) {
+        if let (OpOutcome::Applied, Some(&(parts, at))) = (outcome, self.admin.splits.get(&op)) {
             let added = parts - 1;
             let epoch = &mut self.epochs[region as usize];
             epoch.version += added as u64;
@@ -126,6 +140,7 @@ impl Cluster {
                 first,
                 added,
                 version,
+                at,
             };
             self.push_op_event(op, region, s, split);
         }
@@ -141,7 +156,7 @@ impl Cluster {
                 self.conf_change_outcome(k, at, change, outcome);
                 continue;
             }
-            let Some(parts) = self.admin.splits.get(&op).copied() else {
+            let Some((parts, _)) = self.admin.splits.get(&op).copied() else {
                 continue;
             };
             let why = match outcome {

@@ -17,7 +17,7 @@ fn outcomes(events: Vec<OpEvent>, op: u64) -> Vec<OpOutcome> {
 fn a_request_with_the_old_epoch_is_refused_and_one_with_the_new_applies() {
     let mut w = world();
     w.run_until(ms(1_000));
-    w.model.propose_split(&mut w.kernel, 0, 0, 3);
+    w.model.propose_split(&mut w.kernel, 0, 0, (3, None));
     w.model.flush(&mut w.kernel);
     w.run_until(ms(1_100));
     let events = w.model.take_op_events();
@@ -26,6 +26,7 @@ fn a_request_with_the_old_epoch_is_refused_and_one_with_the_new_applies() {
         first: 1,
         added: 2,
         version: 3,
+        at: None,
     };
     assert_eq!(split, Some(want), "{events:?}");
     assert_eq!(w.model.region_count(), 3);
@@ -46,7 +47,7 @@ fn a_request_with_the_old_epoch_is_refused_and_one_with_the_new_applies() {
 fn a_request_taken_while_the_split_is_in_flight_is_refused_when_it_applies() {
     let mut w = world();
     w.run_until(ms(1_000));
-    w.model.propose_split(&mut w.kernel, 0, 0, 2);
+    w.model.propose_split(&mut w.kernel, 0, 0, (2, None));
     // The split is proposed, not yet committed: the old epoch still passes at propose.
     w.model.propose_op(&mut w.kernel, 0, (0, 1), 9);
     assert!(w.model.take_op_events().is_empty());
@@ -58,6 +59,7 @@ fn a_request_taken_while_the_split_is_in_flight_is_refused_when_it_applies() {
         first: 1,
         added: 1,
         version: 2,
+        at: None,
     };
     assert_eq!(order, vec![split, OpOutcome::EpochNotMatch], "{events:?}");
 }

@@ -18,7 +18,11 @@ fn splitting(seed: u64, parts: u32) -> World<Cluster> {
         ..Default::default()
     };
     let mut w = world(&cfg, seed);
-    let (node, t) = w.model.action_timer(TikvAction::Split { region: 2, parts });
+    let (node, t) = w.model.action_timer(TikvAction::Split {
+        region: 2,
+        parts,
+        at: None,
+    });
     w.kernel.set_timer(node, SimDuration::from_secs(5), t);
     w
 }

@@ -64,6 +64,10 @@ struct FaultFields {
     region: UseStateHandle<String>,
     /// `split`: how many regions it becomes.
     parts: UseStateHandle<String>,
+    /// `split`: instead of a region, every region of this table (`t1`)...
+    table: UseStateHandle<String>,
+    /// ...or, with a table, the region holding this row, cut at its key.
+    row: UseStateHandle<String>,
 }
 
 fn optional_dur(text: &str, field: &str) -> Result<Option<faultline_scenario::Dur>, String> {
@@ -117,6 +121,8 @@ impl FaultFields {
         f.from = None;
         f.region = None;
         f.parts = None;
+        f.table = None;
+        f.row = None;
         if f.action == FaultAction::Split {
             return self.fill_split(f);
         }
@@ -146,14 +152,32 @@ impl FaultFields {
         }
     }
 
-    /// `split`'s region (required) and parts (2 when empty).
+    /// `split`'s region or table (one of them), the table's row (optional) and parts (2 when
+    /// empty).
     fn fill_split(&self, f: &mut FaultSpec) -> Result<(), String> {
-        let region = self.region.trim();
-        f.region = Some(
-            region
-                .parse::<u32>()
-                .map_err(|_| format!("split: region `{region}` is not a region number"))?,
-        );
+        let (region, table, row) = (self.region.trim(), self.table.trim(), self.row.trim());
+        match (region.is_empty(), table.is_empty()) {
+            (false, false) => return Err("split: give a region or a table, not both".into()),
+            (true, true) => return Err("split: give a region (e.g. 7) or a table (e.g. t1)".into()),
+            (false, true) => {
+                let r = region.parse::<u32>();
+                f.region = Some(
+                    r.map_err(|_| format!("split: region `{region}` is not a region number"))?,
+                );
+            }
+            (true, false) => {
+                f.table = Some(table.to_string());
+                if f.split_table().is_none() {
+                    return Err(format!(
+                        "split: table `{table}` is not a table name like t1"
+                    ));
+                }
+            }
+        }
+        if !row.is_empty() {
+            let n = row.parse::<u32>();
+            f.row = Some(n.map_err(|_| format!("split: row `{row}` is not a row number"))?);
+        }
         let parts = self.parts.trim();
         if !parts.is_empty() {
             match parts.parse::<u32>() {
@@ -197,6 +221,8 @@ impl FaultFields {
             }
             if action == FaultAction::Split {
                 { text_field(format!("{prefix}-region"), "region", &self.region, "e.g. 7") }
+                { text_field(format!("{prefix}-table"), "or table", &self.table, "e.g. t1") }
+                { text_field(format!("{prefix}-row"), "at row", &self.row, "optional") }
                 { text_field(format!("{prefix}-parts"), "into", &self.parts, "2") }
             }
             if action.undoable() {
@@ -230,10 +256,17 @@ fn use_fault_fields(f: Option<&FaultSpec>) -> FaultFields {
         .and_then(|f| f.parts)
         .map(|n| n.to_string())
         .unwrap_or_default();
+    let table = f.and_then(|f| f.table.clone()).unwrap_or_default();
+    let row = f
+        .and_then(|f| f.row)
+        .map(|n| n.to_string())
+        .unwrap_or_default();
     FaultFields {
         from: use_state(move || from),
         region: use_state(move || region),
         parts: use_state(move || parts),
+        table: use_state(move || table),
+        row: use_state(move || row),
         peers: use_state(move || peers),
         one_way: use_state(move || one_way),
         loss: use_state(move || loss),

@@ -204,9 +204,16 @@ fn fault_chip(
 /// A chip's words: the verb and its target, or for a split (whose target is always PD) the
 /// region and how many it becomes.
 fn chip_text(f: &FaultSpec) -> String {
-    match (f.action, f.region) {
-        (faultline_scenario::FaultAction::Split, Some(r)) => {
+    let table = f.table.as_deref().unwrap_or_default();
+    match (f.action, f.region, f.row) {
+        (faultline_scenario::FaultAction::Split, Some(r), _) => {
             format!("split region {r} in {}", f.split_parts())
+        }
+        (faultline_scenario::FaultAction::Split, None, Some(row)) => {
+            format!("split {table} at row {row}")
+        }
+        (faultline_scenario::FaultAction::Split, None, None) => {
+            format!("split {table}'s regions in {}", f.split_parts())
         }
         _ => format!("{} {}", f.action.name(), f.target),
     }

@@ -154,12 +154,22 @@ impl Keyspace {
 
     /// `parent` split: regions `first..first + added` take the first parts of its range, cut
     /// evenly, and `parent` keeps the last (TiKV's `right_derive_when_split`); all of them
-    /// have epoch version `version`. A range with fewer keys than parts leaves some empty.
-    pub fn split(&mut self, parent: u32, first: u32, added: u32, version: u64) {
+    /// have epoch version `version`. A range with fewer keys than parts leaves some empty. A
+    /// split at key `at` (one new region) cuts there instead, if `at` lies inside the range.
+    pub fn split(
+        &mut self,
+        parent: u32,
+        (first, added, version): (u32, u32, u64),
+        at: Option<Key>,
+    ) {
         let (start, end) = self.region_keys(parent);
         let base = self.splits.base_of(parent);
         let parts = added as u64 + 1;
-        let cut = |i: u64| start + ((end - start) as u64 * i / parts) as u32;
+        let at = at.filter(|k| added == 1 && (start..end).contains(k));
+        let cut = |i: u64| match (i, at) {
+            (1, Some(key)) => key,
+            _ => start + ((end - start) as u64 * i / parts) as u32,
+        };
         let ids = (first..first + added).chain(std::iter::once(parent));
         let spans = ids.enumerate().map(|(i, r)| {
             let span = RegionSpan {

@@ -48,7 +48,7 @@ fn assert_tables_of_regions(ks: &Keyspace, regions: impl Iterator<Item = u32>) {
 fn a_split_cuts_the_parents_range_and_the_parent_keeps_the_last_part() {
     // 4 tables x 100 rows in 16 regions: 25 keys each; region 5 is keys 125..150.
     let mut ks = layout(4, 100, 16);
-    ks.split(5, 16, 3, 4);
+    ks.split(5, (16, 3, 4), None);
     assert_eq!(ks.region_keys(16), (125, 131));
     assert_eq!(ks.region_keys(17), (131, 137));
     assert_eq!(ks.region_keys(18), (137, 143));
@@ -74,8 +74,8 @@ fn a_split_cuts_the_parents_range_and_the_parent_keeps_the_last_part() {
 #[test]
 fn a_split_region_splits_again_and_tiny_regions_leave_empty_parts() {
     let mut ks = layout(4, 100, 16);
-    ks.split(5, 16, 1, 2); // 16 = 125..137, 5 = 137..150
-    ks.split(16, 17, 2, 4); // 17 = 125..129, 18 = 129..133, 16 = 133..137
+    ks.split(5, (16, 1, 2), None); // 16 = 125..137, 5 = 137..150
+    ks.split(16, (17, 2, 4), None); // 17 = 125..129, 18 = 129..133, 16 = 133..137
     let order: Vec<u32> = (0..5).chain([17, 18, 16, 5]).chain(6..16).collect();
     assert_partition(&ks, &order);
     assert_eq!(
@@ -85,7 +85,7 @@ fn a_split_region_splits_again_and_tiny_regions_leave_empty_parts() {
     );
     // Two keys in four parts: two regions are empty and hold no key.
     let mut tiny = layout(1, 8, 4);
-    tiny.split(1, 4, 3, 4);
+    tiny.split(1, (4, 3, 4), None);
     let nonempty: Vec<u32> = [0, 4, 5, 6, 1, 2, 3]
         .into_iter()
         .filter(|r| tiny.region_keys(*r).0 < tiny.region_keys(*r).1)
@@ -102,8 +102,8 @@ fn a_split_region_splits_again_and_tiny_regions_leave_empty_parts() {
 #[test]
 fn the_regions_of_keys_are_each_named_once_in_first_appearance_order() {
     let mut ks = layout(4, 100, 16);
-    ks.split(5, 16, 3, 4); // 16 = 125..131, 5 = 143..150
-                           // A transaction's keys need not be sorted: region 16 comes back after region 5.
+    ks.split(5, (16, 3, 4), None); // 16 = 125..131, 5 = 143..150
+                                   // A transaction's keys need not be sorted: region 16 comes back after region 5.
     assert_eq!(ks.regions_of_keys(&[126, 144, 127, 10]), vec![16, 5, 0]);
     assert!(ks.regions_of_keys(&[]).is_empty());
 }

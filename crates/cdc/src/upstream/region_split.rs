@@ -33,10 +33,16 @@ use crate::upstream::workload::RegionReq;
 impl Cdc {
     /// Region `parent` split: `added` new regions from id `first`, every part at epoch version
     /// `version`.
-    pub(crate) fn on_region_split(&mut self, out: &mut Out, parent: u32, split: (u32, u32, u64)) {
+    pub(crate) fn on_region_split(
+        &mut self,
+        out: &mut Out,
+        parent: u32,
+        split: (u32, u32, u64),
+        at: Option<Key>,
+    ) {
         let (first, added, version) = split;
         let old = self.ks.region_keys(parent);
-        self.ks.split(parent, first, added, version);
+        self.ks.split(parent, (first, added, version), at);
         for _ in 0..added {
             self.upstream.add_region();
         }

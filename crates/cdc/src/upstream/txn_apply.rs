@@ -42,7 +42,11 @@ impl Cdc {
                 first,
                 added,
                 version,
-            } => self.on_region_split(out, e.region, (first, added, version)),
+                at,
+            } => {
+                let at = at.map(|key| key as crate::keyspace::Key);
+                self.on_region_split(out, e.region, (first, added, version), at);
+            }
             OpOutcome::NotLeader { leader } => {
                 let failure = Some(TxnFailure::NotLeader { leader });
                 self.send_txn_reply(out, e.store, e.op, failure)

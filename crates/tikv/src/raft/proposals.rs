@@ -67,6 +67,8 @@ pub enum OpOutcome {
         added: u32,
         /// Epoch version of the parent and the new regions.
         version: u64,
+        /// The key a two-part split cut at (the new region ends there); `None`: cut evenly.
+        at: Option<u64>,
     },
 }
 
