@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open } from "./lib/browser.mjs";
 import { useApp } from "./lib/harness.mjs";
-import { waitStatus, screenshot } from "./lib/app.mjs";
+import { waitStatus, screenshot, exportedToml } from "./lib/app.mjs";
 import { linkFragment } from "./lib/cli.mjs";
 
 const ctx = useApp();
@@ -71,5 +71,40 @@ test("with TiCDC, a split region's detail names its keys and table", async () =>
   assert.match(detail, /epoch 1\/4/);
   await screenshot(page, "split-cdc-region-detail");
   assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("a split by table and a split at a row built in the palette are in the shared link", async () => {
+  const CDC = "scenarios/cdc-basic-replication.toml";
+  const { page, problems } = await open(ctx.browser.context, `${ctx.server.url}${linkFragment(CDC)}&t=10`);
+  await waitStatus(page, problems, ["paused"]);
+  await page.selectOption("#fault-action", "split");
+  await page.selectOption("#fault-target", "pd-1");
+  await page.fill("#fault-region", "");
+  await page.fill("#fault-table", "t1");
+  await page.fill("#fault-parts", "3");
+  await page.fill("#fault-at", "40s");
+  await page.click("#fault-schedule");
+  await waitStatus(page, problems, ["paused"]);
+  await page.fill("#fault-table", "t2");
+  await page.fill("#fault-row", "30");
+  await page.fill("#fault-parts", "");
+  await page.fill("#fault-at", "50s");
+  await page.click("#fault-schedule");
+  await waitStatus(page, problems, ["paused"]);
+  const chips = await page.$$eval(".fault", (cs) => cs.map((c) => c.textContent));
+  assert.ok(chips.some((c) => c.includes("split t1's regions in 3")), chips.join(" | "));
+  assert.ok(chips.some((c) => c.includes("split t2 at row 30")), chips.join(" | "));
+  await screenshot(page, "split-by-table-palette");
+
+  const link = await page.evaluate(() => location.href);
+  const shared = await open(ctx.browser.context, link);
+  await waitStatus(shared.page, shared.problems, ["paused"]);
+  const toml = await exportedToml(shared.page);
+  for (const line of ['table = "t1"', "parts = 3", 'table = "t2"', "row = 30"]) {
+    assert.ok(toml.includes(line), `${line} missing from the shared scenario:\n${toml}`);
+  }
+  assert.deepEqual(problems, []);
+  await shared.page.close();
   await page.close();
 });

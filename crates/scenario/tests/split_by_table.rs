@@ -111,7 +111,9 @@ fn split_by_table_names_what_it_needs() {
 #[test]
 fn split_by_table_needs_the_ticdc_tables() {
     let text = "name = \"t\"\nduration = \"10s\"\n[[faults]]\nat = \"1s\"\naction = \"split\"\ntarget = \"pd-1\"\ntable = \"t0\"\n";
-    let e = parse_scenario("tikv-only.toml", text).expect_err("invalid").to_string();
+    let e = parse_scenario("tikv-only.toml", text)
+        .expect_err("invalid")
+        .to_string();
     assert!(
         e.contains("`faults[0].table`: split by table needs the TiCDC workload's tables"),
         "{e}"

@@ -206,6 +206,9 @@ impl Playground {
         next.frame = std::mem::take(&mut self.frame);
         next.selection.positions = std::mem::take(&mut self.selection.positions);
         next.explore = std::mem::take(&mut self.explore);
+        // The worker is the page's, not the scenario's: once it reported in, the start
+        // watchdog (still pending when a link is pasted early) must not call it missing.
+        next.engine_ready = self.engine_ready;
         *self = next;
         true
     }

@@ -169,6 +169,25 @@ fn a_worker_that_never_reports_in_is_named_and_a_late_one_clears_the_message() {
     );
 }
 
+/// A link pasted into the address bar before the start watchdog fired: the worker that
+/// already reported in is not called missing when the watchdog fires for the new link.
+#[test]
+fn a_pasted_link_keeps_the_worker_that_reported_in() {
+    let s = small();
+    let mut l = local(&s);
+    l.settle();
+    let mut other = s.clone();
+    other.seed += 1;
+    l.apply(Action::LoadHash(hash::format(
+        &encode_link(&other),
+        SimTime(0),
+    )));
+    assert!(!l.pg.apply(Action::EngineSilent));
+    assert!(l.pg.error.is_none());
+    l.settle();
+    assert_eq!(l.pg.status(), "paused");
+}
+
 #[test]
 fn the_watchdog_stays_quiet_once_the_worker_reported_in() {
     let mut l = local(&small());
