@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::host::TikvHost;
 use faultline_sim::{
-    CowVec, Kernel, Level, Model, Network, NodeId, NodeState, SimDuration, SimRng, SimTime,
+    CowVec, Kernel, Model, Network, NodeId, NodeState, SimDuration, SimRng, SimTime,
 };
 
 use crate::action::TikvAction;
@@ -250,45 +250,9 @@ impl Cluster {
                 index,
             } => self.on_snapshot_sent(k, s, (region, to_store, index)),
             Timer::Reconnect { store } => self.reconnect(k, s, store as usize),
-            Timer::StoreHeartbeat => {
-                let msg = Msg::StoreHeartbeat {
-                    store: s as u32,
-                    leaders: self.book.leaders_per_store[s] as u32,
-                    peers: self.stores[s].peers.len() as u32,
-                };
-                k.log(
-                    Some(node),
-                    Level::Info,
-                    "store heartbeat",
-                    format!(
-                        "store_id={} leaders={}",
-                        s + 1,
-                        self.book.leaders_per_store[s]
-                    ),
-                );
-                k.send(node, self.pd_node, msg);
-                k.set_timer(node, self.cfg.pd.store_heartbeat, Timer::StoreHeartbeat);
-            }
-            Timer::RegionHeartbeat => {
-                let awake = self.stores[s].awake.clone();
-                for pid in awake {
-                    if self.peers[pid.ix()].is_leader() && self.slot_store[pid.ix()] as usize == s {
-                        let r = pid.region(self.replicas).0;
-                        let term = self.peers[pid.ix()].term;
-                        self.stores[s].region_hb.push((r, term));
-                    }
-                }
-                self.send_region_heartbeats(k, s);
-                k.set_timer(node, self.cfg.pd.region_heartbeat, Timer::RegionHeartbeat);
-            }
+            Timer::StoreHeartbeat => self.send_store_heartbeat(k, s),
+            Timer::RegionHeartbeat => self.send_awake_region_heartbeats(k, s),
             _ => {}
-        }
-    }
-
-    fn send_region_heartbeats<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize) {
-        let v = std::mem::take(&mut self.stores[s].region_hb);
-        if !v.is_empty() {
-            k.send(self.store_nodes[s], self.pd_node, Msg::RegionHeartbeats(v));
         }
     }
 

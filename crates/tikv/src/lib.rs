@@ -39,6 +39,7 @@ pub mod cluster;
 pub mod config;
 mod describe;
 mod evict_leader;
+mod heartbeats;
 pub mod hibernate;
 pub mod host;
 pub mod ids;

@@ -93,9 +93,8 @@ impl Cluster {
     pub(crate) fn flush<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
         self.run_admin_outcomes(k);
         for s in 0..self.stores.len() {
-            if !self.stores[s].region_hb.is_empty() && self.store_live[s] {
-                let v = std::mem::take(&mut self.stores[s].region_hb);
-                k.send(self.store_nodes[s], self.pd_node, Msg::RegionHeartbeats(v));
+            if self.store_live[s] {
+                self.send_region_heartbeats(k, s);
             }
             for t in 0..self.stores.len() {
                 if self.stores[s].outbox[t].is_empty() {
