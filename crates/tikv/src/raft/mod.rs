@@ -135,11 +135,6 @@ impl Peer {
         }
     }
 
-    /// A new, empty replica waiting for a snapshot (PD added it).
-    pub fn empty() -> Self {
-        Peer::fresh(0, RaftLog::at_snapshot(0, 0))
-    }
-
     /// A peer just created with `log` in `term`: no vote, no leader, awake (`Ordered`).
     pub fn fresh(term: u64, log: RaftLog) -> Self {
         let mut p = Peer::bootstrapped(term, log, NO_SLOT, false);
