@@ -1,7 +1,9 @@
 //! Where rows live: tables are laid out in key order (table-major), and the key space is cut
 //! evenly into the TiKV model's bootstrap regions, so a table spans one or more regions (or
-//! several small tables share one), as pre-split tables do. Regions that split later get
-//! their ranges from the split table ([`splits`]), as PD's region info gives them.
+//! several small tables share one), as pre-split tables do. Regions split and merge later
+//! (a merge may join regions of different bootstrap regions); the regions a split or merge
+//! reached get their ranges from the split table ([`splits`]), as PD's region info gives
+//! them, and the rest keep the bootstrap arithmetic, so an unchanged layout costs nothing.
 
 mod span;
 mod splits;
@@ -18,7 +20,7 @@ pub struct Keyspace {
     pub tables: u32,
     /// Rows per table.
     pub rows_per_table: u32,
-    /// Regions at bootstrap (`topology.regions`); splits add more.
+    /// Regions at bootstrap (`topology.regions`); splits add more, merges empty some.
     pub regions: u32,
     splits: SplitTable,
 }
@@ -94,24 +96,15 @@ impl Keyspace {
         (self.base_region_of(start), self.base_region_of(end))
     }
 
-    /// The regions covering a table now: the bootstrap regions from its first key's to its
-    /// last key's, each split one replaced by the regions it became that hold the table's keys.
+    /// The regions covering a table now: while no split or merge reached its bootstrap
+    /// regions, those, from its first key's to its last key's (no allocation: this runs for
+    /// every table at any scale); after, the regions holding its keys, in key order.
     pub fn table_regions(&self, table: u32) -> TableRegions {
         let (a, b) = self.base_table_regions(table);
-        if !self.splits.any_split_in(a, b) {
+        if !self.splits.any_touched_in(a, b) {
             return TableRegions::Range(a, b);
         }
-        let keys = (self.key(table, 0), self.key(table + 1, 0));
-        let mut list = Vec::new();
-        for base in a..=b {
-            if self.splits.is_split(base) {
-                let (s, e) = self.base_region_keys(base);
-                list.extend(self.regions_in(keys.0.max(s), keys.1.min(e)));
-            } else {
-                list.push(base);
-            }
-        }
-        TableRegions::List(list)
+        TableRegions::List(self.regions_in(self.key(table, 0), self.key(table + 1, 0)))
     }
 
     /// The regions holding `keys`, each once, in the order they first appear.
@@ -126,7 +119,8 @@ impl Keyspace {
         regions
     }
 
-    /// The regions holding keys in `[start, end)`, in key order.
+    /// The regions holding keys in `[start, end)`, each once, in key order (an empty region,
+    /// as a merge leaves its source, holds none).
     pub fn regions_in(&self, start: Key, end: Key) -> Vec<u32> {
         let mut out = Vec::new();
         let mut key = start;
@@ -140,16 +134,42 @@ impl Keyspace {
 
     /// The tables whose [`Keyspace::table_regions`] include `region`, `[first, last]`
     /// inclusive, or `None` if none does: what a change of that region's state can move.
-    /// A region a split made or cut holds the tables its keys belong to; for a bootstrap
-    /// region both ends of a table's range grow with the table, so two binary searches find
-    /// them.
+    /// A region a split or merge reached holds the tables its keys belong to (none once
+    /// merged away); for an untouched bootstrap region both ends of a table's range grow with
+    /// the table, so two binary searches find them.
     pub fn tables_of_region(&self, region: u32) -> Option<(u32, u32)> {
         if let Some(s) = self.splits.span(region) {
             return (s.start < s.end).then(|| (self.table_of(s.start), self.table_of(s.end - 1)));
         }
         let first = partition_point(self.tables, |t| self.base_table_regions(t).1 < region);
         let end = partition_point(self.tables, |t| self.base_table_regions(t).0 <= region);
-        (first < end).then(|| (first, end - 1))
+        if first >= end {
+            return None;
+        }
+        // A bootstrap region with no keys (more regions than keys) lies inside one table's
+        // range at most, and only that table's cheap `Range` names it: a `List` names the
+        // regions holding keys.
+        let (start, stop) = self.base_region_keys(region);
+        if start == stop {
+            let (a, b) = self.base_table_regions(first);
+            if self.splits.any_touched_in(a, b) {
+                return None;
+            }
+        }
+        Some((first, end - 1))
+    }
+
+    /// The regions holding the key just before `region`'s start and its end key: the ones a
+    /// merge may join it with. `None` at either end of the key space, and both for a region
+    /// with no keys.
+    pub fn neighbours(&self, region: u32) -> (Option<u32>, Option<u32>) {
+        let s = self.span(region);
+        if s.start >= s.end {
+            return (None, None);
+        }
+        let left = (s.start > 0).then(|| self.region_of(s.start - 1));
+        let right = (s.end < self.keys()).then(|| self.region_of(s.end));
+        (left, right)
     }
 
     /// `parent` split: regions `first..first + added` take the first parts of its range, cut
@@ -162,8 +182,8 @@ impl Keyspace {
         (first, added, version): (u32, u32, u64),
         at: Option<Key>,
     ) {
+        self.touch(parent);
         let (start, end) = self.region_keys(parent);
-        let base = self.splits.base_of(parent);
         let parts = added as u64 + 1;
         let at = at.filter(|k| added == 1 && (start..end).contains(k));
         let cut = |i: u64| match (i, at) {
@@ -179,7 +199,48 @@ impl Keyspace {
             };
             (r, span)
         });
-        self.splits.replace(base, (start, end), spans);
+        self.splits.replace((start, end), spans);
+    }
+
+    /// TiKV's CommitMerge: `source` and `target` are adjacent (one's range ends where the
+    /// other's starts); `target` then covers both ranges with epoch version `version`, and
+    /// `source` holds no keys: its span is empty at its old start and keeps its last version
+    /// (the one PrepareMerge gave it), and no key, table or range lookup names it. Regions
+    /// that are not adjacent (or the same, or one merged away already) do not merge: false,
+    /// and nothing changes.
+    pub fn merge(&mut self, source: u32, target: u32, version: u64) -> bool {
+        let (s, t) = (self.span(source), self.span(target));
+        let gone = self.splits.is_merged(source) || self.splits.is_merged(target);
+        if gone || source == target || (s.end != t.start && t.end != s.start) {
+            return false;
+        }
+        self.touch(source);
+        self.touch(target);
+        self.splits.merge(source, target, version);
+        true
+    }
+
+    /// `region`'s epoch version becomes `version` and its range stays, as TiKV's
+    /// PrepareMerge (on the source) and RollbackMerge do.
+    pub fn set_version(&mut self, region: u32, version: u64) {
+        self.touch(region);
+        self.splits.set_version(region, version);
+    }
+
+    /// Places `region` in the split table before a split, merge or new version changes it. A region not
+    /// placed yet is an untouched bootstrap region holding exactly its base's range, so
+    /// touching that one base touches every base the change can reach.
+    fn touch(&mut self, region: u32) {
+        if region < self.regions && !self.splits.is_touched(region) {
+            let (start, end) = self.base_region_keys(region);
+            let version = RegionEpoch::INIT.version;
+            let span = RegionSpan {
+                start,
+                end,
+                version,
+            };
+            self.splits.touch(region, span);
+        }
     }
 }
 
@@ -197,5 +258,7 @@ fn partition_point(n: u32, before: impl Fn(u32) -> bool) -> u32 {
     lo
 }
 
+#[cfg(test)]
+mod merge_tests;
 #[cfg(test)]
 mod tests;

@@ -11,16 +11,17 @@ pub struct RegionSpan {
     pub start: Key,
     /// One past the last key.
     pub end: Key,
-    /// Epoch version: grows with every split of the region.
+    /// Epoch version: grows with every split or merge of the region (and PrepareMerge).
     pub version: u64,
 }
 
 /// The regions covering a table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TableRegions {
-    /// Bootstrap regions `first..=last`, none of them split.
+    /// Bootstrap regions `first..=last`, none of them reached by a split or merge.
     Range(u32, u32),
-    /// The regions, once a split touched the table's range.
+    /// The regions holding the table's keys, in key order, once a split or merge reached
+    /// the table's bootstrap regions.
     List(Vec<u32>),
 }
 
@@ -33,7 +34,7 @@ impl TableRegions {
         }
     }
 
-    /// True when there is none (a table of a split region with no keys of its own).
+    /// True when there is none.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -1,11 +1,11 @@
 use super::*;
 
-fn layout(tables: u32, rows: u32, regions: u32) -> Keyspace {
+pub(super) fn layout(tables: u32, rows: u32, regions: u32) -> Keyspace {
     Keyspace::new(tables, rows, regions)
 }
 
 /// Every key's region holds it, and the regions' ranges tile the keys in order.
-fn assert_partition(ks: &Keyspace, regions_in_key_order: &[u32]) {
+pub(super) fn assert_partition(ks: &Keyspace, regions_in_key_order: &[u32]) {
     let mut next = 0;
     for &r in regions_in_key_order {
         let (a, b) = ks.region_keys(r);
@@ -34,7 +34,7 @@ fn tables_of_a_region_are_the_tables_whose_ranges_hold_it() {
     }
 }
 
-fn assert_tables_of_regions(ks: &Keyspace, regions: impl Iterator<Item = u32>) {
+pub(super) fn assert_tables_of_regions(ks: &Keyspace, regions: impl Iterator<Item = u32>) {
     for r in regions {
         let holding: Vec<u32> = (0..ks.tables)
             .filter(|t| ks.table_regions(*t).contains(r))
