@@ -26,6 +26,12 @@ pub enum StackTimer {
     Cdc(CdcTimer),
     /// PD: a split named by table or row (`crate::table_split`).
     SplitTable(crate::table_split::TableSplit),
+    /// PD: merge a region into its neighbour in key order; the neighbour is found when it
+    /// runs, from the layout PD knows then.
+    MergeRegion {
+        /// The region merged away.
+        region: u32,
+    },
 }
 
 impl From<faultline_tikv::Msg> for StackMsg {
@@ -70,6 +76,10 @@ impl TraceEncode for StackTimer {
                 t.encode(h)
             }
             StackTimer::SplitTable(s) => s.encode(h),
+            StackTimer::MergeRegion { region } => {
+                h.word(0x3e6);
+                h.word(*region as u64);
+            }
         }
     }
 }
@@ -144,6 +154,32 @@ impl Stack {
     }
 }
 
+impl Stack {
+    /// PD carries out a `merge` of `region`: into the region after it in key order, or the
+    /// one before it if it holds the last keys (`pd-ctl operator add merge-region` takes both
+    /// ids; PD checks they are adjacent, which the layout here makes them).
+    fn merge_region(&mut self, k: &mut Kernel<Self>, region: u32) {
+        let (before, after) = self.cdc.ks.neighbours(region);
+        let Some(target) = after.or(before) else {
+            let detail = format!("region_id={region} reason=\"the region has no neighbour\"");
+            k.log(
+                Some(self.cdc.pd),
+                faultline_sim::Level::Warn,
+                "merge region refused",
+                detail,
+            );
+            return;
+        };
+        let action = faultline_tikv::TikvAction::Merge {
+            source: region,
+            target,
+        };
+        let pd = self.cdc.pd;
+        self.tikv
+            .timer_in(k, pd, faultline_tikv::Timer::Action(action));
+    }
+}
+
 impl Model for Stack {
     type Msg = StackMsg;
     type Timer = StackTimer;
@@ -178,6 +214,10 @@ impl Model for Stack {
             }
             StackTimer::SplitTable(split) => {
                 self.split_table(k, split);
+                self.take_op_events(k);
+            }
+            StackTimer::MergeRegion { region } => {
+                self.merge_region(k, region);
                 self.take_op_events(k);
             }
         }

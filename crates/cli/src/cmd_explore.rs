@@ -30,7 +30,7 @@ pub struct ExploreArgs {
     #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
     shard: Option<Shard>,
     /// Which faults, and how many of each per run: kill, partition, loss, pause, broker-down,
-    /// evict-leader, transfer-leader, add-store, remove-store, split, each optionally `=N`.
+    /// evict-leader, transfer-leader, add-store, remove-store, split, merge, each optionally `=N`.
     #[arg(long, value_name = "KIND[=N],...", value_parser = FaultBudget::parse)]
     faults: Option<FaultBudget>,
     /// Also judge the scenario's own [[expect]]s (left out by default: they were written for

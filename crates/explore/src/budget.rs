@@ -33,11 +33,14 @@ pub enum FaultKind {
     /// One of the scenario's first regions splits in 2-4 (`split`). Nothing to undo. Not in
     /// the default budget.
     Split,
+    /// One of the scenario's first regions merges into its neighbour (`merge`). Nothing to
+    /// undo. Not in the default budget.
+    Merge,
 }
 
 impl FaultKind {
     /// Every kind, in the order schedules draw them (part of the value-stable stream).
-    pub const ALL: [FaultKind; 10] = [
+    pub const ALL: [FaultKind; 11] = [
         FaultKind::Kill,
         FaultKind::Partition,
         FaultKind::Loss,
@@ -48,6 +51,7 @@ impl FaultKind {
         FaultKind::AddStore,
         FaultKind::RemoveStore,
         FaultKind::Split,
+        FaultKind::Merge,
     ];
 
     /// The name used on the command line.
@@ -63,6 +67,7 @@ impl FaultKind {
             FaultKind::AddStore => "add-store",
             FaultKind::RemoveStore => "remove-store",
             FaultKind::Split => "split",
+            FaultKind::Merge => "merge",
         }
     }
 

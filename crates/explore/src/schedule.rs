@@ -140,10 +140,11 @@ impl Draw<'_> {
             FaultKind::AddStore => FaultAction::AddStore,
             FaultKind::RemoveStore => FaultAction::RemoveStore,
             FaultKind::Split => FaultAction::Split,
+            FaultKind::Merge => FaultAction::Merge,
         };
         let target = match kind {
             FaultKind::BrokerDown => self.broker(rng)?,
-            FaultKind::Split => self.named("pd-", rng)?,
+            FaultKind::Split | FaultKind::Merge => self.named("pd-", rng)?,
             FaultKind::AddStore => self.joining_store(rng)?,
             FaultKind::EvictLeader | FaultKind::TransferLeader | FaultKind::RemoveStore => {
                 self.store(rng)?
@@ -172,6 +173,10 @@ impl Draw<'_> {
                 f.duration = None;
                 f.region = Some(rng.below(self.regions.max(1) as u64) as u32);
                 f.parts = Some(rng.range(2, 5) as u32);
+            }
+            FaultKind::Merge => {
+                f.duration = None;
+                f.region = Some(rng.below(self.regions.max(1) as u64) as u32);
             }
             FaultKind::TransferLeader => {
                 // Nothing to undo; the source is another store (none: no transfer).

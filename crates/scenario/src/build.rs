@@ -124,6 +124,11 @@ pub fn build_world(s: &Scenario) -> SimWorld {
                     .kernel
                     .set_timer(pd, after, StackTimer::Tikv(Timer::Action(a)));
             }
+            if let (FaultAction::Merge, Some(region)) = (spec.action, spec.region) {
+                let after = faultline_sim::SimDuration(spec.at.to_sim().0);
+                let merge = StackTimer::MergeRegion { region };
+                world.kernel.set_timer(pd, after, merge);
+            }
             if let Some((at, split)) = crate::actions::table_split(spec) {
                 let after = faultline_sim::SimDuration(at.to_sim().0);
                 world
@@ -197,7 +202,8 @@ pub fn kernel_faults(
         | FaultAction::TransferLeader
         | FaultAction::AddStore
         | FaultAction::RemoveStore
-        | FaultAction::Split => (vec![], vec![]),
+        | FaultAction::Split
+        | FaultAction::Merge => (vec![], vec![]),
     };
     let mut out: Vec<_> = now.into_iter().map(|f| (spec.at, f)).collect();
     if let Some(d) = spec.duration {

@@ -50,6 +50,10 @@ pub enum FaultAction {
     /// Operator (pd-ctl `operator add split-region`, sent to `pd-1`): the region's leader
     /// splits it into `parts` regions through Raft.
     Split,
+    /// Operator (pd-ctl `operator add merge-region`, sent to `pd-1`): the region merges into
+    /// the region after it in key order (or before it, for the last), through PrepareMerge
+    /// and CommitMerge.
+    Merge,
 }
 
 unit_enum_deserialize!(FaultAction {
@@ -70,11 +74,12 @@ unit_enum_deserialize!(FaultAction {
     AddStore = "add_store",
     RemoveStore = "remove_store",
     Split = "split",
+    Merge = "merge",
 });
 
 impl FaultAction {
     /// Every action, for error messages and the UI palette.
-    pub const ALL: [FaultAction; 17] = [
+    pub const ALL: [FaultAction; 18] = [
         FaultAction::Kill,
         FaultAction::Restart,
         FaultAction::Pause,
@@ -92,6 +97,7 @@ impl FaultAction {
         FaultAction::AddStore,
         FaultAction::RemoveStore,
         FaultAction::Split,
+        FaultAction::Merge,
     ];
 
     /// The name used in scenario files.
@@ -114,6 +120,7 @@ impl FaultAction {
             FaultAction::AddStore => "add_store",
             FaultAction::RemoveStore => "remove_store",
             FaultAction::Split => "split",
+            FaultAction::Merge => "merge",
         }
     }
 

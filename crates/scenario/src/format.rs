@@ -287,7 +287,8 @@ pub struct FaultSpec {
     #[serde(default)]
     pub from: Option<String>,
     /// For `transfer_leader`: move only this region's leader to the target; for `split`: the
-    /// region to split (the region's index, as the region map and the log number it).
+    /// region to split; for `merge`: the region that merges into its neighbour (the region's
+    /// index, as the region map and the log number it).
     #[serde(default)]
     pub region: Option<u32>,
     /// For `split`: how many regions the region becomes (default 2).
@@ -337,7 +338,7 @@ impl FaultSpec {
             delay: (action == FaultAction::Delay).then_some(Dur::millis(200)),
             duration: None,
             from,
-            region: (action == FaultAction::Split).then_some(0),
+            region: matches!(action, FaultAction::Split | FaultAction::Merge).then_some(0),
             parts: None,
             table: None,
             row: None,

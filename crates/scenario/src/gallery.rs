@@ -37,6 +37,7 @@ pub const SHIPPED: &[(&str, &str)] = shipped![
     "cdc-client-dies-holding-locks.toml",
     "cdc-region-split-during-replication.toml",
     "cdc-regions-split-by-size.toml",
+    "cdc-region-merge-during-replication.toml",
     "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
     "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml",
     "tiflow-9344-double-write-after-cdc-network-loss.toml",

@@ -81,8 +81,8 @@ fn check_target(p: &mut Problems, s: &Scenario, f: &FaultSpec, names: &[String],
             Err(e) => p.add(field, e),
         },
         // Its target, `from` and `region` are checked together in `validate_transfer`, and
-        // split's in `validate_split`.
-        FaultAction::TransferLeader | FaultAction::Split => {}
+        // split's and merge's in `validate_split`.
+        FaultAction::TransferLeader | FaultAction::Split | FaultAction::Merge => {}
         FaultAction::AddStore => check_joining(p, s, &f.target, names, field),
         FaultAction::EvictLeader | FaultAction::RemoveStore => match resolve(&f.target, names) {
             Ok(hit) if hit.iter().all(|n| n.starts_with("tikv-")) => {}

@@ -1,6 +1,6 @@
-//! Validation of `split`: PD is told (`target = "pd-1"`) to split `region` into `parts`
-//! regions, or every region of `table`, or `table`'s `row` region at its key; only `split`
-//! takes `parts`, `table` and `row`.
+//! Validation of `split` and `merge`: PD is told (`target = "pd-1"`) to split `region` into
+//! `parts` regions, or every region of `table`, or `table`'s `row` region at its key; or to
+//! merge `region` into its neighbour. Only `split` takes `parts`, `table` and `row`.
 
 use crate::error::Problems;
 use crate::format::{FaultAction, FaultSpec, Scenario};
@@ -27,14 +27,12 @@ pub(crate) fn check_split(
                 p.add(field(name), msg);
             }
         }
+        if f.action == FaultAction::Merge {
+            check_merge(p, s, f, field);
+        }
         return;
     }
-    if f.target.trim() != "pd-1" {
-        p.add(
-            field("target"),
-            "split is an operator command to PD: target = \"pd-1\"",
-        );
-    }
+    check_pd_target(p, f, field);
     match (f.region, &f.table) {
         (Some(_), Some(_)) => p.add(field("table"), "split takes region or table, not both"),
         (None, None) => p.add(
@@ -56,7 +54,30 @@ pub(crate) fn check_split(
     }
 }
 
-/// `region` exists when the split runs.
+/// `merge`'s target is PD and its `region` exists when it runs.
+fn check_merge(p: &mut Problems, s: &Scenario, f: &FaultSpec, field: &dyn Fn(&str) -> String) {
+    check_pd_target(p, f, field);
+    match f.region {
+        Some(r) => check_region(p, s, f, r, field),
+        None => p.add(
+            field("region"),
+            "merge needs region: the region that merges into its neighbour",
+        ),
+    }
+}
+
+/// Splits and merges are operator commands to PD.
+fn check_pd_target(p: &mut Problems, f: &FaultSpec, field: &dyn Fn(&str) -> String) {
+    if f.target.trim() != "pd-1" {
+        let msg = format!(
+            "{} is an operator command to PD: target = \"pd-1\"",
+            f.action.name()
+        );
+        p.add(field("target"), msg);
+    }
+}
+
+/// `region` exists when the split or merge runs.
 fn check_region(
     p: &mut Problems,
     s: &Scenario,

@@ -14,10 +14,11 @@ pub(crate) fn check_transfer(
     names: &[String],
     field: &dyn Fn(&str) -> String,
 ) {
-    if f.action == FaultAction::Split {
-        // `region` is split's too (`validate_split`); `from` is not.
+    if matches!(f.action, FaultAction::Split | FaultAction::Merge) {
+        // `region` is split's and merge's too (`validate_split`); `from` is not.
         if f.from.is_some() {
-            p.add(field("from"), "only transfer_leader takes from, not split");
+            let msg = format!("only transfer_leader takes from, not {}", f.action.name());
+            p.add(field("from"), msg);
         }
         return;
     }

@@ -46,6 +46,10 @@ const PINS: &[(&str, u64)] = &[
     ),
     ("cdc-regions-split-by-size.toml", 0xb2978e692799b4c3),
     (
+        "cdc-region-merge-during-replication.toml",
+        0xe056924da8f937fe,
+    ),
+    (
         "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
         0x81f9f50991898f0a,
     ),

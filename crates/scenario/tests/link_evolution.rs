@@ -118,19 +118,19 @@ fn a_newer_models_unknown_value_is_named() {
         let Value::Array(faults) = entry(s, "faults") else {
             panic!()
         };
-        *entry(&mut faults[0], "action") = Value::Text("merge".into());
+        *entry(&mut faults[0], "action") = Value::Text("scatter".into());
     });
     let err = decode_link(&link).unwrap_err();
     assert_eq!(
         err,
         LinkError::NewerModel {
-            what: "faults[0].action = merge".into(),
+            what: "faults[0].action = scatter".into(),
             link_model: MODEL_VERSION + 4,
         }
     );
     let text = err.to_string();
     assert!(
-        text.contains("this link uses `faults[0].action = merge`"),
+        text.contains("this link uses `faults[0].action = scatter`"),
         "{text}"
     );
     assert!(

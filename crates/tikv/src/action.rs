@@ -66,6 +66,15 @@ pub enum TikvAction {
         /// The key the split cuts at, in the layer above's numbering; `None` cuts evenly.
         at: Option<u64>,
     },
+    /// `pd-ctl operator add merge-region <source> <target>`: `source` merges into its
+    /// neighbour `target` (see `crate::merge`); the layer above, which knows the keys, picks
+    /// an adjacent pair.
+    Merge {
+        /// Region merged away.
+        source: u32,
+        /// Region that takes its range.
+        target: u32,
+    },
     /// `pd-ctl scheduler remove evict-leader-scheduler-<store>`: leaders may come back.
     RemoveEvictLeader {
         /// Store index (0-based).
@@ -112,6 +121,10 @@ impl TraceEncode for TikvAction {
                 h.word((*region as u64) << 32 | *parts as u64);
                 crate::msg::word_if_some(h, *at);
             }
+            TikvAction::Merge { source, target } => {
+                h.word(9);
+                h.word((*source as u64) << 32 | *target as u64);
+            }
         }
     }
 }
@@ -121,6 +134,7 @@ impl Cluster {
     pub(crate) fn run_action<H: TikvHost>(&mut self, k: &mut Kernel<H>, action: TikvAction) {
         match action {
             TikvAction::Write { region } if region < self.region_count() => {
+                let region = self.merge.live_region(region);
                 let write = Msg::Propose {
                     region,
                     op: 0,
@@ -132,6 +146,7 @@ impl Cluster {
             TikvAction::Split { region, parts, at } => {
                 self.pd_split_region(k, region, parts, at);
             }
+            TikvAction::Merge { source, target } => self.pd_merge_region(k, source, target),
             TikvAction::TransferLeader { region, to_store } => {
                 self.pd_admin_transfer(k, region, to_store as usize);
             }

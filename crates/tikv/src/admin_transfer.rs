@@ -76,7 +76,7 @@ impl Cluster {
         }
         let mut ordered = 0u64;
         for r in 0..self.region_count() {
-            if self.pd.region_leader[r as usize].0 as usize != from {
+            if self.pd.region_leader[r as usize].0 as usize != from || self.merge.is_gone(r) {
                 continue;
             }
             if let Ok(from) = self.pd_admin_transfer_check(r, to) {

@@ -61,6 +61,8 @@ pub struct Cluster {
     pub(crate) learners: BTreeMap<u32, crate::learner::Learner>,
     /// Each region's approximate size, for size splits and snapshots.
     pub(crate) sizes: crate::size_split::RegionSizes,
+    /// Regions merging and merged (see [`crate::merge`]).
+    pub(crate) merge: crate::merge::Merges,
     load_rng: SimRng,
     load_acc: u64,
     pd_crashed: bool,
@@ -155,6 +157,7 @@ impl Cluster {
             split_from: BTreeMap::new(),
             learners: BTreeMap::new(),
             sizes: crate::size_split::RegionSizes::new(cfg),
+            merge: crate::merge::Merges::default(),
             inv: Invariants::new(regions, INIT_INDEX + 1, INIT_TERM, INIT_TERM, |_| 0),
             load_rng: SimRng::stream(0, "load"),
             load_acc: 0,
@@ -244,6 +247,7 @@ impl Cluster {
             }
             Timer::ConnFailed { store } => self.on_conn_failure_detected(k, s, store as usize),
             Timer::SplitCheck => self.split_check(k, s),
+            Timer::MergeCheck { source } => self.check_merge(k, s, source),
             Timer::SnapshotSent {
                 region,
                 to_store,
@@ -299,6 +303,11 @@ impl Cluster {
             } => self.change_peer(k, s, (region, slot, store as usize), Change::Move),
             Msg::LearnerSnapshot { region, index } => self.on_learner_snapshot(k, s, region, index),
             Msg::PromoteLearner { region } => self.on_promote_learner(k, s, region),
+            Msg::PrepareMerge {
+                source,
+                target,
+                target_version,
+            } => self.propose_prepare_merge(k, s, (source, target, target_version)),
             _ => {}
         }
     }
@@ -315,6 +324,8 @@ impl Cluster {
                 self.load_acc %= 100;
                 for _ in 0..n {
                     let r = self.load_rng.below(self.region_count() as u64) as u32;
+                    // A merged region's keys are its target's now.
+                    let r = self.merge.live_region(r);
                     let write = Msg::Propose {
                         region: r,
                         op: 0,

@@ -77,6 +77,9 @@ impl Msg {
             Msg::PromoteLearner { region } => {
                 format!("promote region {region}'s learner to a voter")
             }
+            Msg::PrepareMerge { source, target, .. } => {
+                format!("merge region {source} into region {target}")
+            }
         }
     }
 }

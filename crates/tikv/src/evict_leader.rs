@@ -61,7 +61,10 @@ impl Cluster {
             let r = self.pd.evict_cursor;
             self.pd.evict_cursor = (r + 1) % regions;
             let from = self.pd.region_leader[r as usize].0 as usize;
-            if !self.pd.evicting[from] || self.pd.leader_ops.contains_key(&r) {
+            if !self.pd.evicting[from]
+                || self.pd.leader_ops.contains_key(&r)
+                || self.merge.is_gone(r)
+            {
                 continue;
             }
             let Some(to) = self.pd_leader_target(r, from, now) else {

@@ -47,6 +47,7 @@ pub mod invariants;
 pub mod knobs;
 pub mod learner;
 pub mod membership;
+mod merge;
 pub mod metrics;
 pub mod msg;
 pub mod operator_log;

@@ -141,6 +141,15 @@ impl Book {
         }
     }
 
+    /// A region merged away: it is neither led nor leaderless any more.
+    pub fn remove_region(&mut self, r: u32) {
+        let since = std::mem::replace(&mut self.leaderless_since[r as usize], u64::MAX);
+        if since != u64::MAX {
+            self.leaderless.remove(&(since, r));
+        }
+        self.leader_missing.remove(&r);
+    }
+
     /// Longest current leaderless streak (µs).
     pub fn max_leaderless(&self, now: u64) -> u64 {
         self.leaderless
@@ -269,7 +278,7 @@ impl Cluster {
             self.stores_in(StoreState::Up) as f64,
             self.stores_in(StoreState::Offline) as f64,
             self.stores_in(StoreState::Tombstone) as f64,
-            self.region_count() as f64,
+            (self.region_count() - self.merge.gone_count()) as f64,
             self.learner_count() as f64,
             (b.snapshots_sent - b.snapshots_finished) as f64,
             (self.replicas as usize + usize::from(self.learner_count() > 0)) as f64,

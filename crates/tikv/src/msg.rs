@@ -210,6 +210,15 @@ pub enum Msg {
         /// Region.
         region: u32,
     },
+    /// PD -> the source's leader store: merge `source` into `target` (`MergeRegion`).
+    PrepareMerge {
+        /// Region merged away.
+        source: u32,
+        /// Region that takes its range.
+        target: u32,
+        /// The target's epoch version PD saw.
+        target_version: u64,
+    },
 }
 
 impl TraceEncode for Msg {
@@ -249,6 +258,15 @@ impl TraceEncode for Msg {
                     h.word(*version);
                 }
             }
+            _ => self.encode_order(h),
+        }
+    }
+}
+
+impl Msg {
+    /// The orders PD and leaders send to one region's peers (the rest of [`TraceEncode`]).
+    fn encode_order(&self, h: &mut TraceHasher) {
+        match self {
             Msg::TransferLeader { region, to_store } => {
                 h.word(5);
                 h.word((*region as u64) << 32 | *to_store as u64);
@@ -283,6 +301,16 @@ impl TraceEncode for Msg {
                 h.word(10);
                 h.word(*region as u64);
             }
+            Msg::PrepareMerge {
+                source,
+                target,
+                target_version,
+            } => {
+                h.word(11);
+                h.word((*source as u64) << 32 | *target as u64);
+                h.word(*target_version);
+            }
+            _ => unreachable!("encoded in TraceEncode::encode"),
         }
     }
 }
@@ -326,6 +354,11 @@ pub enum Timer {
         /// The snapshot's index.
         index: u64,
     },
+    /// Store: a Merging source's merge check (`merge-check-tick-interval`).
+    MergeCheck {
+        /// The source region.
+        source: u32,
+    },
     /// PD: scheduling round (down stores, replica repair, leader balance), every second.
     PdTick,
     /// PD node (standing in for TiDB): issue the next writes of the workload.
@@ -361,6 +394,10 @@ impl TraceEncode for Timer {
                 a.encode(h);
             }
             Timer::SplitCheck => h.word(12),
+            Timer::MergeCheck { source } => {
+                h.word(13);
+                h.word(*source as u64);
+            }
             Timer::SnapshotSent {
                 region,
                 to_store,

@@ -248,7 +248,10 @@ impl Cluster {
             let r = self.pd.repair_cursor;
             self.pd.repair_cursor = (r + 1) % regions;
             let (leader, _) = self.pd.region_leader[r as usize];
-            if self.pd.store_down[leader as usize] || self.pd.replica_ops.contains_key(&r) {
+            if self.pd.store_down[leader as usize]
+                || self.pd.replica_ops.contains_key(&r)
+                || self.merge.is_gone(r)
+            {
                 continue;
             }
             let members: Vec<u8> = (0..self.replicas as u8)
@@ -414,6 +417,7 @@ impl Cluster {
             self.pd.balance_cursor = (r + 1) % regions;
             if self.pd.region_leader[r as usize].0 as usize != from
                 || self.pd.leader_ops.contains_key(&r)
+                || self.merge.is_gone(r)
             {
                 continue;
             }

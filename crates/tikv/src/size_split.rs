@@ -158,4 +158,15 @@ impl Cluster {
         // Splits are rare: finding the new largest by a scan costs nothing per write.
         self.sizes.largest = self.sizes.sizes.iter().map(|s| s.bytes).max().unwrap_or(0);
     }
+
+    /// `source` merged into `target`: the target holds both sizes (a merge may leave it over
+    /// the split size, and its next check splits it again, as upstream).
+    pub(crate) fn absorb_size(&mut self, target: u32, source: u32) {
+        let gone = std::mem::take(&mut self.sizes.sizes[source as usize]);
+        self.sizes.due.remove(&source);
+        let t = &mut self.sizes.sizes[target as usize];
+        t.bytes += gone.bytes;
+        t.diff += gone.bytes;
+        self.sizes.largest = self.sizes.largest.max(t.bytes);
+    }
 }

@@ -14,8 +14,8 @@
 //! apply (upstream each store applies it from its own log, and a new leader's vote reaching
 //! a store that has not yet applied it creates an uninitialized peer there); where the keys
 //! are cut is the layer above's business (this model has no keys); a split that finds no
-//! leader is dropped with a log line (PD's operator would time out and be retried); regions
-//! never merge.
+//! leader is dropped with a log line (PD's operator would time out and be retried). Merges
+//! are `crate::merge`'s.
 
 use std::collections::BTreeMap;
 
@@ -46,7 +46,7 @@ const SPLIT_INIT_TERM: u64 = 5;
 pub struct RegionEpoch {
     /// Membership changes.
     pub conf_ver: u64,
-    /// Splits (and merges, which the model does not have).
+    /// Splits and merges.
     pub version: u64,
 }
 
@@ -129,6 +129,10 @@ impl Cluster {
     /// changes the region's epoch at once, so the entries applied after it in the same batch
     /// are checked against the new one, and tells the layer above in order with them.
     pub(crate) fn admin_outcome(&mut self, op: u64, region: u32, s: usize, outcome: OpOutcome) {
+        if outcome == OpOutcome::Applied && self.merge_applied(op, s) {
+            (self.admin.outcomes).push((op, region, s as u32, outcome));
+            return;
+        }
         if let (OpOutcome::Applied, Some(&(parts, at))) = (outcome, self.admin.splits.get(&op)) {
             let added = parts - 1;
             let epoch = &mut self.epochs[region as usize];
@@ -154,6 +158,9 @@ impl Cluster {
             if let Some((_, change)) = self.admin.conf_changes.get(&op).copied() {
                 let at = (op, region, store as usize);
                 self.conf_change_outcome(k, at, change, outcome);
+                continue;
+            }
+            if self.merge_outcome(k, (op, region, store as usize), outcome) {
                 continue;
             }
             let Some((parts, _)) = self.admin.splits.get(&op).copied() else {

@@ -148,8 +148,8 @@ impl Cluster {
     ) {
         for m in msgs {
             let pid = crate::ids::PeerId::of(crate::ids::RegionId(m.region), m.to, self.replicas);
-            if self.slot_store[pid.ix()] as usize != s {
-                continue; // the replica moved away
+            if self.slot_store[pid.ix()] as usize != s || self.merge.is_gone(m.region) {
+                continue; // the replica moved away, or its region merged away
             }
             // A message from a replica PD has since moved is from a removed peer: upstream the
             // new replica has a new peer id, so the removed one's answers count for nothing.

@@ -63,6 +63,18 @@ impl Cluster {
         (self.slot_store.len() / self.replicas as usize) as u32
     }
 
+    /// Regions that exist now: those merged away are not counted (their ids stay unused).
+    pub fn live_region_count(&self) -> u32 {
+        self.region_count() - self.merge.gone_count()
+    }
+
+    /// The region `region` merged into, if it merged away (it then has no peers).
+    pub fn region_merged_into(&self, region: u32) -> Option<u32> {
+        self.merge
+            .is_gone(region)
+            .then(|| self.merge.live_region(region))
+    }
+
     /// The bootstrap region `region` was split off (itself if it was there from the start):
     /// a split region lies in the key range of the region it came from.
     pub fn base_region(&self, region: u32) -> u32 {

@@ -126,6 +126,14 @@ impl FaultFields {
         if f.action == FaultAction::Split {
             return self.fill_split(f);
         }
+        if f.action == FaultAction::Merge {
+            let region = self.region.trim();
+            let r = region.parse::<u32>();
+            f.region = Some(r.map_err(|_| {
+                format!("merge: give the region that merges into its neighbour (e.g. 7), not `{region}`")
+            })?);
+            return Ok(());
+        }
         if f.action != FaultAction::TransferLeader {
             return Ok(());
         }
@@ -224,6 +232,9 @@ impl FaultFields {
                 { text_field(format!("{prefix}-table"), "or table", &self.table, "e.g. t1") }
                 { text_field(format!("{prefix}-row"), "at row", &self.row, "optional") }
                 { text_field(format!("{prefix}-parts"), "into", &self.parts, "2") }
+            }
+            if action == FaultAction::Merge {
+                { text_field(format!("{prefix}-region"), "region", &self.region, "e.g. 7") }
             }
             if action.undoable() {
                 { text_field(format!("{prefix}-duration"), "for", &self.duration, "e.g. 30s") }

@@ -215,6 +215,7 @@ fn chip_text(f: &FaultSpec) -> String {
         (faultline_scenario::FaultAction::Split, None, None) => {
             format!("split {table}'s regions in {}", f.split_parts())
         }
+        (faultline_scenario::FaultAction::Merge, Some(r), _) => format!("merge region {r}"),
         _ => format!("{} {}", f.action.name(), f.target),
     }
 }
@@ -234,5 +235,13 @@ mod tests {
         assert_eq!(chip_text(&split), "split region 5 in 4");
         let kill = FaultSpec::new(Dur::secs(50), FaultAction::Kill, "tikv-2");
         assert_eq!(chip_text(&kill), "kill tikv-2");
+    }
+
+    /// A merge's chip names the region that merges, not PD.
+    #[test]
+    fn a_merge_chip_names_its_region() {
+        let mut merge = FaultSpec::new(Dur::secs(20), FaultAction::Merge, "pd-1");
+        merge.region = Some(9);
+        assert_eq!(chip_text(&merge), "merge region 9");
     }
 }

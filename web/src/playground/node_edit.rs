@@ -9,7 +9,7 @@ use super::topology::NodeKind;
 
 /// The fault actions a node's menu offers: process and network faults for every node, the
 /// capture operations for captures only, leader eviction and transfer and
-/// scaling TiKV in and out for TiKV stores only, region splits for PD only. Changefeed
+/// scaling TiKV in and out for TiKV stores only, region splits and merges for PD only. Changefeed
 /// pauses target a changefeed, not a node, so no node offers them.
 pub fn menu_faults(kind: NodeKind) -> Vec<FaultAction> {
     FaultAction::ALL
@@ -21,8 +21,8 @@ pub fn menu_faults(kind: NodeKind) -> Vec<FaultAction> {
             | FaultAction::TransferLeader
             | FaultAction::AddStore
             | FaultAction::RemoveStore => kind == NodeKind::Tikv,
-            // pd-ctl's split goes to PD.
-            FaultAction::Split => kind == NodeKind::Pd,
+            // pd-ctl's split and merge go to PD.
+            FaultAction::Split | FaultAction::Merge => kind == NodeKind::Pd,
             _ => true,
         })
         .collect()

@@ -106,6 +106,9 @@ fn fault_timeline(s: &Scenario) -> String {
         if f.action == faultline_scenario::FaultAction::Split {
             line += &split_words(f);
         }
+        if f.action == faultline_scenario::FaultAction::Merge {
+            line += ", into its neighbour";
+        }
         if let Some(d) = f.duration {
             line += &format!(", for {d}");
         }

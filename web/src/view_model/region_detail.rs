@@ -86,6 +86,9 @@ pub struct RegionDetailVm {
     pub leaderless_secs: Option<u64>,
     /// The region it split from, for a region a split made.
     pub split_from: Option<u32>,
+    /// The region it merged into, for a region merged away (it has no peers any more).
+    #[serde(default)]
+    pub merged_into: Option<u32>,
     /// Its epoch as TiKV writes it: `conf_ver` (membership changes) and `version` (splits).
     pub epoch: (u64, u64),
     /// Peers in slot order.
@@ -104,6 +107,7 @@ pub fn region_detail(run: &Run, region: u32) -> Option<RegionDetailVm> {
         hibernated: tikv.region_hibernated(region),
         leaderless_secs: d.leaderless_secs,
         split_from: d.split_from,
+        merged_into: tikv.region_merged_into(region),
         epoch: (d.epoch.conf_ver, d.epoch.version),
         peers: d
             .peers

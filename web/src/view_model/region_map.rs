@@ -65,6 +65,10 @@ pub fn colour_index(leader_store: Option<u32>, hibernated: bool) -> u8 {
 /// Colour index of `region` in `tikv` now. "Leaderless" follows the model's own definition
 /// (no leader on an Up store), the same one the `leaderless_regions` metric counts.
 pub fn region_colour(tikv: &Cluster, region: u32) -> u8 {
+    // A merged-away region is gone: its id stays unused, drawn as the padding is.
+    if tikv.region_merged_into(region).is_some() {
+        return PAD;
+    }
     let leader = if tikv.region_leaderless(region) {
         None
     } else {

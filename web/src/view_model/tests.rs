@@ -459,3 +459,20 @@ fn blame_names_each_changefeeds_own_capture_for_a_table() {
         }
     }
 }
+
+/// A region merged away is gone: the map leaves its pixel blank instead of painting it as a
+/// leaderless, hibernated region, and its detail names the region it merged into.
+#[test]
+fn a_merged_region_is_blank_on_the_map_and_its_detail_names_its_target() {
+    let run = run_at("cdc-region-merge-during-replication.toml", 31);
+    let map = region_map(&run);
+    assert_eq!(map.pixels[2], region_map::PAD);
+    assert!(!map.leaderless.contains(&2));
+    assert_ne!(map.pixels[3], region_map::PAD, "the target is drawn");
+    let d = region_detail::region_detail(&run, 2).expect("the id exists");
+    assert_eq!(d.merged_into, Some(3));
+    assert_eq!(
+        region_detail::region_detail(&run, 3).map(|d| d.merged_into),
+        Some(None)
+    );
+}

@@ -23,6 +23,7 @@ pub fn RegionDetailPanel(props: &RegionDetailProps) -> Html {
         };
     };
     let leader = match (&d.leader_store, d.leaderless_secs) {
+        _ if d.merged_into.is_some() => "gone: its peers were destroyed".to_string(),
         (Some(s), _) => format!("leader on {s}"),
         (None, Some(secs)) => format!("leaderless for {secs} s"),
         (None, None) => "no leader".to_string(),
@@ -36,7 +37,10 @@ pub fn RegionDetailPanel(props: &RegionDetailProps) -> Html {
                 if let Some(parent) = d.split_from {
                     { format!("split from region {parent} · ") }
                 }
-                <span title="conf_ver counts membership changes, version counts splits">
+                if let Some(target) = d.merged_into {
+                    { format!("merged into region {target} · ") }
+                }
+                <span title="conf_ver counts membership changes, version counts splits and merges">
                     { format!("epoch {}/{} · ", d.epoch.0, d.epoch.1) }
                 </span>
                 <strong class={ classes!(d.leader_store.is_none().then_some("bad")) }>{ leader }</strong>

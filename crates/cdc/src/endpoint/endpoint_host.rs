@@ -176,10 +176,14 @@ impl Cdc {
 
 /// True when the registration asked with an older epoch version than the region has now:
 /// TiKV answers EpochNotMatch (`Delegate::subscribe` -> `check_epoch_on_ready`, or the
-/// ReadIndex's `pre_propose_raft_command` -> `check_req_region_epoch`, version only).
+/// ReadIndex's `pre_propose_raft_command` -> `check_req_region_epoch`, version only). A
+/// region merged away is gone: TiKV answers RegionNotFound, on which tiflow divides the span
+/// as it does on EpochNotMatch (`cdc/kv/client.go` `handleError`), so it counts here too.
 fn stale_epoch(tikv: &Cluster, req: &ScanRequest) -> bool {
-    tikv.region_epoch(req.region)
-        .is_some_and(|e| e.version != req.version)
+    tikv.region_merged_into(req.region).is_some()
+        || tikv
+            .region_epoch(req.region)
+            .is_some_and(|e| e.version != req.version)
 }
 
 fn epoch_not_match(region: u32, request: u64) -> RegionEvent {

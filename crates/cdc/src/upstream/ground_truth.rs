@@ -56,6 +56,14 @@ impl Upstream {
         self.rows[key as usize]
     }
 
+    /// True when `key` has a version committed at `commit_ts` (kept since the GC safe point).
+    pub fn has_version(&self, key: Key, commit_ts: Ts) -> bool {
+        self.rows[key as usize].commit_ts == commit_ts
+            || self.versions[key as usize]
+                .iter()
+                .any(|v| v.commit_ts == commit_ts)
+    }
+
     /// All rows.
     pub fn rows(&self) -> &[RowVersion] {
         &self.rows

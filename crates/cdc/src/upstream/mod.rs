@@ -10,6 +10,7 @@ pub mod pd_client;
 pub mod pd_client_state;
 pub mod pd_wire;
 pub mod region_cache;
+pub mod region_merge;
 pub mod region_split;
 pub mod send_failure;
 pub mod tso_client;

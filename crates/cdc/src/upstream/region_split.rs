@@ -84,7 +84,8 @@ impl Cdc {
             .collect()
     }
 
-    /// A store answered EpochNotMatch to transaction `id`'s request for `region`: its keys
+    /// A store answered EpochNotMatch (or RegionNotFound: the region merged away) to
+    /// transaction `id`'s request for `region`: its keys
     /// are grouped by the regions they are in now and sent again at once, each group keeping
     /// what the old request's entries did (a lock a prewrite left is on every part).
     pub(crate) fn regroup_split_request(
@@ -94,7 +95,6 @@ impl Cdc {
         id: u64,
         region: u32,
     ) {
-        self.workload.failed.epoch_not_match += 1;
         let Some(txn) = self.workload.open.get_mut(&id) else {
             return;
         };
@@ -113,11 +113,35 @@ impl Cdc {
             .collect();
         let regions: Vec<u32> = parts.iter().map(|r| r.region).collect();
         let txn = self.workload.open.get_mut(&id).expect("open");
-        txn.reqs.splice(i..i, parts);
+        let mut fresh = Vec::new();
+        for part in parts {
+            match txn.req_mut(part.region) {
+                Some(have) => join_request(have, part),
+                None => fresh.push(part),
+            }
+        }
+        txn.reqs.splice(i..i, fresh);
         for r in regions {
             self.send_txn_request(out, net, id, r);
         }
     }
+}
+
+/// After a merge, a transaction's keys grouped again may fall in a region it already has a
+/// request for: client-go would send a second batch there; the model has one request per
+/// region, so the keys join it and the phase is sent there again. Applying is idempotent per
+/// key (a commit writes only keys without this commit's version, see
+/// `crate::upstream::txn_apply`), so keys already done there are not done twice.
+fn join_request(have: &mut RegionReq, part: RegionReq) {
+    for key in part.keys {
+        if !have.keys.contains(&key) {
+            have.keys.push(key);
+        }
+    }
+    have.locked |= part.locked;
+    have.written &= part.written;
+    have.done = false;
+    have.op = 0;
 }
 
 /// The keys of `writes` in `[start, end)`.

@@ -47,6 +47,17 @@ impl Cdc {
                 let at = at.map(|key| key as crate::keyspace::Key);
                 self.on_region_split(out, e.region, (first, added, version), at);
             }
+            OpOutcome::MergingMode => {
+                self.send_txn_reply(out, e.store, e.op, Some(TxnFailure::MergingMode))
+            }
+            OpOutcome::RegionNotFound => {
+                self.send_txn_reply(out, e.store, e.op, Some(TxnFailure::RegionNotFound))
+            }
+            OpOutcome::PrepareMerge { version } => self.on_prepare_merge(out, e.region, version),
+            OpOutcome::CommitMerge { source, version } => {
+                self.on_commit_merge(out, e.region, source, version)
+            }
+            OpOutcome::RollbackMerge { version } => self.on_rollback_merge(out, e.region, version),
             OpOutcome::NotLeader { leader } => {
                 let failure = Some(TxnFailure::NotLeader { leader });
                 self.send_txn_reply(out, e.store, e.op, failure)
@@ -79,7 +90,11 @@ impl Cdc {
             Phase::Commit if req.locked => {
                 req.locked = false;
                 req.written = true;
-                let rows = rows_in_region(&self.ks, &txn.writes, r.region, (start_ts, commit_ts));
+                let mut rows =
+                    rows_in_region(&self.ks, &txn.writes, r.region, (start_ts, commit_ts));
+                // Percolator's commit of a key already committed is a no-op: after a merge, a
+                // request may carry keys whose commit applied in the region they left.
+                rows.retain(|row| !self.upstream.has_version(row.key, commit_ts));
                 self.upstream.unlock_txn(r.region, start_ts);
                 self.write_committed_rows(tikv, e.store, r.region, rows);
             }

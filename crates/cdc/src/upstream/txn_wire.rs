@@ -16,6 +16,10 @@ pub enum TxnFailure {
     Stale,
     /// The region split since the client grouped the request's keys (`EpochNotMatch`).
     EpochNotMatch,
+    /// The region is a Merging source (`ProposalInMergingMode`).
+    MergingMode,
+    /// The region merged away (`RegionNotFound`).
+    RegionNotFound,
 }
 
 /// A message of the write path or of CheckLeader.
@@ -100,6 +104,8 @@ impl TraceEncode for TxnMsg {
                     None => h.word(0),
                     Some(TxnFailure::Stale) => h.word(1),
                     Some(TxnFailure::EpochNotMatch) => h.word(3),
+                    Some(TxnFailure::MergingMode) => h.word(4),
+                    Some(TxnFailure::RegionNotFound) => h.word(5),
                     Some(TxnFailure::NotLeader { leader }) => {
                         h.word(2);
                         h.word(leader.map_or(u64::MAX, u64::from));

@@ -268,7 +268,18 @@ impl Cdc {
                 self.txn_backoff(out, id, region, BackoffKind::RegionScheduling);
             }
             Some(TxnFailure::EpochNotMatch) => {
+                self.workload.failed.epoch_not_match += 1;
                 self.regroup_split_request(out, net, id, region);
+            }
+            Some(TxnFailure::RegionNotFound) => {
+                self.workload.failed.region_not_found += 1;
+                self.regroup_split_request(out, net, id, region);
+            }
+            Some(TxnFailure::MergingMode) => {
+                // client-go `onRegionError`: the region "can't provide service until merge
+                // finished, so backoff" (`BoRegionScheduling`), then the same region again.
+                self.workload.failed.merging += 1;
+                self.txn_backoff(out, id, region, BackoffKind::RegionScheduling);
             }
             Some(TxnFailure::Stale) => {
                 self.workload.failed.stale_command += 1;

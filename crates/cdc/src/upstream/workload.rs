@@ -192,11 +192,15 @@ pub struct FailedWrites {
     pub keepalive: u64,
     /// `EpochNotMatch`: the region split; the keys are grouped again and sent at once.
     pub epoch_not_match: u64,
+    /// `ProposalInMergingMode`: the region is merging; back off, then the same region again.
+    pub merging: u64,
+    /// `RegionNotFound` from a region that merged away: the keys are grouped again.
+    pub region_not_found: u64,
 }
 
 impl FailedWrites {
     /// The metric names, in the order of [`FailedWrites::values`].
-    pub const NAMES: [&'static str; 7] = [
+    pub const NAMES: [&'static str; 9] = [
         "failed_writes.not_leader",
         "failed_writes.no_leader",
         "failed_writes.stale_command",
@@ -204,10 +208,12 @@ impl FailedWrites {
         "failed_writes.connection_reset",
         "failed_writes.keepalive",
         "failed_writes.epoch_not_match",
+        "failed_writes.merging",
+        "failed_writes.region_not_found",
     ];
 
     /// The counts, in the order of [`FailedWrites::NAMES`].
-    pub fn values(&self) -> [u64; 7] {
+    pub fn values(&self) -> [u64; 9] {
         [
             self.not_leader,
             self.no_leader,
@@ -216,6 +222,8 @@ impl FailedWrites {
             self.connection_reset,
             self.keepalive,
             self.epoch_not_match,
+            self.merging,
+            self.region_not_found,
         ]
     }
 }

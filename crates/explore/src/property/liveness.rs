@@ -167,7 +167,8 @@ pub fn last_heal(s: &Scenario) -> Option<Dur> {
             | FaultAction::TransferLeader
             | FaultAction::AddStore
             | FaultAction::RemoveStore
-            | FaultAction::Split => Some(f.at),
+            | FaultAction::Split
+            | FaultAction::Merge => Some(f.at),
             _ => match f.duration {
                 Some(d) => Some(Dur(f.at.0.saturating_add(d.0))),
                 None => s.faults[i + 1..]

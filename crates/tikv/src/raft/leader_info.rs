@@ -12,6 +12,9 @@ use crate::Cluster;
 impl Cluster {
     /// This store's peer of `region`, if any.
     pub(crate) fn local_peer(&self, s: usize, region: u32) -> Option<PeerId> {
+        if self.merge.is_gone(region) {
+            return None; // merged away: its peers were destroyed
+        }
         (0..self.replicas as u8)
             .map(|sl| PeerId::of(RegionId(region), sl, self.replicas))
             .find(|p| self.slot_store[p.ix()] as usize == s)

@@ -70,6 +70,31 @@ pub enum OpOutcome {
         /// The key a two-part split cut at (the new region ends there); `None`: cut evenly.
         at: Option<u64>,
     },
+    /// The proposer answers `ProposalInMergingMode`: the region is a Merging source and takes
+    /// no proposal until its merge commits or rolls back.
+    MergingMode,
+    /// The proposer answers `RegionNotFound`: the region merged into another and is gone.
+    RegionNotFound,
+    /// PrepareMerge applied on the source (this event's region): its epoch version is now
+    /// `version` and it takes no more writes.
+    PrepareMerge {
+        /// The source's epoch version.
+        version: u64,
+    },
+    /// CommitMerge applied on the target (this event's region): it took `source`'s range, and
+    /// its epoch version is now `version`; `source` is gone.
+    CommitMerge {
+        /// The merged-away region.
+        source: u32,
+        /// The target's epoch version.
+        version: u64,
+    },
+    /// RollbackMerge applied on the source (this event's region): the merge is off, and its
+    /// epoch version is now `version`.
+    RollbackMerge {
+        /// The source's epoch version.
+        version: u64,
+    },
 }
 
 /// One outcome for the layer above to act on.
@@ -121,12 +146,27 @@ impl Cluster {
     ) {
         let Some(pid) = self.local_peer(s, region) else {
             // The replica moved away (TiKV answers RegionNotFound; the client treats it as a
-            // region miss, as it treats a NotLeader without a hint).
-            self.op_event(op, region, s, OpOutcome::NotLeader { leader: None });
+            // region miss, as it treats a NotLeader without a hint). A merged region is gone
+            // from every store: its keys are another region's now.
+            let outcome = if self.merge.is_gone(region) {
+                OpOutcome::RegionNotFound
+            } else {
+                OpOutcome::NotLeader { leader: None }
+            };
+            self.op_event(op, region, s, outcome);
             return;
         };
         if self.peers[pid.ix()].is_leader() && self.epoch_stale(region, version) {
             self.op_event(op, region, s, OpOutcome::EpochNotMatch);
+            return;
+        }
+        // TiKV `Peer::propose_normal`: a Merging source takes nothing but its own merge's
+        // commands (`ProposalInMergingMode`).
+        if self.peers[pid.ix()].is_leader()
+            && self.merge.is_merging(region)
+            && !self.merge.cmds.contains_key(&op)
+        {
+            self.op_event(op, region, s, OpOutcome::MergingMode);
             return;
         }
         if !self.propose(k, pid) {
