@@ -47,7 +47,7 @@ const PINS: &[(&str, u64)] = &[
     ("cdc-regions-split-by-size.toml", 0xb2978e692799b4c3),
     (
         "cdc-region-merge-during-replication.toml",
-        0xe056924da8f937fe,
+        0x95875494c850311f,
     ),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",

@@ -69,8 +69,6 @@ struct Merging {
     target: u32,
     /// The target's epoch version PD saw: CommitMerge is checked against it.
     target_version: u64,
-    /// A CommitMerge or RollbackMerge proposal in flight.
-    in_flight: bool,
 }
 
 /// Regions merging and merged.
@@ -214,7 +212,6 @@ impl Cluster {
                 let state = Merging {
                     target,
                     target_version,
-                    in_flight: false,
                 };
                 self.merge.merging.insert(source, state);
                 self.push_op_event(op, source, s, OpOutcome::PrepareMerge { version });
@@ -233,6 +230,10 @@ impl Cluster {
                 self.push_op_event(op, state.target, s, merged);
             }
             MergeCmd::Rollback { source } => {
+                // A second RollbackMerge (the check proposes one each tick) changes nothing.
+                if !self.merge.is_merging(source) {
+                    return true;
+                }
                 self.epochs[source as usize].version += 1;
                 let version = self.epochs[source as usize].version;
                 self.push_op_event(op, source, s, OpOutcome::RollbackMerge { version });
@@ -258,12 +259,12 @@ impl Cluster {
                 self.merge.cmds.remove(&op);
             }
             (MergeCmd::Commit { source } | MergeCmd::Rollback { source }, _) => {
-                // Refused or overwritten: the next merge check tries again.
+                // Refused or overwritten: the next merge check tries again. A refusal after
+                // the merge finished is a duplicate's, and says nothing new.
                 self.merge.cmds.remove(&op);
-                if let Some(m) = self.merge.merging.get_mut(&source) {
-                    m.in_flight = false;
+                if self.merge.is_merging(source) {
+                    self.log_merge_failed(k, s, region, outcome);
                 }
-                self.log_merge_failed(k, s, region, outcome);
             }
             (MergeCmd::Prepare { .. }, _) => {
                 self.merge.cmds.remove(&op);
@@ -329,7 +330,10 @@ impl Cluster {
 
     /// The merge check of a Merging `source` (TiKV `on_check_merge` -> `schedule_merge`),
     /// run on store `s`: CommitMerge goes to the target's leader, or RollbackMerge to the
-    /// source's if the target's epoch moved on; then the check comes again in 2 s.
+    /// source's if the target's epoch moved on; then the check comes again in 2 s. As
+    /// upstream, each check sends its command again whatever became of the last one (a
+    /// proposal stuck on a leader cut from its followers is not waited for); the epoch check
+    /// refuses a CommitMerge once one applied.
     pub(crate) fn check_merge<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize, source: u32) {
         let Some(state) = self.merge.merging.get(&source).copied() else {
             return;
@@ -339,9 +343,6 @@ impl Cluster {
             MERGE_CHECK_TICK,
             Timer::MergeCheck { source },
         );
-        if state.in_flight {
-            return;
-        }
         let target = state.target;
         let stale = self.epochs[target as usize].version != state.target_version;
         let (region, cmd, version) = if stale {
@@ -354,11 +355,6 @@ impl Cluster {
         };
         let op = self.admin.next_op();
         self.merge.cmds.insert(op, cmd);
-        self.merge
-            .merging
-            .get_mut(&source)
-            .expect("merging")
-            .in_flight = true;
         self.propose_op(k, at, (region, version), op);
     }
 
@@ -375,6 +371,7 @@ impl Cluster {
         }
         self.book.remove_region(source);
         self.merge.merged_into.insert(source, target);
+        self.fail_region_proposals(source);
         self.absorb_size(target, source);
         let detail = format!(
             "region_id={target} source_region_id={source} version={}",

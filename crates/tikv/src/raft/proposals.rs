@@ -316,6 +316,23 @@ impl Cluster {
         }
     }
 
+    /// `region`'s peers were destroyed (it merged away): every proposal still waiting there is
+    /// answered `RegionNotFound` by its proposer, as TiKV's destroyed peer fails its pending
+    /// callbacks (`Peer::destroy` -> `notify_region_removed`).
+    pub(crate) fn fail_region_proposals(&mut self, region: u32) {
+        let keys: Vec<(u32, u64)> = (self.proposals.pending)
+            .range((region, 0)..=(region, u64::MAX))
+            .map(|(key, _)| *key)
+            .collect();
+        for key in keys {
+            let e = self.proposals.pending.remove(&key).expect("listed");
+            if !e.orphaned {
+                let s = self.slot_store[e.proposer.ix()] as usize;
+                self.op_event(e.op, region, s, OpOutcome::RegionNotFound);
+            }
+        }
+    }
+
     /// Takes the outcomes produced since the last call, in the order they happened.
     pub fn take_op_events(&mut self) -> Vec<OpEvent> {
         std::mem::take(&mut self.proposals.events)
