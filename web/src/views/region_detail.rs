@@ -22,8 +22,22 @@ pub fn RegionDetailPanel(props: &RegionDetailProps) -> Html {
             </section>
         };
     };
+    if let Some(target) = d.merged_into {
+        // A merged-away region has no peers and no keys: only what became of it.
+        return html! {
+            <section class="view region-detail" data-region={ d.id.to_string() }
+                     data-leaderless="false" data-merged-into={ target.to_string() }>
+                <h3>{ format!("Region {}", d.id) }</h3>
+                <p>
+                    { format!("Merged into region {target}: its keys are region {target}'s now and its peers were destroyed. ") }
+                    <span title="conf_ver counts membership changes, version counts splits and merges">
+                        { format!("Last epoch {}/{}.", d.epoch.0, d.epoch.1) }
+                    </span>
+                </p>
+            </section>
+        };
+    }
     let leader = match (&d.leader_store, d.leaderless_secs) {
-        _ if d.merged_into.is_some() => "gone: its peers were destroyed".to_string(),
         (Some(s), _) => format!("leader on {s}"),
         (None, Some(secs)) => format!("leaderless for {secs} s"),
         (None, None) => "no leader".to_string(),
@@ -36,9 +50,6 @@ pub fn RegionDetailPanel(props: &RegionDetailProps) -> Html {
                 { format!("{} · ", d.place.describe()) }
                 if let Some(parent) = d.split_from {
                     { format!("split from region {parent} · ") }
-                }
-                if let Some(target) = d.merged_into {
-                    { format!("merged into region {target} · ") }
                 }
                 <span title="conf_ver counts membership changes, version counts splits and merges">
                     { format!("epoch {}/{} · ", d.epoch.0, d.epoch.1) }
