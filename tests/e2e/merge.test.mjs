@@ -5,25 +5,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open } from "./lib/browser.mjs";
 import { useApp } from "./lib/harness.mjs";
-import { waitStatus, screenshot, exportedToml } from "./lib/app.mjs";
+import { waitStatus, screenshot, exportedToml, clickRegion } from "./lib/app.mjs";
 import { linkFragment } from "./lib/cli.mjs";
 
 const ctx = useApp();
 
 const MERGE = "scenarios/cdc-region-merge-during-replication.toml";
-
-/** Clicks region `r` on the region map (one cell per region, row by row). */
-async function clickRegion(page, r) {
-  const canvas = page.locator(".region-map canvas");
-  const m = await canvas.evaluate((c) => ({ w: c.width, h: c.height, cw: c.clientWidth, ch: c.clientHeight }));
-  await canvas.click({
-    position: {
-      x: ((r % m.w) + 0.5) * (m.cw / m.w),
-      y: (Math.floor(r / m.w) + 0.5) * (m.ch / m.h),
-    },
-  });
-  await page.waitForSelector(`.region-detail[data-region="${r}"]`, { timeout: 10_000 });
-}
 
 test("a merged region is gone from the map and its target holds both ranges", async () => {
   const { page, problems } = await open(ctx.browser.context, `${ctx.server.url}${linkFragment(MERGE)}&t=31`);

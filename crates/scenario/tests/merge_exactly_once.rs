@@ -3,7 +3,7 @@
 //! the merges, and the regions its tour names are the ones the merges left, each subscribed
 //! once.
 
-use std::collections::{BTreeMap, BTreeSet};
+mod delivery;
 
 use faultline_scenario::{parse_scenario, Run};
 use faultline_sim::SimTime;
@@ -21,34 +21,10 @@ fn run() -> Run {
 #[test]
 fn every_version_reaches_mysql_once_in_commit_ts_order_across_the_merges() {
     let mut r = run();
-    let end = SimTime(120_000_000);
-    let mut seen_batches = BTreeSet::new();
-    // Per key, the commit ts of every row written to MySQL, in the order it was written.
-    let mut written: BTreeMap<u32, Vec<u64>> = BTreeMap::new();
-    while r.world.now() < end && r.world.step().is_some() {
-        let d = &r.world.model.cdc.downstream[0];
-        for (batch, rows) in &d.queued {
-            if seen_batches.insert(*batch) {
-                for row in rows {
-                    written.entry(row.key).or_default().push(row.commit_ts.0);
-                }
-            }
-        }
-    }
-    for (key, ts) in &written {
-        assert!(
-            ts.windows(2).all(|w| w[0] < w[1]),
-            "key {key}: written at {ts:?}, not once each in commit-ts order"
-        );
-    }
-    let cdc = &r.world.model.cdc;
-    let delivered: usize = written.values().map(Vec::len).sum();
-    assert_eq!(
-        delivered as u64, cdc.upstream.committed_versions,
-        "every version committed upstream was written once"
-    );
+    let written = delivery::written_per_key(&mut r, SimTime(120_000_000));
+    delivery::assert_once_in_commit_ts_order(&r, &written);
     // Tables 1 and 2 (keys 100..300) were written before the first merge and after the second.
-    let ts_at = |secs: u64| faultline_cdc::Ts::at(SimTime(secs * 1_000_000), 0).0;
+    let ts_at = delivery::ts_at;
     let merged = || written.range(100..300).flat_map(|(_, ts)| ts.iter());
     assert!(merged().any(|ts| *ts < ts_at(FIRST_MERGE_SECS)));
     assert!(merged().any(|ts| *ts > ts_at(SECOND_MERGE_SECS + 1)));

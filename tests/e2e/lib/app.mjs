@@ -81,3 +81,16 @@ export async function exportedToml(page) {
   const href = await handle.jsonValue();
   return decodeURIComponent(href.slice(href.indexOf(",") + 1));
 }
+
+/** Clicks region `r` on the region map (one cell per region, row by row). */
+export async function clickRegion(page, r) {
+  const canvas = page.locator(".region-map canvas");
+  const m = await canvas.evaluate((c) => ({ w: c.width, h: c.height, cw: c.clientWidth, ch: c.clientHeight }));
+  await canvas.click({
+    position: {
+      x: ((r % m.w) + 0.5) * (m.cw / m.w),
+      y: (Math.floor(r / m.w) + 0.5) * (m.ch / m.h),
+    },
+  });
+  await page.waitForSelector(`.region-detail[data-region="${r}"]`, { timeout: 10_000 });
+}
