@@ -411,7 +411,7 @@ pub fn available_charts(run: &Run) -> Vec<ChartKind> {
 }
 
 /// Whether a scenario's stores or regions can change: stores may join, the script removes
-/// one or splits a region, or regions are made small enough to split by size.
+/// one, splits or merges a region, or regions are made small enough to split by size.
 fn layout_changes(s: &faultline_scenario::Scenario) -> bool {
     use faultline_scenario::FaultAction;
     let split_size = faultline_scenario::Topology::default().region_split_size_mib;
@@ -420,7 +420,10 @@ fn layout_changes(s: &faultline_scenario::Scenario) -> bool {
         || s.faults.iter().any(|f| {
             matches!(
                 f.action,
-                FaultAction::AddStore | FaultAction::RemoveStore | FaultAction::Split
+                FaultAction::AddStore
+                    | FaultAction::RemoveStore
+                    | FaultAction::Split
+                    | FaultAction::Merge
             )
         })
 }

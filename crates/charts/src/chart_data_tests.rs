@@ -33,6 +33,9 @@ fn the_stores_chart_is_offered_only_where_stores_change() {
     // A split changes the region count, which this chart draws too.
     let split = run_of("raft-region-split.toml");
     assert!(available_charts(&split).contains(&ChartKind::Stores));
+    // So does a merge.
+    let merge = run_of("cdc-region-merge-during-replication.toml");
+    assert!(available_charts(&merge).contains(&ChartKind::Stores));
     assert_eq!(ChartKind::Stores.axis_of("regions"), Some(false));
     assert_eq!(ChartKind::Stores.axis_of("learners"), Some(true));
     assert_eq!(ChartKind::Stores.axis_of("snapshots_in_flight"), Some(true));
