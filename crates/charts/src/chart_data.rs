@@ -273,7 +273,7 @@ pub struct ChartData {
 pub struct FaultMark {
     /// When (seconds).
     pub secs: f64,
-    /// What, as the fault script says it: `kill tikv-1`.
+    /// What, in the chips' words: `kill tikv-1`, `merge region 2`.
     pub label: String,
 }
 
@@ -285,7 +285,7 @@ pub fn fault_marks(run: &Run) -> Vec<FaultMark> {
     let mut marks: Vec<FaultMark> = Vec::new();
     for f in faults {
         let secs = f.at.to_time().as_secs_f64();
-        let label = format!("{} {}", f.action.name(), f.target);
+        let label = f.short_label();
         match marks.last_mut() {
             Some(m) if m.secs == secs => {
                 m.label.push_str(", ");

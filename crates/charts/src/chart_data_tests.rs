@@ -36,6 +36,9 @@ fn the_stores_chart_is_offered_only_where_stores_change() {
     // So does a merge.
     let merge = run_of("cdc-region-merge-during-replication.toml");
     assert!(available_charts(&merge).contains(&ChartKind::Stores));
+    // Their fault marks say what they cut or join, as the chips do, not `merge pd-1`.
+    let marks: Vec<String> = fault_marks(&merge).into_iter().map(|m| m.label).collect();
+    assert_eq!(marks, ["merge region 2", "merge region 4"]);
     assert_eq!(ChartKind::Stores.axis_of("regions"), Some(false));
     assert_eq!(ChartKind::Stores.axis_of("learners"), Some(true));
     assert_eq!(ChartKind::Stores.axis_of("snapshots_in_flight"), Some(true));

@@ -11,6 +11,7 @@ pub mod error;
 pub mod expect;
 pub mod expect_guide;
 mod fault_action;
+mod fault_label;
 pub mod format;
 pub mod gallery;
 pub mod guide;

@@ -99,7 +99,7 @@ fn chip_lanes(faults: &[FaultSpec], end_us: f64, px: f64) -> Vec<usize> {
     let extents: Vec<_> = faults
         .iter()
         .map(|f| {
-            let label = chip_text(f).len();
+            let label = f.short_label().len();
             chip_extent(
                 percent_of(f.at.0, end_us) / 100.0,
                 f.duration.map_or(0.0, |d| percent_of(d.0, end_us) / 100.0),
@@ -192,56 +192,11 @@ fn fault_chip(
     html! {
         <div class={ classes!("fault", f.action.name(), (width > 0.0).then_some("bar"), selected.then_some("selected")) }
              style={ style } data-fault={ i.to_string() }
-             title={ format!("{} at {}", chip_text(f), f.at) }
+             title={ format!("{} at {}", f.short_label(), f.at) }
              tabindex="0" role="button" aria-pressed={ selected.to_string() }
-             aria-label={ format!("fault {}: {} at {}; Enter edits, arrows move it by a second, Delete removes it", i + 1, chip_text(f), f.at) }
+             aria-label={ format!("fault {}: {} at {}; Enter edits, arrows move it by a second, Delete removes it", i + 1, f.short_label(), f.at) }
              onclick={ select } onpointerdown={ down } onkeydown={ keys }>
-            <span>{ chip_text(f) }</span>
+            <span>{ f.short_label() }</span>
         </div>
-    }
-}
-
-/// A chip's words: the verb and its target, or for a split (whose target is always PD) the
-/// region and how many it becomes.
-fn chip_text(f: &FaultSpec) -> String {
-    let table = f.table.as_deref().unwrap_or_default();
-    match (f.action, f.region, f.row) {
-        (faultline_scenario::FaultAction::Split, Some(r), _) => {
-            format!("split region {r} in {}", f.split_parts())
-        }
-        (faultline_scenario::FaultAction::Split, None, Some(row)) => {
-            format!("split {table} at row {row}")
-        }
-        (faultline_scenario::FaultAction::Split, None, None) => {
-            format!("split {table}'s regions in {}", f.split_parts())
-        }
-        (faultline_scenario::FaultAction::Merge, Some(r), _) => format!("merge region {r}"),
-        _ => format!("{} {}", f.action.name(), f.target),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::chip_text;
-    use faultline_scenario::{Dur, FaultAction, FaultSpec};
-
-    /// A split's chip names the region and the parts, not PD; other chips the verb and target.
-    #[test]
-    fn a_split_chip_names_its_region_and_parts() {
-        let mut split = FaultSpec::new(Dur::secs(20), FaultAction::Split, "pd-1");
-        split.region = Some(5);
-        assert_eq!(chip_text(&split), "split region 5 in 2");
-        split.parts = Some(4);
-        assert_eq!(chip_text(&split), "split region 5 in 4");
-        let kill = FaultSpec::new(Dur::secs(50), FaultAction::Kill, "tikv-2");
-        assert_eq!(chip_text(&kill), "kill tikv-2");
-    }
-
-    /// A merge's chip names the region that merges, not PD.
-    #[test]
-    fn a_merge_chip_names_its_region() {
-        let mut merge = FaultSpec::new(Dur::secs(20), FaultAction::Merge, "pd-1");
-        merge.region = Some(9);
-        assert_eq!(chip_text(&merge), "merge region 9");
     }
 }
