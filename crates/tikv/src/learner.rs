@@ -289,10 +289,7 @@ impl Cluster {
         let old = PeerId::of(RegionId(region), l.replaces, self.replicas);
         let old_store = self.slot_store[old.ix()] as usize;
         let target = l.store as usize;
-        if self.store_live[old_store] {
-            self.destroy_peer(old, old_store);
-        }
-        self.stores[old_store].peers.retain(|q| *q != old);
+        self.destroy_peer(old, old_store);
         self.slot_store[old.ix()] = target as u8;
         self.epochs[region as usize].conf_ver += PROMOTE_CONF_VER;
         let leader = &self.peers[pid.ix()];

@@ -392,10 +392,7 @@ impl Cluster {
         if self.peers[pid.ix()].is_leader() {
             self.leader_lost(pid);
         }
-        if self.store_live[s] {
-            self.destroy_peer(pid, s);
-        }
-        self.stores[s].peers.retain(|q| *q != pid);
+        self.destroy_peer(pid, s);
         self.peers[pid.ix()] = Peer::fresh(0, RaftLog::at_snapshot(0, 0));
     }
 }

@@ -69,13 +69,18 @@ impl Cluster {
             })
     }
 
-    /// A live store drops a peer it no longer hosts: out of its tick list and the counts.
+    /// Store `s` drops a peer it no longer hosts: off its peer list and, if the store is live,
+    /// off its tick list and out of the counts (a dead store's peers left the counts when it
+    /// crashed).
     pub(crate) fn destroy_peer(&mut self, pid: PeerId, s: usize) {
-        let p = &self.peers[pid.ix()];
-        self.book.group_counts[p.group as usize] -= 1;
-        if p.awake {
-            self.book.awake_peers -= 1;
+        if self.store_live[s] {
+            let p = &self.peers[pid.ix()];
+            self.book.group_counts[p.group as usize] -= 1;
+            if p.awake {
+                self.book.awake_peers -= 1;
+            }
+            self.stores[s].awake.retain(|q| *q != pid);
         }
-        self.stores[s].awake.retain(|q| *q != pid);
+        self.stores[s].peers.retain(|q| *q != pid);
     }
 }

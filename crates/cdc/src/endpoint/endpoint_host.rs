@@ -194,14 +194,15 @@ fn epoch_not_match(region: u32, request: u64) -> RegionEvent {
     }
 }
 
-/// Region `parent` split: every endpoint ends its subscriptions with EpochNotMatch (TiKV
+/// Region `region`'s epoch changed under its subscriptions (it split, or one of PrepareMerge,
+/// CommitMerge and RollbackMerge applied): every endpoint ends them with EpochNotMatch (TiKV
 /// `components/cdc/src/delegate.rs`, `Delegate::on_batch` -> `sink_admin` on the applied
-/// `BatchSplit`, then `Delegate::stop`); the regions split off it have none until TiCDC
+/// admin command, then `Delegate::stop`); regions a split made have none until TiCDC
 /// registers them.
-pub(crate) fn end_split_subscriptions(endpoints: &mut [Endpoint], parent: u32) {
+pub(crate) fn end_epoch_subscriptions(endpoints: &mut [Endpoint], region: u32) {
     for ep in endpoints {
-        for sub in ep.subs.remove(&parent).unwrap_or_default() {
-            ep.push(sub.to, epoch_not_match(parent, sub.request));
+        for sub in ep.subs.remove(&region).unwrap_or_default() {
+            ep.push(sub.to, epoch_not_match(region, sub.request));
         }
     }
 }

@@ -26,7 +26,7 @@
 use faultline_sim::Level;
 
 use crate::cdc::Cdc;
-use crate::endpoint::endpoint_host::end_split_subscriptions;
+use crate::endpoint::endpoint_host::end_epoch_subscriptions;
 use crate::out::Out;
 
 impl Cdc {
@@ -34,7 +34,7 @@ impl Cdc {
     pub(crate) fn on_prepare_merge(&mut self, out: &mut Out, source: u32, version: u64) {
         self.ks.set_version(source, version);
         if self.enabled() {
-            end_split_subscriptions(&mut self.endpoints, source);
+            end_epoch_subscriptions(&mut self.endpoints, source);
             let detail = format!("region_id={source} version={version}");
             out.log(Some(self.pd), Level::Info, "prepare merge reported", detail);
         }
@@ -44,7 +44,7 @@ impl Cdc {
     pub(crate) fn on_rollback_merge(&mut self, out: &mut Out, source: u32, version: u64) {
         self.ks.set_version(source, version);
         if self.enabled() {
-            end_split_subscriptions(&mut self.endpoints, source);
+            end_epoch_subscriptions(&mut self.endpoints, source);
             let detail = format!("region_id={source} version={version}");
             out.log(
                 Some(self.pd),
@@ -87,8 +87,8 @@ impl Cdc {
             }
         }
         if self.enabled() {
-            end_split_subscriptions(&mut self.endpoints, source);
-            end_split_subscriptions(&mut self.endpoints, target);
+            end_epoch_subscriptions(&mut self.endpoints, source);
+            end_epoch_subscriptions(&mut self.endpoints, target);
             let detail = format!("region_id={target} source_region_id={source} version={version}");
             out.log(Some(self.pd), Level::Info, "region merge reported", detail);
         }

@@ -13,7 +13,7 @@
 //!   without a backoff (`txnkv/transaction/prewrite.go` `handleRegionErr` ->
 //!   `retry.MayBackoffForRegionError`, then `2pc.go` `doActionOnMutations`).
 //! - **TiCDC.** The endpoint ends the parent's subscriptions with EpochNotMatch
-//!   (`crate::endpoint::endpoint_host::end_split_subscriptions`); the KV client divides the
+//!   (`crate::endpoint::endpoint_host::end_epoch_subscriptions`); the KV client divides the
 //!   old span over the new regions ([`crate::capture::kvclient::KvAction::Redivide`]).
 //!
 //! Simplification: the client learns the new regions' epochs from the layout at once (the
@@ -24,7 +24,7 @@ use faultline_sim::Level;
 use faultline_tikv::Cluster;
 
 use crate::cdc::Cdc;
-use crate::endpoint::endpoint_host::end_split_subscriptions;
+use crate::endpoint::endpoint_host::end_epoch_subscriptions;
 use crate::keyspace::Key;
 use crate::out::{Out, Reach};
 use crate::ts::Ts;
@@ -54,7 +54,7 @@ impl Cdc {
             }
         }
         if self.enabled() {
-            end_split_subscriptions(&mut self.endpoints, parent);
+            end_epoch_subscriptions(&mut self.endpoints, parent);
             let detail = format!("region_id={parent} regions={first}..={}", first + added - 1);
             out.log(Some(self.pd), Level::Info, "region split reported", detail);
         }
