@@ -3,8 +3,8 @@
 //! and why it is behind.
 
 use faultline_cdc::capture::kvclient::{Owner, RegionTrack};
-use faultline_cdc::capture::processor::Processor;
-use faultline_cdc::keyspace::TableRegions;
+use faultline_cdc::capture::processor::{visit_table_tracks, Processor};
+use faultline_cdc::keyspace::Keyspace;
 use faultline_cdc::{Cdc, Ts};
 use faultline_scenario::Run;
 use faultline_sim::SimTime;
@@ -192,7 +192,7 @@ fn feed_blame(run: &Run, cdc: &Cdc, cf: usize) -> FeedBlame {
                 (Some(pair), _) => *pair,
                 (None, Some(p)) => (
                     p.tables.get(&t).map(|s| s.checkpoint).unwrap_or(Ts::ZERO),
-                    frontier(p, &cdc.ks.table_regions(t)).map_or(Ts::ZERO, |(_, tr)| tr.resolved),
+                    frontier(p, &cdc.ks, t).map_or(Ts::ZERO, |(_, tr)| tr.resolved),
                 ),
                 (None, None) => (Ts::ZERO, Ts::ZERO),
             };
@@ -242,7 +242,7 @@ fn table_blame(
     let regions = cdc.ks.table_regions(m.table);
     let processor = m.capture.and_then(|c| cdc.processors.get(c)?.get(cf));
     // With no tracked region at all, the table's first region is the one to explain.
-    let region = match processor.and_then(|p| frontier(p, &regions)) {
+    let region = match processor.and_then(|p| frontier(p, &cdc.ks, m.table)) {
         Some((r, track)) => region_blame(run, cdc, r, Some(track), now),
         None => {
             let first = regions.to_vec().first().copied().unwrap_or(0);
@@ -274,22 +274,17 @@ fn table_blame(
     }
 }
 
-/// The tracked region of `regions` with the lowest resolved ts (the puller frontier's
-/// minimum), lowest id on ties: one range walk over the KV client's ordered map unless a
-/// split changed the table's regions.
-fn frontier<'p>(p: &'p Processor, regions: &TableRegions) -> Option<(u32, &'p RegionTrack)> {
-    let tracked = p.kv.regions();
-    let lowest = |it: &mut dyn Iterator<Item = (u32, &'p RegionTrack)>| {
-        it.min_by_key(|(r, t)| (t.resolved, *r))
-    };
-    match regions {
-        TableRegions::Range(first, last) => {
-            lowest(&mut tracked.range(first..=last).map(|(r, t)| (*r, t)))
+/// The tracked region the table's puller frontier is made of with the lowest resolved ts (the
+/// frontier's minimum), lowest id on ties: the same regions the processor reads, including
+/// one still held under the range it had before a split or merge.
+fn frontier<'p>(p: &'p Processor, ks: &Keyspace, table: u32) -> Option<(u32, &'p RegionTrack)> {
+    let mut lowest: Option<(u32, &'p RegionTrack)> = None;
+    visit_table_tracks(&p.kv, ks, table, |r, t| {
+        if lowest.is_none_or(|(lr, lt)| (t.resolved, r) < (lt.resolved, lr)) {
+            lowest = Some((r, t));
         }
-        TableRegions::List(list) => {
-            lowest(&mut list.iter().filter_map(|r| tracked.get(r).map(|t| (*r, t))))
-        }
-    }
+    });
+    lowest
 }
 
 fn region_blame(

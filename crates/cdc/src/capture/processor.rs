@@ -63,6 +63,12 @@ impl TableSink {
         }
     }
 
+    /// Where a frontier whose spans do not cover the table stays: the last one computed, or
+    /// the checkpoint before the first.
+    fn held_at(&self) -> Ts {
+        self.frontier.map_or(self.checkpoint, |f| f.resolved)
+    }
+
     /// Takes the sorted rows with commit ts <= `upto`.
     pub fn take_until(&mut self, upto: Ts) -> Vec<RowChange> {
         let rest = self.buffer.split_off(&(Ts(upto.0.saturating_add(1)), 0));
@@ -72,38 +78,87 @@ impl TableSink {
     }
 }
 
-/// A table's puller frontier: what its regions in the KV client add up to.
+/// A table's puller frontier: what the KV client's tracked spans over its keys add up to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Frontier {
-    /// Min resolved ts over the table's tracked regions (zero if none is tracked).
+    /// Min resolved ts over the tracked regions overlapping the table (zero if none is).
     pub resolved: Ts,
-    /// Every region of the table is tracked and has finished its incremental scan.
+    /// The tracked spans cover every key of the table and each finished its incremental scan.
     pub ready: bool,
+    /// The tracked spans cover every key of the table. Where they do not, tiflow's span
+    /// frontier keeps the uncovered part at its last ts, so the table must not move past
+    /// what it had ([`Processor::refresh_frontiers`] holds it).
+    pub covered: bool,
 }
 
 impl Frontier {
-    /// Computed from the KV client's tracking of `regions`: O(regions).
-    fn of(kv: &KvClient, regions: &TableRegions) -> Self {
-        let mut resolved = None::<Ts>;
-        let mut seen = 0usize;
-        let mut initialized = true;
-        let mut visit = |t: &RegionTrack| {
-            seen += 1;
-            initialized &= t.initialized;
-            resolved = Some(resolved.map_or(t.resolved, |r| r.min(t.resolved)));
-        };
-        match regions {
-            TableRegions::Range(a, b) => kv.regions().range(a..=b).for_each(|(_, t)| visit(t)),
-            TableRegions::List(list) => list
-                .iter()
-                .filter_map(|r| kv.regions().get(r))
-                .for_each(&mut visit),
-        }
-        let all = seen == regions.len();
+    /// Computed from the KV client's tracking of `table`'s keys. While no split or merge
+    /// reached the table its bootstrap regions are the only spans that ever covered its keys,
+    /// so those are looked up by id (O(regions), no allocation, at any scale); after, every
+    /// tracked span overlapping the table counts, including one a region was tracked with
+    /// before it split or merged away (`cdc/puller/frontier/frontier.go`: a sub-span nobody
+    /// forwards keeps its ts).
+    fn of(kv: &KvClient, ks: &Keyspace, table: u32) -> Self {
+        let mut acc = Acc::default();
+        let covered = visit_table_tracks(kv, ks, table, |_, t| acc.visit(t));
         Frontier {
-            resolved: resolved.unwrap_or(Ts::ZERO),
-            ready: all && initialized,
+            resolved: acc.resolved.unwrap_or(Ts::ZERO),
+            ready: covered && acc.initialized,
+            covered,
         }
+    }
+}
+
+/// Calls `visit` with every tracked region a table's frontier is made of ([`Frontier::of`]),
+/// and returns whether their spans cover all of the table's keys.
+pub fn visit_table_tracks<'k>(
+    kv: &'k KvClient,
+    ks: &Keyspace,
+    table: u32,
+    mut visit: impl FnMut(u32, &'k RegionTrack),
+) -> bool {
+    match ks.table_regions(table) {
+        TableRegions::Range(a, b) => {
+            let mut seen = 0;
+            for (&region, t) in kv.regions().range(a..=b) {
+                seen += 1;
+                visit(region, t);
+            }
+            seen == b - a + 1
+        }
+        TableRegions::List(_) => {
+            let (a, b) = (ks.key(table, 0), ks.key(table + 1, 0));
+            let mut covered_to = a;
+            let mut gap = false;
+            for (start, end, region) in kv.spans().overlapping(a, b) {
+                gap |= start > covered_to;
+                covered_to = covered_to.max(end);
+                visit(region, &kv.regions()[&region]);
+            }
+            !gap && covered_to >= b
+        }
+    }
+}
+
+/// The min resolved ts and whether all were initialized, over the regions visited.
+struct Acc {
+    resolved: Option<Ts>,
+    initialized: bool,
+}
+
+impl Default for Acc {
+    fn default() -> Self {
+        Acc {
+            resolved: None,
+            initialized: true,
+        }
+    }
+}
+
+impl Acc {
+    fn visit(&mut self, t: &RegionTrack) {
+        self.initialized &= t.initialized;
+        self.resolved = Some(self.resolved.map_or(t.resolved, |r| r.min(t.resolved)));
     }
 }
 
@@ -152,10 +207,14 @@ impl Processor {
         self.barrier = self.barrier.max(resolved);
     }
 
-    /// The puller frontier of a table: min resolved ts over its regions, computed now
-    /// (O(regions); for readers outside the processor's tick, such as metrics).
-    pub fn table_resolved(&self, regions: &TableRegions) -> Ts {
-        Frontier::of(&self.kv, regions).resolved
+    /// The puller frontier of a table computed now, as the next refresh will find it (for
+    /// readers outside the processor's tick, such as metrics).
+    pub fn table_resolved(&self, ks: &Keyspace, table: u32) -> Ts {
+        let f = Frontier::of(&self.kv, ks, table);
+        match self.tables.get(&table) {
+            Some(sink) if !f.covered => f.resolved.min(sink.held_at()),
+            _ => f.resolved,
+        }
     }
 
     /// Adds a table sink starting at `checkpoint` (its frontier is computed at the next
@@ -172,10 +231,21 @@ impl Processor {
             if let Some((a, b)) = ks.tables_of_region(region) {
                 self.stale.extend(a..=b);
             }
+            if let Some(t) = self.kv.regions().get(&region) {
+                self.stale
+                    .extend(tables_of_keys(ks, t.span.start, t.span.end));
+            }
+        }
+        for (start, end) in self.kv.take_moved_spans() {
+            self.stale.extend(tables_of_keys(ks, start, end));
         }
         for table in std::mem::take(&mut self.stale) {
             if let Some(sink) = self.tables.get_mut(&table) {
-                sink.frontier = Some(Frontier::of(&self.kv, &ks.table_regions(table)));
+                let mut f = Frontier::of(&self.kv, ks, table);
+                if !f.covered {
+                    f.resolved = f.resolved.min(sink.held_at());
+                }
+                sink.frontier = Some(f);
             }
         }
     }
@@ -187,8 +257,16 @@ impl Processor {
     pub fn frontier(&self, ks: &Keyspace, table: u32) -> Frontier {
         let sink = &self.tables[&table];
         sink.frontier
-            .unwrap_or_else(|| Frontier::of(&self.kv, &ks.table_regions(table)))
+            .unwrap_or_else(|| Frontier::of(&self.kv, ks, table))
     }
+}
+
+/// The tables holding keys in `[start, end)` (none for an empty span).
+fn tables_of_keys(ks: &Keyspace, start: Key, end: Key) -> std::ops::Range<u32> {
+    if start >= end {
+        return 0..0;
+    }
+    ks.table_of(start)..ks.table_of(end - 1).min(ks.tables.saturating_sub(1)) + 1
 }
 
 #[cfg(test)]

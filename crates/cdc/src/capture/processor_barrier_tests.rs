@@ -78,7 +78,7 @@ fn a_stopped_owner_stops_the_other_captures_downstream_writes() {
         "{held:?} > {resolved_at_pause:?}"
     );
     let (c, table) = other;
-    let pulled = cdc.processors[c as usize][0].table_resolved(&cdc.ks.table_regions(table));
+    let pulled = cdc.processors[c as usize][0].table_resolved(&cdc.ks, table);
     assert!(
         pulled > Ts::at(secs(10), 0),
         "the puller went on: only the barrier holds the sink ({pulled:?})"

@@ -36,15 +36,21 @@ fn feed(p: &mut Processor, g: u64, region: u32, kind: RegionEventKind) {
     p.kv.on_events(0, g, vec![ev], &mut Vec::new());
 }
 
-/// The refreshed frontier of every table equals the one computed from scratch.
+/// The refreshed frontier of every table equals the one computed from scratch, except that a
+/// table its spans do not cover holds (never above the computed one).
 fn assert_fresh(p: &mut Processor, ks: &Keyspace) {
     p.refresh_frontiers(ks);
     for t in 0..ks.tables {
-        assert_eq!(
-            p.frontier(ks, t),
-            Frontier::of(&p.kv, &ks.table_regions(t)),
-            "table {t}"
-        );
+        let (cached, fresh) = (p.frontier(ks, t), Frontier::of(&p.kv, ks, t));
+        if fresh.covered {
+            assert_eq!(cached, fresh, "table {t}");
+        } else {
+            assert!(
+                cached.resolved <= fresh.resolved && !cached.ready,
+                "table {t}"
+            );
+        }
+        assert_eq!(p.table_resolved(ks, t), cached.resolved, "table {t}");
     }
 }
 
@@ -107,7 +113,47 @@ fn untracking_resetting_and_a_new_table_are_seen_at_the_next_refresh() {
         p.frontier(&ks, 0),
         Frontier {
             resolved: Ts::ZERO,
-            ready: false
+            ready: false,
+            covered: false,
         }
     );
+}
+
+/// tiflow's span frontier: a region the client still holds under its old range (it merged
+/// away and the client has not heard) holds the table, and so does a range nobody covers;
+/// the table moves again only once a subscription covers the keys from where they were.
+#[test]
+fn a_stale_span_or_an_uncovered_range_holds_the_table() {
+    let mut ks = keyspace();
+    let (mut p, g) = processor(&ks);
+    for r in 0..3 {
+        feed(&mut p, g, r, RegionEventKind::Initialized);
+        feed(&mut p, g, r, RegionEventKind::Resolved(Ts(20)));
+    }
+    // Region 1 (keys 3..6) merges into region 2 (6..8); the client still tracks both as they
+    // were, and only region 2's old subscription goes on resolving.
+    assert!(ks.merge(1, 2, 3));
+    feed(&mut p, g, 2, RegionEventKind::Resolved(Ts(50)));
+    feed(&mut p, g, 0, RegionEventKind::Resolved(Ts(50)));
+    assert_fresh(&mut p, &ks);
+    assert_eq!(ks.table_regions(1), TableRegions::List(vec![2]));
+    assert_eq!(
+        p.frontier(&ks, 1).resolved,
+        Ts(20),
+        "keys 4 and 5 were last resolved at 20, by the stale region 1"
+    );
+    // The client drops region 1: keys 3..6 are covered by nobody, so t1 stays at 20 and t0,
+    // whose key 3 is uncovered too, does not take region 0's 50.
+    p.kv.untrack(1);
+    assert_fresh(&mut p, &ks);
+    assert_eq!(
+        (p.frontier(&ks, 0).resolved, p.frontier(&ks, 1).resolved),
+        (Ts(20), Ts(20))
+    );
+    assert!(!p.frontier(&ks, 1).covered && !p.frontier(&ks, 1).ready);
+    // Region 2 is subscribed again with its new range, from 20: covered, and it moves on.
+    p.kv.track(2, ks.span(2), Ts(20), &mut Vec::new());
+    assert_fresh(&mut p, &ks);
+    assert!(p.frontier(&ks, 1).covered);
+    assert_eq!(p.frontier(&ks, 1).resolved, Ts(20));
 }

@@ -109,8 +109,7 @@ impl Cdc {
         for cf in 0..self.cfg.changefeeds.len() as CfIx {
             for t in self.cf_tables(cf).take(TABLE_SERIES_LIMIT as usize) {
                 let resolved = match self.table_primary(cf, t) {
-                    Some(c) => self.processors[c as usize][cf as usize]
-                        .table_resolved(&self.ks.table_regions(t)),
+                    Some(c) => self.processors[c as usize][cf as usize].table_resolved(&self.ks, t),
                     None => crate::ts::Ts::ZERO,
                 };
                 out.push(resolved.lag_secs(now));

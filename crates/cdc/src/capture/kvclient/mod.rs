@@ -13,6 +13,7 @@
 //!   handed to it late, and every pending region.
 
 pub mod region;
+pub mod spans;
 pub mod stream;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -22,6 +23,7 @@ use crate::config::KvClientEvict;
 use crate::keyspace::RegionSpan;
 use crate::ts::Ts;
 pub use region::{Owner, RegionTrack};
+pub use spans::TrackedSpans;
 pub use stream::{Stream, Worker};
 
 /// What the client asks its host to do.
@@ -87,6 +89,8 @@ pub enum KvAction {
 pub struct KvClient {
     mode: KvClientEvict,
     regions: BTreeMap<u32, RegionTrack>,
+    /// The same regions by the span they were tracked with, in key order.
+    spans: TrackedSpans,
     streams: BTreeMap<u32, Stream>,
     /// The client's region cache: leader store per region, learned from PD and NotLeader
     /// hints. It goes stale when leaders move, which is what sends re-requests to the wrong
@@ -111,6 +115,7 @@ impl KvClient {
         KvClient {
             mode,
             regions: BTreeMap::new(),
+            spans: TrackedSpans::default(),
             streams: BTreeMap::new(),
             leader_cache: BTreeMap::new(),
             changed: BTreeSet::new(),
@@ -132,7 +137,10 @@ impl KvClient {
 
     /// Locks `region`'s range `span` and subscribes to it from `from`.
     pub fn track(&mut self, region: u32, span: RegionSpan, from: Ts, out: &mut Vec<KvAction>) {
-        self.regions.insert(region, RegionTrack::new(span, from));
+        if let Some(old) = self.regions.insert(region, RegionTrack::new(span, from)) {
+            self.spans.remove(region, old.span);
+        }
+        self.spans.insert(region, span);
         self.changed.insert(region);
         out.push(KvAction::Retry {
             region,
@@ -143,6 +151,11 @@ impl KvClient {
     /// Tracked regions and their state.
     pub fn regions(&self) -> &BTreeMap<u32, RegionTrack> {
         &self.regions
+    }
+
+    /// Tracked regions by the span they were tracked with.
+    pub fn spans(&self) -> &TrackedSpans {
+        &self.spans
     }
 
     /// True, with the penalty reset, when `region`'s resolved ts stood still for at least
@@ -161,6 +174,11 @@ impl KvClient {
     /// call, in region order.
     pub fn take_changed(&mut self) -> BTreeSet<u32> {
         std::mem::take(&mut self.changed)
+    }
+
+    /// The key ranges of spans tracked or released since the last call.
+    pub fn take_moved_spans(&mut self) -> Vec<(crate::keyspace::Key, crate::keyspace::Key)> {
+        self.spans.take_moved()
     }
 
     /// Open streams by store.
@@ -357,6 +375,7 @@ impl KvClient {
     /// divided again over the regions it became ([`KvAction::Redivide`]).
     fn redivide(&mut self, store: u32, region: u32, out: &mut Vec<KvAction>) {
         let track = self.regions.remove(&region).expect("present");
+        self.spans.remove(region, track.span);
         self.leader_cache.remove(&region);
         self.changed.insert(region);
         let s = self.streams.get_mut(&store).expect("present");
@@ -448,7 +467,8 @@ impl KvClient {
     /// Releases `region`'s range lock: its table left this processor. Events still arriving
     /// for it are ignored (TiCDC deregisters the region; the endpoint here keeps sending).
     pub fn untrack(&mut self, region: u32) {
-        if self.regions.remove(&region).is_some() {
+        if let Some(track) = self.regions.remove(&region) {
+            self.spans.remove(region, track.span);
             self.changed.insert(region);
         }
         for s in self.streams.values_mut() {
@@ -461,6 +481,7 @@ impl KvClient {
     pub fn reset(&mut self) {
         self.changed.extend(self.regions.keys());
         self.regions.clear();
+        self.spans.clear();
         self.streams.clear();
     }
 }
