@@ -66,7 +66,7 @@ impl Cdc {
     }
 
     /// Links changed: streams over cut links break after the gRPC keepalive timeout, held
-    /// batches and parked MySQL commits whose link is back go on.
+    /// batches, held region requests and parked MySQL commits whose link is back go on.
     pub fn on_links_changed(&mut self, k: &mut Kernel<Stack>) {
         routed(k, |(now, reach), out| {
             for s in 0..self.stores.len() as u32 {
@@ -75,6 +75,7 @@ impl Cdc {
             }
             self.client_connections_may_break(now, out, reach);
             self.flush_held_events(reach, out);
+            self.flush_held_requests(reach, out);
             self.resume_parked_commits(reach, out);
         });
     }

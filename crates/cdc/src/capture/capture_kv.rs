@@ -49,7 +49,31 @@ impl Cdc {
             reachable,
             &mut actions,
         );
-        self.apply_kv(out, c, cf, actions);
+        for action in actions {
+            match register_msg(cf, &action) {
+                Some((store, stream, msg)) => {
+                    let ends = (node, self.stores[store as usize]);
+                    let key = (c, cf, store, stream);
+                    self.transport.requests.send((reach, out), ends, key, msg);
+                }
+                None => self.apply_kv(out, c, cf, vec![action]),
+            }
+        }
+    }
+
+    /// Sends the region requests held for a cut link whose stream is still open and whose
+    /// link is up again; those of a stream gone meanwhile are dropped with it.
+    pub(crate) fn flush_held_requests(&mut self, reach: Reach, out: &mut Out) {
+        let (captures, stores, processors) = (&self.captures, &self.stores, &self.processors);
+        let route = |(c, cf, store, stream): (u32, CfIx, u32, u64)| {
+            let kv = &processors.get(c as usize)?.get(cf as usize)?.kv;
+            let open = kv
+                .streams()
+                .get(&store)
+                .is_some_and(|s| s.generation == stream);
+            open.then(|| (captures[c as usize], stores[store as usize]))
+        };
+        self.transport.requests.flush((reach, out), route);
     }
 
     /// A region worker of the stream to `store` exited (tiflow#9595: when it evicts its regions).
@@ -160,26 +184,12 @@ impl Cdc {
         let node = self.captures[c as usize];
         for a in actions {
             match a {
-                KvAction::Register {
-                    store,
-                    stream,
-                    region,
-                    request,
-                    checkpoint,
-                    version,
-                } => {
-                    out.send_ordered(
-                        node,
-                        self.stores[store as usize],
-                        CdcMsg::Register {
-                            cf,
-                            stream,
-                            region,
-                            request,
-                            checkpoint,
-                            version,
-                        },
-                    );
+                KvAction::Register { .. } => {
+                    // Only a request timer registers, and `kv_request_region` sends those
+                    // itself (holding them for a cut link); sent as is if any other does.
+                    if let Some((store, _, msg)) = register_msg(cf, &a) {
+                        out.send_ordered(node, self.stores[store as usize], msg);
+                    }
                 }
                 KvAction::Retry { region, backoff } => {
                     let after = if backoff {
@@ -231,3 +241,27 @@ impl Cdc {
 #[cfg(test)]
 #[path = "capture_kv_tests.rs"]
 mod tests;
+
+/// A KV client's `Register` action as the request it sends: (store, stream, message).
+fn register_msg(cf: CfIx, action: &KvAction) -> Option<(u32, u64, CdcMsg)> {
+    let KvAction::Register {
+        store,
+        stream,
+        region,
+        request,
+        checkpoint,
+        version,
+    } = *action
+    else {
+        return None;
+    };
+    let msg = CdcMsg::Register {
+        cf,
+        stream,
+        region,
+        request,
+        checkpoint,
+        version,
+    };
+    Some((store, stream, msg))
+}

@@ -7,6 +7,7 @@ pub mod mysql_sink;
 #[cfg(test)]
 mod mysql_sink_tests;
 pub mod tcp;
+pub mod tcp_requests;
 pub mod transport;
 #[cfg(test)]
 mod transport_tests;

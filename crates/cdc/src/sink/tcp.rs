@@ -42,6 +42,8 @@ pub struct Transport {
     /// Acknowledgements of committed MySQL transactions that the way back to the capture
     /// cannot carry yet (a one-way cut): TCP delivers them once it heals.
     pub parked_acks: Vec<ParkedCommit>,
+    /// Region requests waiting for a cut capture -> store link (the streams' other direction).
+    pub requests: crate::sink::tcp_requests::HeldRequests,
     /// Per (capture, changefeed): batches numbered below this were written over a MySQL
     /// connection the capture has closed since (batch ids go on across a close).
     pub closed_below: BTreeMap<(u32, CfIx), u64>,
