@@ -104,8 +104,10 @@
 /// - 17: a TiCDC region request sent while the capture -> store link is cut waits in TCP's send
 ///   buffer and goes once the link heals (unless its stream broke meanwhile), where the kernel
 ///   dropped it and the region waited for an answer to the end of the run (explore, the merge
-///   scenario's seed 45: a 125 ms cut). No gallery hash changed; runs that cut a capture from
-///   a store while it subscribes do.
+///   scenario's seed 45: a 125 ms cut). A subscription answered RegionNotFound (PD moved the
+///   replica off that store) is asked again at once, as tiflow's `handleError` does, not after
+///   the model's 500 ms backoff. No gallery hash changed; runs that cut a capture from a store
+///   while it subscribes, or move a subscribed region's replica, do.
 pub const MODEL_VERSION: u32 = 17;
 
 /// The Faultline release (the workspace version).

@@ -2,7 +2,7 @@
 //!
 //! Per store one stream; per stream a region worker and a receive loop; a pending map of
 //! regions requested but not yet answered. Region errors: `NotLeader` -> re-request (the
-//! leader comes from PD's region cache), `RegionNotFound` -> re-request after a backoff; a
+//! leader comes from PD's region cache), `RegionNotFound` -> re-request at once, from PD; a
 //! broken stream -> evict the worker's regions and re-request them and all pending ones.
 //!
 //! The tiflow#9595 toggle decides *when* a stream that is going away evicts:
@@ -349,9 +349,19 @@ impl KvClient {
                 self.changed.insert(ev.region);
                 let s = self.streams.get_mut(&store).expect("present");
                 s.worker.regions.remove(&ev.region);
+                // A named leader and a region gone from the store are asked again at once:
+                // tiflow's `handleError` updates the leader and re-requests the region, and
+                // on RegionNotFound divides the span again from PD's regions, with no backoff
+                // on either (the region's range is unchanged when PD moved its replica away,
+                // so that is the same region, looked up afresh). With no leader named the
+                // model waits `region_retry_backoff` (its own number) before asking PD.
+                let at_once = matches!(
+                    e,
+                    RegionError::NotLeader { leader: Some(_) } | RegionError::RegionNotFound
+                );
                 out.push(KvAction::Retry {
                     region: ev.region,
-                    backoff: !matches!(e, RegionError::NotLeader { leader: Some(_) }),
+                    backoff: !at_once,
                 });
                 self.exit_if_idle(store, out);
             }

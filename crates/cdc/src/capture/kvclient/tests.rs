@@ -227,3 +227,43 @@ fn a_split_region_is_released_and_its_span_divided_again_from_its_resolved_ts() 
     assert!(c.take_changed().contains(&1), "its tables see it go");
     assert_eq!(c.streams()[&0].worker.regions.len(), 1, "region 2 stays");
 }
+
+/// tiflow's `handleError`: RegionNotFound (PD moved the region's replica off the store asked)
+/// re-requests at once, from PD's view, with no backoff; NotLeader with no leader named waits.
+#[test]
+fn region_not_found_asks_again_at_once_and_forgets_the_store() {
+    let mut c = KvClient::new(KvClientEvict::AfterJoin);
+    let mut out = Vec::new();
+    c.track(7, span(), Ts(1), &mut out);
+    c.track(8, span(), Ts(1), &mut out);
+    c.request(7, Some(0), |_| true, &mut out);
+    c.request(8, Some(0), |_| true, &mut out);
+    let g = c.streams()[&0].generation;
+    out.clear();
+    let gone = RegionEventKind::Error(RegionError::RegionNotFound);
+    let leaderless = RegionEventKind::Error(RegionError::NotLeader { leader: None });
+    c.on_events(0, g, vec![ev(7, 1, gone), ev(8, 2, leaderless)], &mut out);
+    let retries: Vec<&KvAction> = out
+        .iter()
+        .filter(|a| matches!(a, KvAction::Retry { .. }))
+        .collect();
+    assert_eq!(
+        retries,
+        [
+            &KvAction::Retry {
+                region: 7,
+                backoff: false
+            },
+            &KvAction::Retry {
+                region: 8,
+                backoff: true
+            }
+        ]
+    );
+    out.clear();
+    c.request(7, Some(1), |_| true, &mut out);
+    assert!(
+        matches!(out[0], KvAction::Register { store: 1, .. }),
+        "the store that had no replica is not asked again: {out:?}"
+    );
+}
