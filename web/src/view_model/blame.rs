@@ -45,6 +45,13 @@ pub enum Reason {
     },
     /// No KV client tracks the region.
     NotTracked,
+    /// The KV client follows the region under a range it no longer has: it split, or merged
+    /// into `merged_into`, and the client has not heard. tiflow's span frontier keeps that
+    /// range at its last ts, so it holds the table.
+    StaleRange {
+        /// The region it merged into, if it merged away.
+        merged_into: Option<u32>,
+    },
     /// The table sink is far behind the table's resolved ts.
     SlowSink {
         /// Resolved minus checkpoint, in seconds.
@@ -61,6 +68,7 @@ impl Reason {
             Reason::Subscription { .. } => "subscription",
             Reason::UnresolvedLock { .. } => "lock",
             Reason::NotTracked => "not-tracked",
+            Reason::StaleRange { .. } => "stale-range",
             Reason::SlowSink { .. } => "slow-sink",
         }
     }
@@ -80,6 +88,17 @@ impl Reason {
                 format!("unresolved lock {age_secs:.1} s old pins the resolved ts")
             }
             Reason::NotTracked => "no KV client tracks this region".to_string(),
+            Reason::StaleRange {
+                merged_into: Some(into),
+            } => format!(
+                "merged into region {into}, but the KV client still follows its old range \
+                 and has not heard"
+            ),
+            Reason::StaleRange { merged_into: None } => {
+                "its range changed (split), but the KV client still follows the old one \
+                 and has not heard"
+                    .to_string()
+            }
             Reason::SlowSink { gap_secs } => {
                 format!("slow sink: checkpoint {gap_secs:.1} s behind the table's resolved ts")
             }
@@ -315,7 +334,11 @@ fn region_blame(
     if owner_reason == Some(Reason::Orphaned) {
         reasons.extend(owner_reason.clone());
     }
-    if tikv.region_leaderless(region) {
+    let merged_into = tikv.region_merged_into(region);
+    if track.is_some_and(|t| merged_into.is_some() || t.span != cdc.ks.span(region)) {
+        reasons.push(Reason::StaleRange { merged_into });
+    }
+    if merged_into.is_none() && tikv.region_leaderless(region) {
         let secs = tikv.region_detail(region).and_then(|d| d.leaderless_secs);
         reasons.push(Reason::Leaderless { secs });
     }
@@ -342,3 +365,7 @@ fn subscription(state: &str) -> Reason {
         state: state.to_string(),
     }
 }
+
+#[cfg(test)]
+#[path = "blame_tests.rs"]
+mod tests;
