@@ -378,7 +378,10 @@ pub struct CdcConfig {
     pub mysql_write_latency: SimDuration,
     /// Connections per capture and MySQL changefeed: 16.
     pub mysql_worker_count: u32,
-    /// Backoff before re-requesting a region that failed.
+    /// Wait before re-requesting a region whose NotLeader named no leader, or whose leader PD
+    /// does not know: 500 ms, the model's own number. tiflow asks again at once and loops
+    /// through PD's region cache (`cdc/kv/shared_client.go` `doHandleError`); the model
+    /// stands that loop in with one wait (docs/model.md).
     pub region_retry_backoff: SimDuration,
     /// gRPC keepalive of the Go clients, TiCDC's KV client and the workload's client-go
     /// (tiflow `cdc/kv/sharedconn/conn_and_client.go` and client-go `config/client.go`, both
