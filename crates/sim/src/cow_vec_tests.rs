@@ -118,3 +118,16 @@ proptest! {
         }
     }
 }
+
+/// A prefetch is only a hint: any index, in range or not, leaves the vector and its sharing
+/// with a clone exactly as they were.
+#[test]
+fn prefetch_changes_nothing_at_any_index() {
+    let v: CowVec<[u64; 40], 2> = (0..10u64).map(|i| [i; 40]).collect();
+    let snapshot = v.clone();
+    for i in [0, 3, 9, 10, usize::MAX] {
+        v.prefetch(i);
+    }
+    assert_eq!(v.shared_chunks(&snapshot), v.chunk_count());
+    assert!(v.iter().zip(snapshot.iter()).all(|(a, b)| a == b));
+}
