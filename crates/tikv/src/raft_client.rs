@@ -195,8 +195,13 @@ impl Cluster {
     /// `report_unreachable` for each message `s` could not deliver to `t`.
     fn report_each_unreachable(&mut self, s: usize, t: usize, msgs: &[RaftMsg]) {
         self.book.unreachable_reports += msgs.len() as u64;
-        for m in msgs {
-            let pid = PeerId::of(RegionId(m.region), m.from, self.replicas);
+        let replicas = self.replicas;
+        let sender = |m: &RaftMsg| PeerId::of(RegionId(m.region), m.from, replicas);
+        for (i, m) in msgs.iter().enumerate() {
+            if let Some(ahead) = msgs.get(i + crate::store::PREFETCH_AHEAD) {
+                self.peers.prefetch(sender(ahead).ix());
+            }
+            let pid = sender(m);
             if self.slot_store[pid.ix()] as usize == s {
                 self.on_peer_unreachable(pid, m.to, t);
             }

@@ -17,7 +17,7 @@ use crate::Cluster;
 /// hot fields, the log's term runs and a leader's progress). At full scale each peer touched
 /// is a cache miss per line, and the work per peer is short enough that a few peers' misses
 /// must be in flight at once to hide them. Measured (docs/bench.md): 8 beat 4 and 16.
-const PREFETCH_AHEAD: usize = 8;
+pub(crate) const PREFETCH_AHEAD: usize = 8;
 
 /// Per-store state. Vectors indexed by another store's index describe this store's view of, or
 /// connection to, that store.
@@ -107,7 +107,11 @@ impl Cluster {
                 if self.stores[s].outbox[t].is_empty() {
                     continue;
                 }
-                let batch = std::mem::take(&mut self.stores[s].outbox[t]);
+                // The next batch to `t` starts with room for as many messages as this one:
+                // at full scale a tick sends thousands, and growing from empty copied the
+                // batch again at every doubling.
+                let room = Vec::with_capacity(self.stores[s].outbox[t].len());
+                let batch = std::mem::replace(&mut self.stores[s].outbox[t], room);
                 if !self.store_live[s] {
                     continue;
                 }
