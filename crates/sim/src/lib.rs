@@ -7,6 +7,7 @@
 
 pub mod cow_vec;
 pub mod fault;
+pub mod heap;
 pub mod kernel;
 pub mod knob;
 pub mod log;
