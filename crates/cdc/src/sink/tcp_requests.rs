@@ -115,14 +115,20 @@ mod tests {
 
     const STREAM: RequestStream = (0, 0, 0, 1);
 
-    #[test]
-    fn requests_over_a_cut_link_wait_and_go_in_order_when_it_heals() {
+    /// A store and a capture with the capture -> store link cut.
+    fn cut() -> (Network, (NodeId, NodeId)) {
         let mut net = Network::new((SimDuration::from_micros(500), SimDuration::from_millis(2)));
         let store = net.add_node("tikv-1", "tikv");
         let capture = net.add_node("cdc-1", "cdc");
-        let mut h = HeldRequests::default();
-        let ends = (capture, store);
         net.update_link(capture, store, |l| l.up = false);
+        (net, (capture, store))
+    }
+
+    #[test]
+    fn requests_over_a_cut_link_wait_and_go_in_order_when_it_heals() {
+        let (mut net, ends) = cut();
+        let (capture, store) = ends;
+        let mut h = HeldRequests::default();
         let mut out = Out::default();
         h.send((Reach::new(&net), &mut out), ends, STREAM, register(1));
         h.send((Reach::new(&net), &mut out), ends, STREAM, register(2));
