@@ -97,7 +97,10 @@ impl Frontier {
     /// so those are looked up by id (O(regions), no allocation, at any scale); after, every
     /// tracked span overlapping the table counts, including one a region was tracked with
     /// before it split or merged away (`cdc/puller/frontier/frontier.go`: a sub-span nobody
-    /// forwards keeps its ts).
+    /// forwards keeps its ts). Simplified: tiflow's range lock (`cdc/kv/regionlock`) would
+    /// keep the region now holding those keys from subscribing until the old one lets go;
+    /// here it subscribes, and the old span holds the frontier instead, which stalls the
+    /// table the same way.
     fn of(kv: &KvClient, ks: &Keyspace, table: u32) -> Self {
         let mut acc = Acc::default();
         let covered = visit_table_tracks(kv, ks, table, |_, t| acc.visit(t));
