@@ -102,11 +102,15 @@ impl Frontier {
     /// here it subscribes, and the old span holds the frontier instead, which stalls the
     /// table the same way.
     fn of(kv: &KvClient, ks: &Keyspace, table: u32) -> Self {
-        let mut acc = Acc::default();
-        let covered = visit_table_tracks(kv, ks, table, |_, t| acc.visit(t));
+        let mut resolved = None::<Ts>;
+        let mut initialized = true;
+        let covered = visit_table_tracks(kv, ks, table, |_, t| {
+            initialized &= t.initialized;
+            resolved = Some(resolved.map_or(t.resolved, |r| r.min(t.resolved)));
+        });
         Frontier {
-            resolved: acc.resolved.unwrap_or(Ts::ZERO),
-            ready: covered && acc.initialized,
+            resolved: resolved.unwrap_or(Ts::ZERO),
+            ready: covered && initialized,
             covered,
         }
     }
@@ -140,28 +144,6 @@ pub fn visit_table_tracks<'k>(
             }
             !gap && covered_to >= b
         }
-    }
-}
-
-/// The min resolved ts and whether all were initialized, over the regions visited.
-struct Acc {
-    resolved: Option<Ts>,
-    initialized: bool,
-}
-
-impl Default for Acc {
-    fn default() -> Self {
-        Acc {
-            resolved: None,
-            initialized: true,
-        }
-    }
-}
-
-impl Acc {
-    fn visit(&mut self, t: &RegionTrack) {
-        self.initialized &= t.initialized;
-        self.resolved = Some(self.resolved.map_or(t.resolved, |r| r.min(t.resolved)));
     }
 }
 

@@ -6,8 +6,8 @@ pub mod mysql;
 pub mod mysql_sink;
 #[cfg(test)]
 mod mysql_sink_tests;
+pub mod send_buffer;
 pub mod tcp;
-pub mod tcp_requests;
 pub mod transport;
 #[cfg(test)]
 mod transport_tests;

@@ -18,9 +18,7 @@ use crate::endpoint::store_endpoint::Subscriber;
 use crate::ids::CfIx;
 use crate::msg::{CdcMsg, RegionEvent};
 use crate::out::{Out, Reach};
-
-/// A batch waiting in the socket buffer: (stream position, events).
-pub type HeldBatch = (u64, Vec<RegionEvent>);
+use crate::sink::send_buffer::{LinkNeeds, RequestStream, SendBuffer};
 
 /// A MySQL transaction waiting for its COMMIT: (capture, changefeed, table, batch).
 pub type ParkedCommit = (u32, CfIx, u32, u64);
@@ -29,24 +27,40 @@ pub type ParkedCommit = (u32, CfIx, u32, u64);
 pub type StreamKey = (u32, Subscriber);
 
 /// Stream positions and held batches, per (store, subscriber stream).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Transport {
     /// Next position to send.
     next_send: BTreeMap<StreamKey, u64>,
     /// Next position the capture expects; `u64::MAX` once the stream saw a gap.
     next_recv: BTreeMap<StreamKey, u64>,
-    /// Batches waiting for a cut link to heal.
-    held: BTreeMap<StreamKey, Vec<HeldBatch>>,
+    /// Batches waiting for a cut or lossy link to be clean again.
+    held: SendBuffer<StreamKey>,
     /// MySQL transactions waiting for a cut connection to heal.
     pub parked: Vec<ParkedCommit>,
     /// Acknowledgements of committed MySQL transactions that the way back to the capture
     /// cannot carry yet (a one-way cut): TCP delivers them once it heals.
     pub parked_acks: Vec<ParkedCommit>,
     /// Region requests waiting for a cut capture -> store link (the streams' other direction).
-    pub requests: crate::sink::tcp_requests::HeldRequests,
+    pub requests: SendBuffer<RequestStream>,
     /// Per (capture, changefeed): batches numbered below this were written over a MySQL
     /// connection the capture has closed since (batch ids go on across a close).
     pub closed_below: BTreeMap<(u32, CfIx), u64>,
+}
+
+impl Default for Transport {
+    fn default() -> Self {
+        Transport {
+            next_send: BTreeMap::new(),
+            next_recv: BTreeMap::new(),
+            // A batch waits out a lossy link too: its retransmission stall is what the
+            // endpoint's socket buffer absorbs. A request only needs the link up.
+            held: SendBuffer::new(LinkNeeds::Clean),
+            parked: Vec::new(),
+            parked_acks: Vec::new(),
+            requests: SendBuffer::new(LinkNeeds::Up),
+            closed_below: BTreeMap::new(),
+        }
+    }
 }
 
 /// What the capture makes of a batch arriving on a stream.
@@ -77,12 +91,8 @@ impl Transport {
         let next = self.next_send.entry(key).or_insert(0);
         let seq = *next;
         *next += 1;
-        let held = self.held.get(&key).is_some_and(|h| !h.is_empty());
-        if held || !reach.link_clean(from, to) {
-            self.held.entry(key).or_default().push((seq, events));
-            return;
-        }
-        out.send_ordered(from, to, events_msg(key.1, events, seq));
+        let msg = events_msg(key.1, events, seq);
+        self.held.send((reach, out), (from, to), key, msg);
     }
 
     /// Sends, in order, the held batches of every stream whose link is clean again;
@@ -93,16 +103,7 @@ impl Transport {
         out: &mut Out,
         nodes: impl Fn(StreamKey) -> (NodeId, NodeId),
     ) {
-        let keys: Vec<StreamKey> = self.held.keys().copied().collect();
-        for key in keys {
-            let (from, to) = nodes(key);
-            if !reach.link_clean(from, to) {
-                continue;
-            }
-            for (seq, events) in self.held.remove(&key).unwrap_or_default() {
-                out.send_ordered(from, to, events_msg(key.1, events, seq));
-            }
-        }
+        self.held.flush((reach, out), |key| Some(nodes(key)));
     }
 
     /// Checks a batch's position at the capture. `cancelled`: the capture's session ended and
@@ -127,14 +128,14 @@ impl Transport {
     /// A store restarted: its streams are new connections.
     pub fn store_reset(&mut self, store: u32) {
         self.next_send.retain(|(s, _), _| *s != store);
-        self.held.retain(|(s, _), _| *s != store);
+        self.held.retain(|(s, _)| *s != store);
     }
 
     /// Capture `c`'s processors were re-created: its streams are new connections.
     pub fn capture_reset(&mut self, c: u32) {
         self.next_send.retain(|(_, sub), _| sub.capture != c);
         self.next_recv.retain(|(_, sub), _| sub.capture != c);
-        self.held.retain(|(_, sub), _| sub.capture != c);
+        self.held.retain(|(_, sub)| sub.capture != c);
     }
 }
 
