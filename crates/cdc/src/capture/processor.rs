@@ -213,12 +213,18 @@ impl Processor {
     /// since the last call, and tables added since, are recomputed; the rest keep theirs.
     pub fn refresh_frontiers(&mut self, ks: &Keyspace) {
         for region in self.kv.take_changed() {
-            if let Some((a, b)) = ks.tables_of_region(region) {
-                self.stale.extend(a..=b);
-            }
-            if let Some(t) = self.kv.regions().get(&region) {
-                self.stale
-                    .extend(tables_of_keys(ks, t.span.start, t.span.end));
+            // A tracked region counts for the tables its tracked keys belong to (a region in
+            // an untouched table's range has its bootstrap keys); one without keys, or no
+            // longer tracked, for the tables whose range names it now (a released span's
+            // keys come with the moved spans below).
+            match self.kv.regions().get(&region) {
+                Some(t) if t.span.start < t.span.end => {
+                    self.stale
+                        .extend(tables_of_keys(ks, t.span.start, t.span.end));
+                }
+                _ => self
+                    .stale
+                    .extend(ks.tables_of_region(region).map_or(0..0, |(a, b)| a..b + 1)),
             }
         }
         for (start, end) in self.kv.take_moved_spans() {
