@@ -17,7 +17,7 @@ use crate::Cluster;
 /// hot fields, the log's term runs and a leader's progress). At full scale each peer touched
 /// is a cache miss per line, and the work per peer is short enough that a few peers' misses
 /// must be in flight at once to hide them. Measured (docs/bench.md): 8 beat 4 and 16.
-pub(crate) const PREFETCH_AHEAD: usize = 8;
+const PREFETCH_AHEAD: usize = 8;
 
 /// Per-store state. Vectors indexed by another store's index describe this store's view of, or
 /// connection to, that store.
@@ -95,6 +95,14 @@ impl Cluster {
         }
     }
 
+    /// In a walk over `items`, at item `i`: asks the CPU for the peer of the item
+    /// [`PREFETCH_AHEAD`] further on.
+    pub(crate) fn prefetch_ahead<T>(&self, items: &[T], i: usize, peer: impl Fn(&T) -> PeerId) {
+        if let Some(ahead) = items.get(i + PREFETCH_AHEAD) {
+            self.peers.prefetch(peer(ahead).ix());
+        }
+    }
+
     /// End of an event: each store sends one batch per target store. Messages to a store
     /// whose connection is known broken wait in the raft client's queue.
     pub(crate) fn flush<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
@@ -161,9 +169,7 @@ impl Cluster {
         let target =
             |m: &RaftMsg| crate::ids::PeerId::of(crate::ids::RegionId(m.region), m.to, replicas);
         for (i, m) in msgs.iter().enumerate() {
-            if let Some(ahead) = msgs.get(i + PREFETCH_AHEAD) {
-                self.peers.prefetch(target(ahead).ix());
-            }
+            self.prefetch_ahead(msgs, i, target);
             let pid = target(m);
             if self.slot_store[pid.ix()] as usize != s || self.merge.is_gone(m.region) {
                 continue; // the replica moved away, or its region merged away
@@ -205,9 +211,7 @@ impl Cluster {
         list.sort();
         let mut keep = Vec::with_capacity(list.len());
         for (i, &pid) in list.iter().enumerate() {
-            if let Some(ahead) = list.get(i + PREFETCH_AHEAD) {
-                self.peers.prefetch(ahead.ix());
-            }
+            self.prefetch_ahead(&list, i, |&p| p);
             if self.slot_store[pid.ix()] as usize != s || !self.peers[pid.ix()].awake {
                 continue;
             }
