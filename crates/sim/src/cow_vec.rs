@@ -10,6 +10,7 @@
 //! cost is one chunk at most.
 
 use std::fmt;
+use std::mem::MaybeUninit;
 use std::ops::{Index, IndexMut};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -56,26 +57,23 @@ impl<T, const SHIFT: u32> CowVec<T, SHIFT> {
             .map(|c| &c[i & (Self::CHUNK_LEN - 1)])
     }
 
-    /// Hints the CPU to start loading element `i` into cache, every 64-byte line of it (a
-    /// no-op past the end, and on targets without a prefetch instruction, such as wasm32). A
-    /// walk over elements scattered across chunks, as the stores' tick over their awake peers
-    /// is, waits on a cache miss for each line it reads; asking a few elements ahead lets
-    /// those misses overlap.
+    /// Loads one byte of each 64-byte line among the first `bytes` bytes of element `i`, so
+    /// those lines come into cache (nothing past the end). A tight loop of such loads over a
+    /// block of elements has the CPU wait for all their cache misses at once, where the work on
+    /// each element would wait for them one by one. Plain loads, so it works on wasm32, which
+    /// has no prefetch instruction.
     #[inline]
-    pub fn prefetch(&self, i: usize) {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(element) = self.get(i) {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let first = (element as *const T).cast::<i8>();
-            for line in 0..std::mem::size_of::<T>().div_ceil(64) {
-                // SAFETY: a prefetch is only a hint: it never faults and changes no state the
-                // program can observe, and SSE is part of the x86_64 baseline. The address
-                // stays inside the element.
-                unsafe { _mm_prefetch::<_MM_HINT_T0>(first.add(line * 64)) };
-            }
+    pub fn touch(&self, i: usize, bytes: usize) {
+        let Some(element) = self.get(i) else {
+            return;
+        };
+        let first = (element as *const T).cast::<MaybeUninit<u8>>();
+        for line in 0..bytes.min(std::mem::size_of::<T>()).div_ceil(64) {
+            // SAFETY: the address stays inside `element`, a live value, and the byte is read
+            // as `MaybeUninit`, so padding is fine. Volatile, so the load is not optimised
+            // away though nothing uses its value.
+            std::hint::black_box(unsafe { std::ptr::read_volatile(first.add(line * 64)) });
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = i;
     }
 
     /// All elements in order.

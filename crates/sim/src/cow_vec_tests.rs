@@ -119,14 +119,16 @@ proptest! {
     }
 }
 
-/// A prefetch is only a hint: any index, in range or not, leaves the vector and its sharing
-/// with a clone exactly as they were.
+/// A touch only reads: any index and length, in range or not, leaves the vector and its
+/// sharing with a clone exactly as they were.
 #[test]
-fn prefetch_changes_nothing_at_any_index() {
+fn touch_changes_nothing_at_any_index() {
     let v: CowVec<[u64; 40], 2> = (0..10u64).map(|i| [i; 40]).collect();
     let snapshot = v.clone();
     for i in [0, 3, 9, 10, usize::MAX] {
-        v.prefetch(i);
+        for bytes in [0, 64, 320, usize::MAX] {
+            v.touch(i, bytes);
+        }
     }
     assert_eq!(v.shared_chunks(&snapshot), v.chunk_count());
     assert!(v.iter().zip(snapshot.iter()).all(|(a, b)| a == b));

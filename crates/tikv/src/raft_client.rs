@@ -198,7 +198,7 @@ impl Cluster {
         let replicas = self.replicas;
         let sender = |m: &RaftMsg| PeerId::of(RegionId(m.region), m.from, replicas);
         for (i, m) in msgs.iter().enumerate() {
-            self.prefetch_ahead(msgs, i, sender);
+            self.warm_block(msgs, i, sender);
             let pid = sender(m);
             if self.slot_store[pid.ix()] as usize == s {
                 self.on_peer_unreachable(pid, m.to, t);

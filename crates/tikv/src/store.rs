@@ -9,15 +9,15 @@ use crate::config::UnreachableBroadcast;
 use crate::hibernate::GroupState;
 use crate::ids::PeerId;
 use crate::msg::{Msg, RaftMsg, Timer};
-use crate::raft::Role;
+use crate::raft::{Peer, Role};
 use crate::Cluster;
 
-/// How many peers ahead a store's tick and its message batches ask the CPU to load
-/// (`CowVec::prefetch`: all four cache lines of a peer, since a tick or a message reads the
-/// hot fields, the log's term runs and a leader's progress). At full scale each peer touched
-/// is a cache miss per line, and the work per peer is short enough that a few peers' misses
-/// must be in flight at once to hide them. Measured (docs/bench.md): 8 beat 4 and 16.
-const PREFETCH_AHEAD: usize = 8;
+/// How many peers a store's tick and its message batches bring into cache at a time before
+/// working on them (`Cluster::warm_block`). At full scale each peer touched is a cache miss
+/// per line, and the work on a peer waits for its misses one peer after another; a tight loop
+/// of loads over a block has the CPU wait for the whole block's misses at once. Measured
+/// (docs/bench.md, "Two lines per peer, warmed a block at a time"): 32 beat 8, 16 and 64.
+const WARM_BLOCK: usize = 32;
 
 /// Per-store state. Vectors indexed by another store's index describe this store's view of, or
 /// connection to, that store.
@@ -95,11 +95,15 @@ impl Cluster {
         }
     }
 
-    /// In a walk over `items`, at item `i`: asks the CPU for the peer of the item
-    /// [`PREFETCH_AHEAD`] further on.
-    pub(crate) fn prefetch_ahead<T>(&self, items: &[T], i: usize, peer: impl Fn(&T) -> PeerId) {
-        if let Some(ahead) = items.get(i + PREFETCH_AHEAD) {
-            self.peers.prefetch(peer(ahead).ix());
+    /// In a walk over `items`, at the first item of each block of [`WARM_BLOCK`]: loads the
+    /// hot lines ([`Peer::HOT_BYTES`]) of the block's peers. Portable on purpose: WebAssembly
+    /// has no prefetch instruction, and natively this is as fast as prefetching ahead was.
+    pub(crate) fn warm_block<T>(&self, items: &[T], i: usize, peer: impl Fn(&T) -> PeerId) {
+        if !i.is_multiple_of(WARM_BLOCK) {
+            return;
+        }
+        for item in items.iter().skip(i).take(WARM_BLOCK) {
+            self.peers.touch(peer(item).ix(), Peer::HOT_BYTES);
         }
     }
 
@@ -169,7 +173,7 @@ impl Cluster {
         let target =
             |m: &RaftMsg| crate::ids::PeerId::of(crate::ids::RegionId(m.region), m.to, replicas);
         for (i, m) in msgs.iter().enumerate() {
-            self.prefetch_ahead(msgs, i, target);
+            self.warm_block(msgs, i, target);
             let pid = target(m);
             if self.slot_store[pid.ix()] as usize != s || self.merge.is_gone(m.region) {
                 continue; // the replica moved away, or its region merged away
@@ -211,7 +215,7 @@ impl Cluster {
         list.sort();
         let mut keep = Vec::with_capacity(list.len());
         for (i, &pid) in list.iter().enumerate() {
-            self.prefetch_ahead(&list, i, |&p| p);
+            self.warm_block(&list, i, |&p| p);
             if self.slot_store[pid.ix()] as usize != s || !self.peers[pid.ix()].awake {
                 continue;
             }

@@ -49,11 +49,15 @@ impl Role {
 ///
 /// Laid out for the cache, not for reading: at full scale each raft message and each tick
 /// lands on a random one of 768,000 peers, so what a peer costs is the cache lines it touches.
-/// `repr(C, align(64))` starts every peer on a line and keeps declaration order, so the
-/// fields every message and tick reads (role, leader, group state, clocks, term and the log's
-/// indexes) share the first line; the log's runs and the leader's progress follow.
+/// `repr(C, align(128))` keeps declaration order and starts every peer on a 128-byte pair of
+/// lines (the unit a CPU's adjacent-line prefetcher fetches together), and everything a tick,
+/// a heartbeat, its answer or a vote reads lies in that pair ([`Peer::HOT_BYTES`]): the small
+/// fields and clocks, the term, a leader's lease and matched indexes, and the log's indexes
+/// with its cached last term. Only appends and their answers read further: the log's term
+/// runs and a leader's next indexes. The layout used to need all four lines for every tick
+/// and heartbeat (docs/bench.md, "Two lines per peer").
 #[derive(Clone, Debug)]
-#[repr(C, align(64))]
+#[repr(C, align(128))]
 pub struct Peer {
     /// Role.
     pub role: Role,
@@ -87,19 +91,23 @@ pub struct Peer {
     pub missing_ticks: u16,
     /// Current term.
     pub term: u64,
-    /// The log.
-    pub log: RaftLog,
-    /// Leader only: highest index known replicated on each slot.
-    pub matched: [u64; MAX_REPLICAS],
-    /// Leader only: next index to send to each slot.
-    pub next: [u64; MAX_REPLICAS],
-    /// Leader only: its lease ends here (µs of simulated time).
-    pub lease_until: u64,
     /// When this follower started missing its leader (µs), `u64::MAX` if not missing.
     pub leader_missing_since: u64,
+    /// Leader only: its lease ends here (µs of simulated time).
+    pub lease_until: u64,
+    /// Leader only: highest index known replicated on each slot.
+    pub matched: [u64; MAX_REPLICAS],
+    /// The log (its indexes and last term first, its runs last).
+    pub log: RaftLog,
+    /// Leader only: next index to send to each slot.
+    pub next: [u64; MAX_REPLICAS],
 }
 
 impl Peer {
+    /// Bytes at the start of a peer that hold everything a tick, a heartbeat, its answer or a
+    /// vote reads; what the stores' walks warm (`Cluster::warm_block`).
+    pub const HOT_BYTES: usize = 128;
+
     /// A peer bootstrapped as a member of an existing, hibernated region.
     pub fn bootstrapped(term: u64, log: RaftLog, leader: u8, is_leader: bool) -> Self {
         Peer {
@@ -174,12 +182,13 @@ mod layout_tests {
     use super::Peer;
     use crate::raft::log::RaftLog;
 
-    /// What `Peer`'s layout note promises: each peer starts a cache line, and the fields that
-    /// every message and tick read end inside that first line.
+    /// What `Peer`'s layout note promises: each peer starts a pair of cache lines, and the
+    /// fields that every tick, heartbeat, heartbeat answer and vote read end inside it.
     #[test]
-    fn the_fields_every_message_reads_share_the_first_cache_line() {
-        assert_eq!(align_of::<Peer>(), 64);
-        assert_eq!(size_of::<Peer>() % 64, 0);
+    fn the_fields_every_tick_and_heartbeat_reads_share_the_first_two_lines() {
+        assert_eq!(align_of::<Peer>(), Peer::HOT_BYTES);
+        assert_eq!(size_of::<Peer>() % Peer::HOT_BYTES, 0);
+        let log = offset_of!(Peer, log);
         let hot = [
             ("role", offset_of!(Peer, role) + 1),
             ("leader", offset_of!(Peer, leader) + 1),
@@ -189,16 +198,20 @@ mod layout_tests {
             ("election_elapsed", offset_of!(Peer, election_elapsed) + 2),
             ("term", offset_of!(Peer, term) + 8),
             (
-                "log.commit",
-                offset_of!(Peer, log) + offset_of!(RaftLog, commit) + 8,
+                "leader_missing_since",
+                offset_of!(Peer, leader_missing_since) + 8,
             ),
-            (
-                "log.last_index",
-                offset_of!(Peer, log) + offset_of!(RaftLog, last_index) + 8,
-            ),
+            ("lease_until", offset_of!(Peer, lease_until) + 8),
+            ("matched", offset_of!(Peer, matched) + size_of::<[u64; 5]>()),
+            ("log.commit", log + offset_of!(RaftLog, commit) + 8),
+            ("log.last_index", log + offset_of!(RaftLog, last_index) + 8),
+            ("log.snap_term", log + offset_of!(RaftLog, snap_term) + 8),
         ];
         for (field, end) in hot {
-            assert!(end <= 64, "{field} ends at byte {end}, past the first line");
+            assert!(
+                end <= Peer::HOT_BYTES,
+                "{field} ends at byte {end}, past the hot lines"
+            );
         }
     }
 }

@@ -224,11 +224,14 @@ impl Cluster {
     pub(crate) fn advance_commit<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId, c: u64) {
         let p = &mut self.peers[pid.ix()];
         let before = p.log.commit;
-        let before_term = p.log.term_at(before);
         let n = p.log.commit_to(c);
         if n == 0 {
+            // Most heartbeats end here: nothing else is read, so a follower's heartbeat stays
+            // on the peer's hot lines (the runs `term_at` reads lie beyond them).
             return;
         }
+        // Committing does not change the runs, so this is the old commit index's term.
+        let before_term = p.log.term_at(before);
         if p.role == Role::Leader {
             self.book.writes_applied += n;
             self.book.applied_per_sec.add(k.now(), n);
