@@ -15,8 +15,9 @@ use crate::Cluster;
 /// How many peers a store's tick and its message batches bring into cache at a time before
 /// working on them (`Cluster::warm_block`). At full scale each peer touched is a cache miss
 /// per line, and the work on a peer waits for its misses one peer after another; a tight loop
-/// of loads over a block has the CPU wait for the whole block's misses at once. Measured
-/// (docs/bench.md, "Two lines per peer, warmed a block at a time"): 32 beat 8, 16 and 64.
+/// of loads over a block has the CPU wait for the whole block's misses at once. Measured on
+/// the wasm build (docs/bench.md, "Two lines per peer, warmed a block at a time"): 32 was the
+/// quickest of 8, 16, 32 and 64, all within 10% of each other.
 const WARM_BLOCK: usize = 32;
 
 /// Per-store state. Vectors indexed by another store's index describe this store's view of, or

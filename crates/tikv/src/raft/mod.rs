@@ -179,7 +179,7 @@ impl Peer {
 mod layout_tests {
     use std::mem::{align_of, offset_of, size_of};
 
-    use super::Peer;
+    use super::{Peer, MAX_REPLICAS};
     use crate::raft::log::RaftLog;
 
     /// What `Peer`'s layout note promises: each peer starts a pair of cache lines, and the
@@ -202,7 +202,10 @@ mod layout_tests {
                 offset_of!(Peer, leader_missing_since) + 8,
             ),
             ("lease_until", offset_of!(Peer, lease_until) + 8),
-            ("matched", offset_of!(Peer, matched) + size_of::<[u64; 5]>()),
+            (
+                "matched",
+                offset_of!(Peer, matched) + size_of::<[u64; MAX_REPLICAS]>(),
+            ),
             ("log.commit", log + offset_of!(RaftLog, commit) + 8),
             ("log.last_index", log + offset_of!(RaftLog, last_index) + 8),
             ("log.snap_term", log + offset_of!(RaftLog, snap_term) + 8),
