@@ -47,6 +47,8 @@ pub struct Cluster {
     pub(crate) pd: Pd,
     pub(crate) book: Book,
     pub(crate) inv: Invariants,
+    /// Regions that may look different to an observer (see [`crate::region_changes`]).
+    pub(crate) changes: crate::region_changes::RegionChanges,
     /// Client operations riding on log entries (see [`crate::raft::proposals`]).
     pub(crate) proposals: Proposals,
     /// ReadIndex requests waiting for a quorum (see [`crate::raft::read_index`]).
@@ -127,16 +129,11 @@ impl Cluster {
         }
         let joined: Vec<bool> = (0..total).map(|s| s < n).collect();
         let mut pd = Pd::new(total, regions, INIT_TERM, |r| (r % n) as u8);
-        pd.store_state = joined
-            .iter()
-            .map(|j| {
-                if *j {
-                    StoreState::Up
-                } else {
-                    StoreState::Absent
-                }
-            })
-            .collect();
+        let state = |joined: bool| match joined {
+            true => StoreState::Up,
+            false => StoreState::Absent,
+        };
+        pd.store_state = joined.iter().map(|&j| state(j)).collect();
         Cluster {
             cfg: cfg.clone(),
             replicas: cfg.replicas,
@@ -162,6 +159,7 @@ impl Cluster {
             load_rng: SimRng::stream(0, "load"),
             load_acc: 0,
             pd_crashed: false,
+            changes: Default::default(),
             watched: None,
             watch_log: Vec::new(),
             now: 0,

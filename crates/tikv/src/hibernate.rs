@@ -84,6 +84,7 @@ impl Cluster {
         }
         p.awake = true;
         self.book.awake_peers += 1;
+        self.changes.note(pid.region(self.replicas));
         let s = self.slot_store[pid.ix()] as usize;
         self.stores[s].awake.push(pid);
     }

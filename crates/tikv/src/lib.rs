@@ -54,6 +54,7 @@ pub mod operator_log;
 pub mod pd;
 pub mod raft;
 pub mod raft_client;
+pub mod region_changes;
 mod replace_peer;
 pub mod size_split;
 pub mod split;

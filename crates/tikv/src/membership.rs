@@ -65,6 +65,7 @@ impl Cluster {
         self.pd.store_last_hb[s] = k.now().0;
         self.store_live[s] = true;
         self.store_up[s] = true;
+        self.changes.note_all();
         self.start_store_timers(k, s);
         self.schedule_failure_detection(k);
         let detail = format!("store_id={}", s + 1);
@@ -117,6 +118,7 @@ impl Cluster {
             self.pd.store_state[s] = StoreState::Tombstone;
             self.store_live[s] = false;
             self.store_up[s] = false;
+            self.changes.note_all();
             self.stores[s].reset_volatile();
             let detail = format!("store_id={}", s + 1);
             k.log(

@@ -370,6 +370,7 @@ impl Cluster {
             self.destroy_merged_peer(pid);
         }
         self.book.remove_region(source);
+        self.changes.note(RegionId(source));
         self.merge.merged_into.insert(source, target);
         self.fail_region_proposals(source);
         self.absorb_size(target, source);

@@ -164,6 +164,7 @@ impl Cluster {
     pub(crate) fn leader_gained<H: TikvHost>(&mut self, k: &Kernel<H>, pid: PeerId) {
         let s = self.slot_store[pid.ix()] as usize;
         let r = pid.region(self.replicas);
+        self.changes.note(r);
         self.book.leaders_per_store[s] += 1;
         if self.store_up[s] {
             self.book.live_leader_up(r, k.now().0);
@@ -176,6 +177,7 @@ impl Cluster {
     /// A peer stopped being leader; its pending reads fail.
     pub(crate) fn leader_lost(&mut self, pid: PeerId) {
         self.reads_lost(pid);
+        self.changes.note(pid.region(self.replicas));
         let s = self.slot_store[pid.ix()] as usize;
         self.book.leaders_per_store[s] -= 1;
         if self.store_up[s] {

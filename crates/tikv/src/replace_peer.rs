@@ -73,6 +73,7 @@ impl Cluster {
     /// off its tick list and out of the counts (a dead store's peers left the counts when it
     /// crashed).
     pub(crate) fn destroy_peer(&mut self, pid: PeerId, s: usize) {
+        self.changes.note(pid.region(self.replicas));
         if self.store_live[s] {
             let p = &self.peers[pid.ix()];
             self.book.group_counts[p.group as usize] -= 1;

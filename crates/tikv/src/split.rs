@@ -241,6 +241,7 @@ impl Cluster {
             }
         }
         self.book.add_region(self.now);
+        self.changes.note(RegionId(nr));
         self.pd.region_leader.push((leader_store as u8, 0));
         self.inv.add_region(SPLIT_INIT_INDEX, SPLIT_INIT_TERM);
         self.epochs.push(epoch);

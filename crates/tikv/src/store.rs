@@ -225,6 +225,7 @@ impl Cluster {
             } else {
                 self.peers[pid.ix()].awake = false;
                 self.book.awake_peers -= 1;
+                self.changes.note(pid.region(self.replicas));
             }
         }
         keep.append(&mut self.stores[s].awake);

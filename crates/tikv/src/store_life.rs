@@ -25,6 +25,7 @@ impl Cluster {
         }
         self.store_live[s] = false;
         self.store_up[s] = false;
+        self.changes.note_all();
         self.stores[s].reset_volatile();
         self.orphan_proposals(s);
         self.schedule_failure_detection(k);
@@ -35,6 +36,7 @@ impl Cluster {
     pub(crate) fn store_restarted<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize) {
         self.store_live[s] = true;
         self.store_up[s] = true;
+        self.changes.note_all();
         for pid in self.peers_of(s) {
             self.book.group_counts[GroupState::Ordered as usize] += 1;
             self.reset_election_clock(pid);
@@ -51,6 +53,7 @@ impl Cluster {
             return;
         }
         self.store_up[s] = !paused;
+        self.changes.note_all();
         let now = self.now;
         for pid in self.peers_of(s) {
             if self.peers[pid.ix()].is_leader() {

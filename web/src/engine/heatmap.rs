@@ -1,12 +1,15 @@
 //! Recording the region heatmap while a run plays, at a cost that follows what changes.
 //!
 //! The recorder keeps every region's last colour and, per bucket, how many regions have each
-//! colour. At each column time it re-reads only the regions that can be changing: the
-//! leaderless ones, the ones with an awake peer (a hibernated, led region cannot change
-//! until an event wakes it, which puts it on its store's awake list), and the ones it re-read
-//! last time (so a region falling asleep is seen). Only buckets whose counts moved get a new
-//! colour; the rest copy the previous column. A node changing state (a store killed or
-//! restarted) can change any region at once, so that costs one full pass.
+//! colour. At each column time it re-reads only the regions the model noted as changed since
+//! the last column (`faultline_tikv::region_changes`: a leader gained or lost, a tick
+//! registered or dropped, a peer destroyed, a split or a merge) and the leaderless ones (for
+//! the column's list of leaderless regions). An awake region whose leader stays put is not
+//! re-read: after a store is killed at full scale about 190,000 regions stay awake, and
+//! re-reading them every column cost as much as a third of the model's time. Only buckets
+//! whose counts moved get a new colour; the rest copy the previous column. A store crashing,
+//! restarting, pausing, joining or leaving can change any region at once, so that costs one
+//! full pass.
 //!
 //! Rows are the key ranges of the regions at the start. A region split off later lies in the
 //! range of the region it came from, so it is counted in that row: a split row's colour is
@@ -28,11 +31,10 @@ pub trait RegionStates {
     fn base_region(&self, region: u32) -> u32;
     /// The region map's colour index of `region` now.
     fn colour(&self, region: u32) -> u8;
-    /// Appends every region that may be changing: all leaderless regions and every region
-    /// with an awake peer (repeats allowed).
-    fn touched(&self, out: &mut Vec<u32>);
-    /// Changes whenever something that can change any region at once changes (node states).
-    fn epoch(&self) -> u64;
+    /// Appends every region whose colour may have changed since the last call, and every
+    /// leaderless region (repeats allowed). Returns true instead when any region may have
+    /// changed: the caller then re-reads them all.
+    fn changes(&mut self, out: &mut Vec<u32>) -> bool;
     /// The simulated clock.
     fn now(&self) -> SimTime;
 }
@@ -50,21 +52,11 @@ impl RegionStates for Run {
         region_colour(&self.world.model.tikv, region)
     }
 
-    fn touched(&self, out: &mut Vec<u32>) {
-        let tikv = &self.world.model.tikv;
+    fn changes(&mut self, out: &mut Vec<u32>) -> bool {
+        let tikv = &mut self.world.model.tikv;
+        let all = tikv.take_region_changes(out);
         out.extend(tikv.leaderless_regions().map(|(r, _)| r));
-        out.extend(tikv.awake_regions());
-    }
-
-    fn epoch(&self) -> u64 {
-        // Node states are few; fold them into one number (FNV-1a over their names).
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for n in self.world.kernel.net.nodes() {
-            for b in n.state.name().bytes().chain([0]) {
-                h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
-            }
-        }
-        h
+        all
     }
 
     fn now(&self) -> SimTime {
@@ -88,11 +80,8 @@ pub struct HeatmapRecorder {
     counts: Vec<u32>,
     /// Buckets whose counts changed since their colour was last computed.
     dirty: Vec<u32>,
-    /// The regions re-read at the last column.
-    watch: Vec<u32>,
-    /// Per region: the column number + 1 it was last re-read at (dedupes `touched`).
+    /// Per region: the column number + 1 it was last re-read at (dedupes `changes`).
     seen: Vec<u32>,
-    epoch: u64,
     /// Recorded columns, `buckets` cells each.
     cells: Vec<u8>,
     /// Per recorded column: (bucket, lowest leaderless region) for its leaderless cells.
@@ -102,8 +91,9 @@ pub struct HeatmapRecorder {
 }
 
 impl HeatmapRecorder {
-    /// Reads every region of `run` once and records the column at its clock.
-    pub fn new(run: &impl RegionStates, end: SimTime) -> HeatmapRecorder {
+    /// Reads every region of `run` once and records the column at its clock. `run` must
+    /// report its changes from here on (for a `Run`, `track_region_changes(true)`).
+    pub fn new(run: &mut impl RegionStates, end: SimTime) -> HeatmapRecorder {
         let regions = run.region_count();
         let buckets = bucket_count(regions);
         let column_us = column_us(end.as_micros());
@@ -116,9 +106,7 @@ impl HeatmapRecorder {
             last: vec![0; regions as usize],
             counts: vec![0; buckets as usize * COLOURS],
             dirty: Vec::new(),
-            watch: Vec::new(),
             seen: vec![0; regions as usize],
-            epoch: 0,
             cells: Vec::new(),
             leaderless: Vec::new(),
             reads: 0,
@@ -145,16 +133,16 @@ impl HeatmapRecorder {
     /// Forgets the columns after `run`'s clock and re-reads every region: for a run restored
     /// from a snapshot (its regions are not the ones the recorder last saw). Columns up to
     /// the clock stay: the run is deterministic, replaying would record them again the same.
-    pub fn resync(&mut self, run: &impl RegionStates) {
+    pub fn resync(&mut self, run: &mut impl RegionStates) {
         let keep = run.now().as_micros().div_ceil(self.column_us) as usize;
         self.cells
             .truncate(keep.min(self.recorded() as usize) * self.buckets as usize);
         self.leaderless.truncate(keep);
         self.counts.fill(0);
-        self.watch.clear();
         // Column numbers after the clock will be used again.
         self.seen.fill(0);
-        self.epoch = run.epoch();
+        // Every region is read below: what was noted before is stale.
+        run.changes(&mut Vec::new());
         // A snapshot from before a split has fewer regions than the recorder last saw.
         let now = run.region_count().max(self.regions);
         self.split_base.truncate((now - self.regions) as usize);
@@ -175,7 +163,7 @@ impl HeatmapRecorder {
     /// Records every column whose time `run`'s clock has reached. The engine stops its
     /// slices at [`HeatmapRecorder::next_column_time`], so each column is the state at its
     /// own time; a single step past several columns records them all with the current state.
-    pub fn record_due(&mut self, run: &impl RegionStates) {
+    pub fn record_due(&mut self, run: &mut impl RegionStates) {
         while run.now() >= self.next_column_time() && self.recorded() < self.columns {
             self.record_column(run);
         }
@@ -214,26 +202,15 @@ impl HeatmapRecorder {
         }
     }
 
-    fn record_column(&mut self, run: &impl RegionStates) {
+    fn record_column(&mut self, run: &mut impl RegionStates) {
         let column = self.recorded();
         self.add_split_regions(run);
-        let epoch = run.epoch();
-        if epoch != self.epoch {
-            self.epoch = epoch;
-            for r in 0..self.last.len() as u32 {
-                self.update(r, run.colour(r));
-            }
-            self.reads += self.last.len() as u64;
-        }
-        // The touched regions first: only they are watched next time; the previous watch
-        // is read once more to see a region fall asleep.
         let mut candidates = Vec::new();
-        run.touched(&mut candidates);
-        let touched = candidates.len();
-        candidates.append(&mut self.watch);
-        let mut watch = Vec::with_capacity(touched);
+        if run.changes(&mut candidates) {
+            candidates.extend(0..self.last.len() as u32);
+        }
         let mut lowest: Vec<(u32, u32)> = Vec::new();
-        for (i, r) in candidates.into_iter().enumerate() {
+        for r in candidates {
             if r as usize >= self.last.len() || self.seen[r as usize] == column + 1 {
                 continue;
             }
@@ -241,14 +218,10 @@ impl HeatmapRecorder {
             let c = run.colour(r);
             self.reads += 1;
             self.update(r, c);
-            if i < touched {
-                watch.push(r);
-            }
             if c == LEADERLESS || c == LEADERLESS_HIBERNATED {
                 lowest.push((self.bucket(r) as u32, r));
             }
         }
-        self.watch = watch;
         self.push_cells(column);
         lowest.sort_unstable();
         lowest.dedup_by_key(|(b, _)| *b);

@@ -37,7 +37,7 @@ impl Steppable for Towards<'_> {
         // Stop at the heatmap's next column, so the column is the state at its own time.
         let until = self.until.min(s.heatmap.next_column_time().max(s.now()));
         s.run.run_slice(until, max_events);
-        s.heatmap.record_due(&s.run);
+        s.heatmap.record_due(&mut s.run);
         s.snapshots.maybe_take(&s.run);
         // Not the clock: a slice that ends on its event budget among the events at
         // `self.until` already reads that time with some of them still queued.
@@ -58,8 +58,11 @@ impl Session {
         // judge its claims against a world with no sample yet and fail them, while
         // `faultline check`, which runs the whole scenario, passes them.
         run.run_until(SimTime::ZERO);
+        // The heatmap re-reads only the regions the model notes as changed.
+        run.world.model.tikv.track_region_changes(true);
         let snapshots = Snapshots::new(&run, Snapshots::budget_for(scenario.topology.regions));
-        let heatmap = HeatmapRecorder::new(&run, run.end());
+        let end = run.end();
+        let heatmap = HeatmapRecorder::new(&mut run, end);
         Ok(Session {
             run,
             snapshots,
@@ -95,7 +98,7 @@ impl Session {
         if let Some(snap) = self.snapshots.at_or_before(t) {
             if t < self.now() || snap.now() > self.now() {
                 self.run = snap.clone();
-                self.heatmap.resync(&self.run);
+                self.heatmap.resync(&mut self.run);
             }
         }
     }
@@ -155,7 +158,7 @@ impl Session {
             return None;
         }
         let (_, kind) = self.run.world.step()?;
-        self.heatmap.record_due(&self.run);
+        self.heatmap.record_due(&mut self.run);
         self.snapshots.maybe_take(&self.run);
         Some(kind)
     }
