@@ -101,6 +101,7 @@ impl Session {
                 self.heatmap.resync(&mut self.run);
             }
         }
+        self.snapshots.plan(t);
     }
 
     /// Advances towards `until` for at most `budget_ms` of wall time (read by `clock`).
@@ -283,6 +284,8 @@ mod tests {
         let mut sess = Session::new(&s).unwrap();
         sess.record_messages(false);
         let t0 = clock();
+        // As the engine's seek: restore (nothing to restore here) and plan the snapshots.
+        sess.restore_for(target);
         while !sess.advance(target, 12.0, &clock) {}
         let seek_ms = clock() - t0;
         assert_eq!(sess.run.trace_hash(), bare.trace_hash());

@@ -11,6 +11,12 @@
 //! Memory is capped by a count: when there are more than `max` snapshots, every other one is
 //! dropped (the first, t = 0, always stays) and both intervals double, so the snapshots stay
 //! spread over the whole run.
+//!
+//! A seek into unplayed time knows how far it goes, so it need not take snapshots only to drop
+//! half of them: [`Snapshots::plan`] spaces the ones it takes evenly over the stretch, as many
+//! as the budget has room for. At full scale a snapshot after the kill costs 110-150 MB of
+//! copied peer chunks; taking and then thinning them was most of what a long seek added to
+//! the model's own time (docs/bench.md).
 
 use faultline_scenario::Run;
 use faultline_sim::SimTime;
@@ -31,6 +37,8 @@ pub struct Snapshots {
     every_events: u64,
     max: usize,
     items: Vec<Run>,
+    /// While a seek replays unplayed time: snapshots every `.1` µs until `.0`, by time only.
+    plan: Option<(SimTime, u64)>,
 }
 
 impl Snapshots {
@@ -41,7 +49,24 @@ impl Snapshots {
             every_events: REPLAY_EVENTS,
             max: max.max(2),
             items: vec![first.clone()],
+            plan: None,
         }
+    }
+
+    /// Spaces the snapshots taken on the way to `target` evenly, so that the stretch past the
+    /// newest snapshot gets as many as the budget has room for and none are dropped on the
+    /// way. Only ever widens the spacing: a short seek keeps the usual intervals. Replaces any
+    /// earlier plan. With the budget full, the thinning the next snapshot would do is done
+    /// first, so the stretch gets the room it frees.
+    pub fn plan(&mut self, target: SimTime) {
+        let newest = self.items.last().map_or(SimTime::ZERO, Run::now);
+        if self.items.len() >= self.max && target > newest {
+            self.thin();
+        }
+        let free = self.max.saturating_sub(self.items.len()).max(1) as u64;
+        let span = target.as_micros().saturating_sub(newest.as_micros());
+        let every = span.div_ceil(free);
+        self.plan = (every > self.every_us).then_some((target, every));
     }
 
     /// How many snapshots are kept for a world of `regions` regions. A snapshot of the
@@ -66,22 +91,32 @@ impl Snapshots {
             return;
         };
         let (now, events) = (run.now(), run.world.kernel.processed());
-        let due_by_time = now.as_micros() >= newest.now().as_micros() + self.every_us;
-        let due_by_work = events >= newest.world.kernel.processed() + self.every_events;
+        let since = now.as_micros().saturating_sub(newest.now().as_micros());
+        let due_by_time = since >= self.every_us;
+        let due_by_work = events >= newest.world.kernel.processed().saturating_add(self.every_events);
+        let due = match self.plan {
+            Some((until, every)) if now < until => since >= every,
+            _ => due_by_time || due_by_work,
+        };
         let between_instants = run.world.kernel.next_event_time().is_none_or(|t| t > now);
-        if now <= newest.now() || !(due_by_time || due_by_work) || !between_instants {
+        if now <= newest.now() || !due || !between_instants {
             return;
         }
         self.items.push(run.clone());
         if self.items.len() > self.max {
-            let mut i = 0;
-            self.items.retain(|_| {
-                i += 1;
-                i % 2 == 1
-            });
-            self.every_us *= 2;
-            self.every_events *= 2;
+            self.thin();
         }
+    }
+
+    /// Drops every other snapshot (the first, t = 0, stays) and doubles both intervals.
+    fn thin(&mut self) {
+        let mut i = 0;
+        self.items.retain(|_| {
+            i += 1;
+            i % 2 == 1
+        });
+        self.every_us *= 2;
+        self.every_events = self.every_events.saturating_mul(2);
     }
 
     /// The latest snapshot at or before `t`.
@@ -144,6 +179,26 @@ mod tests {
                 "{events} events"
             );
         }
+    }
+
+    #[test]
+    fn a_long_seek_spreads_its_snapshots_over_the_stretch_and_drops_none() {
+        let mut run = tikv_14547();
+        let mut snaps = Snapshots::new(&run, 6);
+        snaps.every_events = u64::MAX;
+        // From 0 to 60 s: five free places, one every 12 s. By the usual 10 s interval the
+        // seventh snapshot (at 60 s) would thin them to four and double the interval.
+        snaps.plan(SimTime(60_000_000));
+        play(&mut run, &mut snaps, SimTime(60_000_000));
+        let times: Vec<u64> = snaps.items.iter().map(|r| r.now().0 / 1_000_000).collect();
+        assert_eq!(times, [0, 12, 24, 36, 48, 60]);
+        assert_eq!(snaps.every_us, MAX_INTERVAL_US, "nothing thinned");
+        // Past the planned stretch the usual interval applies again, and a full budget thins
+        // before a new plan rather than after the stretch's first snapshot.
+        play(&mut run, &mut snaps, SimTime(70_000_000));
+        assert_eq!(snaps.len(), 4, "thinned at 70 s: {:?}", snaps.items.len());
+        snaps.plan(SimTime(71_000_000));
+        assert_eq!(snaps.plan, None, "one second is not a long seek");
     }
 
     #[test]
