@@ -4,7 +4,7 @@
 use crate::config::TikvConfig;
 use crate::ids::PeerId;
 use crate::raft::log::RaftLog;
-use crate::raft::Peer;
+use crate::raft::{Peer, PeerTail};
 use crate::store::Store;
 
 /// TiKV's first log index and term of a bootstrapped region (`RAFT_INIT_LOG_INDEX/TERM`).
@@ -13,8 +13,11 @@ pub(crate) const INIT_INDEX: u64 = 5;
 pub(crate) const INIT_TERM: u64 = 6;
 
 /// Bootstrap placement: region `r`'s replica slot `i` lives on store `(r + i) % stores` of the
-/// stores that start; returns every peer and the store of each, indexed by `PeerId`.
-pub(crate) fn place_replicas(cfg: &TikvConfig, stores: &mut [Store]) -> (Vec<Peer>, Vec<u8>) {
+/// stores that start; returns every peer, its tail and its store, indexed by `PeerId`.
+pub(crate) fn place_replicas(
+    cfg: &TikvConfig,
+    stores: &mut [Store],
+) -> (Vec<Peer>, Vec<PeerTail>, Vec<u8>) {
     let (n, regions, reps) = (
         cfg.stores as usize,
         cfg.regions as usize,
@@ -24,14 +27,17 @@ pub(crate) fn place_replicas(cfg: &TikvConfig, stores: &mut [Store]) -> (Vec<Pee
     log.append(1, INIT_TERM);
     log.commit_to(INIT_INDEX + 1);
     let mut peers = Vec::with_capacity(regions * reps);
+    let mut tails = Vec::with_capacity(regions * reps);
     let mut slot_store = Vec::with_capacity(regions * reps);
     for r in 0..regions {
         for slot in 0..reps {
             let s = (r + slot) % n;
-            peers.push(Peer::bootstrapped(INIT_TERM, log, 0, slot == 0));
+            let (peer, tail) = Peer::bootstrapped(INIT_TERM, log, 0, slot == 0);
+            peers.push(peer);
+            tails.push(tail);
             slot_store.push(s as u8);
             stores[s].peers.push(PeerId((r * reps + slot) as u32));
         }
     }
-    (peers, slot_store)
+    (peers, tails, slot_store)
 }

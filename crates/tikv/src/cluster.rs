@@ -20,7 +20,7 @@ use crate::msg::{Msg, Timer};
 use crate::pd::Pd;
 use crate::raft::proposals::Proposals;
 use crate::raft::read_index::ReadIndexes;
-use crate::raft::{Peer, MAX_REPLICAS};
+use crate::raft::{Peer, PeerTail, MAX_REPLICAS};
 use crate::replace_peer::Change;
 use crate::split::{AdminCmds, RegionEpoch};
 use crate::store::Store;
@@ -37,6 +37,9 @@ pub struct Cluster {
     /// All peers, indexed by `PeerId`. Copy-on-write chunks: a clone of the cluster (a
     /// playground snapshot) shares the chunks of peers nobody has written since.
     pub(crate) peers: CowVec<Peer, PEER_CHUNK_SHIFT>,
+    /// Each peer's tail (log runs, next indexes), indexed by `PeerId`: apart from `peers` so
+    /// that ticks and heartbeats, which write only the peer, leave the tails' chunks shared.
+    pub(crate) tails: CowVec<PeerTail, PEER_CHUNK_SHIFT>,
     /// Store index of each peer, indexed by `PeerId` (the region's membership).
     pub(crate) slot_store: Vec<u8>,
     pub(crate) stores: Vec<Store>,
@@ -120,7 +123,7 @@ impl Cluster {
             // Re-seeded from the run's seed in `init` (the kernel does not exist yet).
             .map(|_| Store::new(total, SimRng::stream(0, "unseeded")))
             .collect();
-        let (peers, slot_store) = place_replicas(cfg, &mut stores);
+        let (peers, tails, slot_store) = place_replicas(cfg, &mut stores);
         let mut book = Book::new(total, regions);
         book.group_counts[GroupState::Idle as usize] = (regions * cfg.replicas as usize) as u64;
         for r in 0..regions {
@@ -141,6 +144,7 @@ impl Cluster {
             store_nodes,
             node_store,
             peers: peers.into(),
+            tails: tails.into(),
             slot_store,
             stores,
             store_live: joined.clone(),
@@ -170,6 +174,11 @@ impl Cluster {
     /// clones still share).
     pub fn peers(&self) -> &CowVec<Peer, PEER_CHUNK_SHIFT> {
         &self.peers
+    }
+
+    /// Every peer's tail (log runs, next indexes), indexed by `PeerId`: for the same reports.
+    pub fn tails(&self) -> &CowVec<PeerTail, PEER_CHUNK_SHIFT> {
+        &self.tails
     }
 
     /// The configuration this cluster was built from.

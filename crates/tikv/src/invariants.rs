@@ -4,7 +4,7 @@
 use faultline_sim::CowVec;
 
 use crate::ids::RegionId;
-use crate::raft::log::RaftLog;
+use crate::raft::log::{LogHead, LogRuns};
 
 /// Per-region records and the first violation seen. The records are copy-on-write: a
 /// snapshot of the world shares those of regions that did not change since the last one.
@@ -50,13 +50,13 @@ impl Invariants {
         }
     }
 
-    fn holds(log: &RaftLog, index: u64, term: u64) -> bool {
+    fn holds(log: &LogHead, runs: &LogRuns, index: u64, term: u64) -> bool {
         // Compacted entries were committed before compaction; they cannot be checked here.
-        index < log.snap_index || log.term_at(index) == Some(term)
+        index < log.snap_index || log.term_at(runs, index) == Some(term)
     }
 
-    /// A peer became leader of `term` with `log`.
-    pub fn on_leader(&mut self, r: RegionId, term: u64, slot: u8, log: &RaftLog) {
+    /// A peer became leader of `term` with `log` (and its `runs`).
+    pub fn on_leader(&mut self, r: RegionId, term: u64, slot: u8, log: &LogHead, runs: &LogRuns) {
         let rec = &mut self.leaders[r.0 as usize];
         let twice = rec.iter().any(|(t, s)| *t == term && *s != slot);
         rec[1] = rec[0];
@@ -68,7 +68,7 @@ impl Invariants {
         // win an earlier term (a vote granted then, delivered late) without entries committed
         // since. Only the latest commit is kept, so older ones are checked through it.
         let (ci, ct, in_term) = self.committed[r.0 as usize];
-        if term > in_term && !Self::holds(log, ci, ct) {
+        if term > in_term && !Self::holds(log, runs, ci, ct) {
             self.fail(format!(
                 "committed entry lost: new leader (slot {slot}, term {term}) of region {} lacks committed index {ci} term {ct}",
                 r.0
@@ -77,19 +77,19 @@ impl Invariants {
     }
 
     /// A peer in `term` advanced its commit index to `log.commit`.
-    pub fn on_commit(&mut self, r: RegionId, log: &RaftLog, term: u64) {
+    pub fn on_commit(&mut self, r: RegionId, log: &LogHead, runs: &LogRuns, term: u64) {
         let (ci, ct, _) = self.committed[r.0 as usize];
         let c = log.commit;
         if c < ci {
             return;
         }
-        if !Self::holds(log, ci, ct) {
+        if !Self::holds(log, runs, ci, ct) {
             self.fail(format!(
                 "committed entry lost: region {} committed index {ci} term {ct} differs on a peer committing {c}",
                 r.0
             ));
         }
-        if let Some(t) = log.term_at(c) {
+        if let Some(t) = log.term_at(runs, c) {
             self.committed[r.0 as usize] = (c, t, term);
         }
     }
@@ -98,6 +98,7 @@ impl Invariants {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::raft::log::RaftLog;
 
     fn log_with(last_index: u64, term: u64) -> RaftLog {
         let mut log = RaftLog::at_snapshot(0, 0);
@@ -111,12 +112,14 @@ mod tests {
         let r = RegionId(0);
         let mut inv = Invariants::new(1, 0, 0, 0, |_| 0);
         // Term 11 commits index 5 (entries of term 11).
-        inv.on_commit(r, &log_with(5, 11), 11);
+        let l = log_with(5, 11);
+        inv.on_commit(r, &l.head, &l.runs, 11);
         // A candidate of term 10 wins with a vote granted back in term 10: allowed.
-        inv.on_leader(r, 10, 2, &log_with(3, 9));
+        let l = log_with(3, 9);
+        inv.on_leader(r, 10, 2, &l.head, &l.runs);
         assert_eq!(inv.violation, None);
         // A leader of term 12 without the entry breaks Leader Completeness.
-        inv.on_leader(r, 12, 1, &log_with(3, 9));
+        inv.on_leader(r, 12, 1, &l.head, &l.runs);
         assert!(inv
             .violation
             .as_deref()

@@ -294,14 +294,14 @@ impl Cluster {
         self.epochs[region as usize].conf_ver += PROMOTE_CONF_VER;
         let leader = &self.peers[pid.ix()];
         let commit = leader.log.commit;
-        let term = leader.log.term_at(commit).unwrap_or(leader.log.snap_term);
-        self.peers[old.ix()] = Peer::fresh(0, RaftLog::at_snapshot(commit, term));
+        let runs = &self.tails[pid.ix()].runs;
+        let term = (leader.log.term_at(runs, commit)).unwrap_or(leader.log.snap_term);
+        self.put_peer(old, Peer::fresh(0, RaftLog::at_snapshot(commit, term)));
         // A dead store's peers were left out of the GroupState counts when it crashed.
         self.book.group_counts[GroupState::Ordered as usize] += 1;
         self.stores[target].peers.push(old);
-        let p = &mut self.peers[pid.ix()];
-        p.matched[l.replaces as usize] = commit;
-        p.next[l.replaces as usize] = commit + 1;
+        self.peers[pid.ix()].matched[l.replaces as usize] = commit;
+        self.tails[pid.ix()].next[l.replaces as usize] = commit + 1;
         self.wake_leader(pid);
         self.send_append(pid, l.replaces);
         let detail = format!(

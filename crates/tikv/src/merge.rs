@@ -394,6 +394,6 @@ impl Cluster {
             self.leader_lost(pid);
         }
         self.destroy_peer(pid, s);
-        self.peers[pid.ix()] = Peer::fresh(0, RaftLog::at_snapshot(0, 0));
+        self.put_peer(pid, Peer::fresh(0, RaftLog::at_snapshot(0, 0)));
     }
 }

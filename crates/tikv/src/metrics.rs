@@ -170,8 +170,9 @@ impl Cluster {
             self.book.live_leader_up(r, k.now().0);
         }
         let p = &self.peers[pid.ix()];
+        let runs = &self.tails[pid.ix()].runs;
         self.inv
-            .on_leader(r, p.term, pid.slot(self.replicas), &p.log);
+            .on_leader(r, p.term, pid.slot(self.replicas), &p.log, runs);
     }
 
     /// A peer stopped being leader; its pending reads fail.

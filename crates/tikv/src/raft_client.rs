@@ -211,9 +211,14 @@ impl Cluster {
     /// follower whose leader is that peer goes Chaos and ticks, keeping its missing ticks
     /// (`reset_hibernate_state`, not `reset_raft_tick`).
     pub(crate) fn on_peer_unreachable(&mut self, pid: PeerId, to: u8, to_store: usize) {
-        let p = &mut self.peers[pid.ix()];
+        // Read, not written: after a store dies every message dropped for it reports here,
+        // and a peer (or tail) left unchanged stays shared with the playground's snapshots.
+        let p = &self.peers[pid.ix()];
         if p.role == Role::Leader {
-            p.next[to as usize] = p.matched[to as usize] + 1;
+            let probe = p.matched[to as usize] + 1;
+            if self.tails[pid.ix()].next[to as usize] != probe {
+                self.tails[pid.ix()].next[to as usize] = probe;
+            }
         } else if p.leader == to && self.cfg.hibernate.enabled {
             let what = crate::watch::WatchWhat::Unreachable {
                 store: to_store as u32,

@@ -98,11 +98,11 @@ fn queued_message_to_the_dead_leader_is_reported_unreachable_and_wakes_its_follo
 fn unreachable_report_to_a_leader_stops_pipelining_to_that_peer() {
     let mut w = world();
     let leader = PeerId(0);
-    let p = &mut w.model.peers[leader.ix()];
-    p.next[2] = p.matched[2] + 10;
+    let matched = w.model.peers[leader.ix()].matched[2];
+    w.model.tails[leader.ix()].next[2] = matched + 10;
     w.model.on_peer_unreachable(leader, 2, 2);
-    let p = &w.model.peers[leader.ix()];
-    assert_eq!(p.next[2], p.matched[2] + 1, "raft-rs become_probe");
+    let next = w.model.tails[leader.ix()].next[2];
+    assert_eq!(next, matched + 1, "raft-rs become_probe");
 }
 
 #[test]

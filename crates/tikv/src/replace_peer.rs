@@ -6,6 +6,7 @@ use faultline_sim::{Kernel, Level};
 
 use crate::host::TikvHost;
 use crate::ids::{PeerId, RegionId};
+use crate::raft::{Peer, PeerTail};
 use crate::Cluster;
 
 /// Why PD changes a region's membership.
@@ -67,6 +68,12 @@ impl Cluster {
             || (0..self.replicas as u8).any(|sl| {
                 self.slot_store[PeerId::of(RegionId(region), sl, self.replicas).ix()] as usize == s
             })
+    }
+
+    /// Replaces a peer and its tail by a new one in the same place.
+    pub(crate) fn put_peer(&mut self, pid: PeerId, (peer, tail): (Peer, PeerTail)) {
+        self.peers[pid.ix()] = peer;
+        self.tails[pid.ix()] = tail;
     }
 
     /// Store `s` drops a peer it no longer hosts: off its peer list and, if the store is live,

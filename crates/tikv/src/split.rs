@@ -28,7 +28,7 @@ use crate::learner::ConfChange;
 use crate::msg::Msg;
 use crate::raft::log::RaftLog;
 use crate::raft::proposals::OpOutcome;
-use crate::raft::Peer;
+use crate::raft::{Peer, PeerTail};
 use crate::Cluster;
 
 /// Ops of the admin commands a leader proposes itself carry this bit, so their outcomes stay
@@ -226,7 +226,9 @@ impl Cluster {
             let store = self.slot_store[PeerId::of(RegionId(parent), slot, self.replicas).ix()];
             let pid = PeerId::of(RegionId(nr), slot, self.replicas);
             debug_assert_eq!(pid.ix(), self.peers.len(), "regions are added in id order");
-            self.peers.push(split_peer());
+            let (peer, tail) = split_peer();
+            self.peers.push(peer);
+            self.tails.push(tail);
             self.slot_store.push(store);
             let s = store as usize;
             self.stores[s].peers.push(pid);
@@ -253,8 +255,8 @@ impl Cluster {
     }
 }
 
-/// A new region's peer: the empty state every peer of a split region starts from.
-fn split_peer() -> Peer {
+/// A new region's peer and its tail: the empty state every peer of a split region starts from.
+fn split_peer() -> (Peer, PeerTail) {
     Peer::fresh(
         SPLIT_INIT_TERM,
         RaftLog::at_snapshot(SPLIT_INIT_INDEX, SPLIT_INIT_TERM),

@@ -93,7 +93,12 @@ impl Snapshots {
         let (now, events) = (run.now(), run.world.kernel.processed());
         let since = now.as_micros().saturating_sub(newest.now().as_micros());
         let due_by_time = since >= self.every_us;
-        let due_by_work = events >= newest.world.kernel.processed().saturating_add(self.every_events);
+        let due_by_work = events
+            >= newest
+                .world
+                .kernel
+                .processed()
+                .saturating_add(self.every_events);
         let due = match self.plan {
             Some((until, every)) if now < until => since >= every,
             _ => due_by_time || due_by_work,

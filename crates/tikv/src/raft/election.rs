@@ -255,15 +255,16 @@ impl Cluster {
         p.leader_state = LeaderState::Awaken;
         p.leader_missing_since = u64::MAX;
         p.lease_until = now + lease;
+        let t = &mut self.tails[pid.ix()];
         let term = p.term;
-        p.log.append(1, term);
+        p.log.append(&mut t.runs, 1, term);
         let last = p.log.last_index;
         for s in 0..self.replicas as usize {
             p.matched[s] = 0;
-            p.next[s] = last;
+            t.next[s] = last;
         }
         p.matched[me as usize] = last;
-        p.next[me as usize] = last + 1;
+        t.next[me as usize] = last + 1;
         self.leader_gained(k, pid);
         // TiKV reports a new leader to PD at once (`on_role_changed` -> `heartbeat_pd`).
         let s = self.slot_store[pid.ix()] as usize;

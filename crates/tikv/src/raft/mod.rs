@@ -14,7 +14,7 @@ pub mod step;
 
 use crate::hibernate::{GroupState, LeaderState};
 use crate::ids::NO_SLOT;
-use log::RaftLog;
+use log::{LogHead, LogRuns, RaftLog};
 
 /// Most replicas a region may have (progress is kept inline per peer).
 pub const MAX_REPLICAS: usize = 5;
@@ -53,9 +53,11 @@ impl Role {
 /// lines (the unit a CPU's adjacent-line prefetcher fetches together), and everything a tick,
 /// a heartbeat, its answer or a vote reads lies in that pair ([`Peer::HOT_BYTES`]): the small
 /// fields and clocks, the term, a leader's lease and matched indexes, and the log's indexes
-/// with its cached last term. Only appends and their answers read further: the log's term
-/// runs and a leader's next indexes. The layout used to need all four lines for every tick
-/// and heartbeat (docs/bench.md, "Two lines per peer").
+/// with its cached last term. What only appends and their answers read, the log's term runs
+/// and a leader's next indexes, is the peer's [`PeerTail`], kept apart (`Cluster::tails`): a
+/// tick or a heartbeat then writes only this part, and a playground snapshot, which copies
+/// each part's chunks on their first write, copies the tails only of peers that appended
+/// (docs/bench.md, "A peer in two parts").
 #[derive(Clone, Debug)]
 #[repr(C, align(128))]
 pub struct Peer {
@@ -97,8 +99,15 @@ pub struct Peer {
     pub lease_until: u64,
     /// Leader only: highest index known replicated on each slot.
     pub matched: [u64; MAX_REPLICAS],
-    /// The log (its indexes and last term first, its runs last).
-    pub log: RaftLog,
+    /// The log's indexes and last term (its runs are in the tail).
+    pub log: LogHead,
+}
+
+/// The part of a peer that only appends, their answers and conflicts read and write.
+#[derive(Clone, Debug)]
+pub struct PeerTail {
+    /// The log's term runs (its indexes are in [`Peer::log`]).
+    pub runs: LogRuns,
     /// Leader only: next index to send to each slot.
     pub next: [u64; MAX_REPLICAS],
 }
@@ -108,13 +117,17 @@ impl Peer {
     /// vote reads; what the stores' walks warm (`Cluster::warm_block`).
     pub const HOT_BYTES: usize = 128;
 
-    /// A peer bootstrapped as a member of an existing, hibernated region.
-    pub fn bootstrapped(term: u64, log: RaftLog, leader: u8, is_leader: bool) -> Self {
-        Peer {
+    /// A peer bootstrapped as a member of an existing, hibernated region, and its tail.
+    pub fn bootstrapped(term: u64, log: RaftLog, leader: u8, is_leader: bool) -> (Self, PeerTail) {
+        let last = log.head.last_index;
+        let tail = PeerTail {
+            runs: log.runs,
+            next: [last + 1; MAX_REPLICAS],
+        };
+        let peer = Peer {
             term,
-            log,
-            matched: [log.last_index; MAX_REPLICAS],
-            next: [log.last_index + 1; MAX_REPLICAS],
+            log: log.head,
+            matched: [last; MAX_REPLICAS],
             lease_until: 0,
             leader_missing_since: u64::MAX,
             role: if is_leader {
@@ -140,15 +153,16 @@ impl Peer {
             randomized_timeout: 0,
             awake: false,
             missing_ticks: 0,
-        }
+        };
+        (peer, tail)
     }
 
     /// A peer just created with `log` in `term`: no vote, no leader, awake (`Ordered`).
-    pub fn fresh(term: u64, log: RaftLog) -> Self {
-        let mut p = Peer::bootstrapped(term, log, NO_SLOT, false);
+    pub fn fresh(term: u64, log: RaftLog) -> (Self, PeerTail) {
+        let (mut p, tail) = Peer::bootstrapped(term, log, NO_SLOT, false);
         p.vote = NO_SLOT;
         p.group = GroupState::Ordered;
-        p
+        (p, tail)
     }
 
     /// Forgets volatile state, as a restart does (term, vote and log are persisted).
@@ -180,14 +194,14 @@ mod layout_tests {
     use std::mem::{align_of, offset_of, size_of};
 
     use super::{Peer, MAX_REPLICAS};
-    use crate::raft::log::RaftLog;
+    use crate::raft::log::LogHead;
 
-    /// What `Peer`'s layout note promises: each peer starts a pair of cache lines, and the
-    /// fields that every tick, heartbeat, heartbeat answer and vote read end inside it.
+    /// What `Peer`'s layout note promises: each peer is one pair of cache lines, and holds
+    /// the fields that every tick, heartbeat, heartbeat answer and vote read.
     #[test]
     fn the_fields_every_tick_and_heartbeat_reads_share_the_first_two_lines() {
         assert_eq!(align_of::<Peer>(), Peer::HOT_BYTES);
-        assert_eq!(size_of::<Peer>() % Peer::HOT_BYTES, 0);
+        assert_eq!(size_of::<Peer>(), Peer::HOT_BYTES);
         let log = offset_of!(Peer, log);
         let hot = [
             ("role", offset_of!(Peer, role) + 1),
@@ -206,9 +220,9 @@ mod layout_tests {
                 "matched",
                 offset_of!(Peer, matched) + size_of::<[u64; MAX_REPLICAS]>(),
             ),
-            ("log.commit", log + offset_of!(RaftLog, commit) + 8),
-            ("log.last_index", log + offset_of!(RaftLog, last_index) + 8),
-            ("log.snap_term", log + offset_of!(RaftLog, snap_term) + 8),
+            ("log.commit", log + offset_of!(LogHead, commit) + 8),
+            ("log.last_index", log + offset_of!(LogHead, last_index) + 8),
+            ("log.snap_term", log + offset_of!(LogHead, snap_term) + 8),
         ];
         for (field, end) in hot {
             assert!(

@@ -274,7 +274,8 @@ impl Cluster {
             .map(|(key, _)| *key)
             .collect();
         for key in keys {
-            let term_here = self.peers[pid.ix()].log.term_at(key.1);
+            let runs = &self.tails[pid.ix()].runs;
+            let term_here = self.peers[pid.ix()].log.term_at(runs, key.1);
             let e = self.proposals.pending[&key];
             let matches = term_here == Some(e.term);
             let mut e = e;

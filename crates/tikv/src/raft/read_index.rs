@@ -122,7 +122,7 @@ impl Cluster {
     /// raft-rs `commit_to_current_term`: the leader committed an entry of its own term.
     fn committed_in_term(&self, pid: PeerId) -> bool {
         let p = &self.peers[pid.ix()];
-        p.log.term_at(p.log.commit) == Some(p.term)
+        p.log.term_at(&self.tails[pid.ix()].runs, p.log.commit) == Some(p.term)
     }
 
     /// Heartbeats carrying the newest pending context; a single-replica region is its own

@@ -21,10 +21,11 @@ impl Cluster {
         self.wake_leader(pid);
         let me = pid.slot(self.replicas) as usize;
         let p = &mut self.peers[pid.ix()];
+        let t = &mut self.tails[pid.ix()];
         let term = p.term;
-        p.log.append(1, term);
+        p.log.append(&mut t.runs, 1, term);
         p.matched[me] = p.log.last_index;
-        p.next[me] = p.log.last_index + 1;
+        t.next[me] = p.log.last_index + 1;
         self.book.writes_proposed += 1;
         self.book.proposed_per_sec.add(k.now(), 1);
         self.bcast_append(pid);
@@ -47,15 +48,18 @@ impl Cluster {
     pub(crate) fn send_append(&mut self, pid: PeerId, to: u8) {
         let me = pid.slot(self.replicas);
         let r = pid.region(self.replicas).0;
-        let p = &mut self.peers[pid.ix()];
-        let next = p.next[to as usize].max(1);
+        // Read-only until there is something to change: an empty append (a lagging follower's
+        // heartbeat answer) leaves the tail's chunk shared with the playground's snapshots.
+        let p = &self.peers[pid.ix()];
+        let t = &self.tails[pid.ix()];
+        let next = t.next[to as usize].max(1);
         let prev = next - 1;
-        let Some(prev_term) = p.log.term_at(prev) else {
+        let Some(prev_term) = p.log.term_at(&t.runs, prev) else {
             // The follower needs entries we compacted: send a snapshot at our commit.
             let mut m = RaftMsg::new(r, me, to, Kind::Snapshot, p.term);
             m.index = p.log.commit;
-            m.log_term = p.log.term_at(p.log.commit).unwrap_or(p.log.snap_term);
-            p.next[to as usize] = p.log.commit + 1;
+            m.log_term = (p.log.term_at(&t.runs, p.log.commit)).unwrap_or(p.log.snap_term);
+            self.tails[pid.ix()].next[to as usize] = m.index + 1;
             self.send(pid, to, m);
             return;
         };
@@ -64,11 +68,11 @@ impl Cluster {
         m.log_term = prev_term;
         m.commit = p.log.commit;
         if next <= p.log.last_index {
-            let end = p.log.run_end(next).min(next + MAX_ENTRIES_PER_APPEND - 1);
+            let end = (p.log.run_end(&t.runs, next)).min(next + MAX_ENTRIES_PER_APPEND - 1);
             m.entries = (end - next + 1) as u32;
-            m.ent_term = p.log.term_at(next).unwrap_or(p.term);
+            m.ent_term = p.log.term_at(&t.runs, next).unwrap_or(p.term);
             // Optimistic pipelining, as raft-rs does in Replicate state.
-            p.next[to as usize] = end + 1;
+            self.tails[pid.ix()].next[to as usize] = end + 1;
         }
         self.send(pid, to, m);
     }
@@ -88,7 +92,8 @@ impl Cluster {
             self.send(pid, m.from, resp);
             return;
         }
-        if p.log.term_at(m.index) != Some(m.log_term) {
+        let runs = &self.tails[pid.ix()].runs;
+        if p.log.term_at(runs, m.index) != Some(m.log_term) {
             resp.flag = true;
             resp.index = m.index.min(p.log.last_index);
             self.send(pid, m.from, resp);
@@ -96,20 +101,20 @@ impl Cluster {
         }
         let last_new = m.index + m.entries as u64;
         if m.entries > 0 {
-            if let Some(c) =
-                self.peers[pid.ix()]
-                    .log
-                    .first_conflict(m.index + 1, last_new, m.ent_term)
+            let runs = &self.tails[pid.ix()].runs;
+            if let Some(c) = p
+                .log
+                .first_conflict(runs, m.index + 1, last_new, m.ent_term)
             {
                 let log = &mut self.peers[pid.ix()].log;
-                if !log.truncate_after(c - 1) {
+                let runs = &mut self.tails[pid.ix()].runs;
+                if !log.truncate_after(runs, c - 1) {
                     self.inv.fail(format!(
                         "committed entry lost: region {} peer slot {me} asked to truncate at {c} below commit {}",
                         m.region, log.commit
                     ));
                 }
-                let log = &mut self.peers[pid.ix()].log;
-                log.append(last_new - log.last_index, m.ent_term);
+                log.append(runs, last_new - log.last_index, m.ent_term);
             }
         }
         self.advance_commit(k, pid, m.commit.min(last_new));
@@ -127,10 +132,11 @@ impl Cluster {
         let me = pid.slot(self.replicas);
         let p = &mut self.peers[pid.ix()];
         if m.index > p.log.commit {
-            p.log.restore(m.index, m.log_term);
+            let t = &mut self.tails[pid.ix()];
+            p.log.restore(&mut t.runs, m.index, m.log_term);
             let p = &self.peers[pid.ix()];
             self.inv
-                .on_commit(pid.region(self.replicas), &p.log, p.term);
+                .on_commit(pid.region(self.replicas), &p.log, &t.runs, p.term);
             let _ = k;
         }
         let p = &self.peers[pid.ix()];
@@ -169,18 +175,21 @@ impl Cluster {
     ) {
         let f = m.from as usize;
         let p = &mut self.peers[pid.ix()];
+        let next = self.tails[pid.ix()].next[f];
         p.recent_active |= 1 << m.from;
         if m.flag {
             // Probe backwards from the follower's hint.
-            p.next[f] = (m.index + 1).min(p.next[f].saturating_sub(1)).max(1);
+            self.tails[pid.ix()].next[f] = (m.index + 1).min(next.saturating_sub(1)).max(1);
             self.send_append(pid, m.from);
             return;
         }
         if m.index > p.matched[f] {
             p.matched[f] = m.index;
         }
-        p.next[f] = p.next[f].max(m.index + 1);
-        let more = p.next[f] <= p.log.last_index;
+        if m.index + 1 > next {
+            self.tails[pid.ix()].next[f] = m.index + 1;
+        }
+        let more = next.max(m.index + 1) <= p.log.last_index;
         let transfer_ready = p.transferee == m.from && p.matched[f] == p.log.last_index;
         if self.maybe_commit(k, pid) {
             self.bcast_append(pid);
@@ -211,7 +220,8 @@ impl Cluster {
         m[..n].copy_from_slice(&p.matched[..n]);
         m[..n].sort_unstable();
         let quorum_index = m[n - self.quorum() as usize];
-        if quorum_index > p.log.commit && p.log.term_at(quorum_index) == Some(p.term) {
+        let runs = &self.tails[pid.ix()].runs;
+        if quorum_index > p.log.commit && p.log.term_at(runs, quorum_index) == Some(p.term) {
             self.advance_commit(k, pid, quorum_index);
             return true;
         }
@@ -231,7 +241,8 @@ impl Cluster {
             return;
         }
         // Committing does not change the runs, so this is the old commit index's term.
-        let before_term = p.log.term_at(before);
+        let runs = &self.tails[pid.ix()].runs;
+        let before_term = p.log.term_at(runs, before);
         if p.role == Role::Leader {
             self.book.writes_applied += n;
             self.book.applied_per_sec.add(k.now(), n);
@@ -239,7 +250,7 @@ impl Cluster {
         }
         let p = &self.peers[pid.ix()];
         self.inv
-            .on_commit(pid.region(self.replicas), &p.log, p.term);
+            .on_commit(pid.region(self.replicas), &p.log, runs, p.term);
         let after = p.log.commit;
         let leads = p.role == Role::Leader;
         self.ops_committed(pid, before, after);

@@ -52,20 +52,21 @@ fn main() {
     seek_back(&snaps, every_s);
 }
 
-/// Per snapshot: its copy time, the kernel's share, and the peer chunks it shares with the
-/// previous snapshot.
+/// Per snapshot: its copy time, the kernel's share, and the peer and tail chunks it shares
+/// with the previous snapshot.
 fn detail(snaps: &[Run], [kernel_ms, tikv_ms, cdc_ms]: [f64; 3], clone_s: f64) {
     let last = &snaps[snaps.len() - 1];
-    let peers = last.world.model.tikv.peers();
-    let shared = snaps.len().checked_sub(2).map_or(0, |i| {
-        peers.shared_chunks(snaps[i].world.model.tikv.peers())
-    });
+    let tikv = &last.world.model.tikv;
+    let before = snaps.len().checked_sub(2).map(|i| &snaps[i].world.model.tikv);
+    let peers = before.map_or(0, |b| tikv.peers().shared_chunks(b.peers()));
+    let tails = before.map_or(0, |b| tikv.tails().shared_chunks(b.tails()));
     println!(
-        "  {:>6.1} s: copy {:.1} ms (kernel {kernel_ms:.1} ms, tikv {tikv_ms:.1} ms, cdc {cdc_ms:.1} ms), peer chunks shared with the \
-         previous snapshot {shared} of {}, memory {:.0} MB",
+        "  {:>6.1} s: copy {:.1} ms (kernel {kernel_ms:.1} ms, tikv {tikv_ms:.1} ms, cdc \
+         {cdc_ms:.1} ms), chunks shared with the previous snapshot: peers {peers}, tails \
+         {tails} of {}, memory {:.0} MB",
         last.now().as_micros() as f64 / 1e6,
         clone_s * 1e3,
-        peers.chunk_count(),
+        tikv.peers().chunk_count(),
         rss_mb()
     );
 }
