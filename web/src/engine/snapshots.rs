@@ -14,9 +14,8 @@
 //!
 //! A seek into unplayed time knows how far it goes, so it need not take snapshots only to drop
 //! half of them: [`Snapshots::plan`] spaces the ones it takes evenly over the stretch, as many
-//! as the budget has room for. At full scale a snapshot after the kill costs 110-150 MB of
-//! copied peer chunks; taking and then thinning them was most of what a long seek added to
-//! the model's own time (docs/bench.md).
+//! as the budget has room for: taking snapshots only to thin them copies peer chunks for
+//! nothing (120-140 MB a snapshot after the full-scale kill, docs/bench.md).
 
 use faultline_scenario::Run;
 use faultline_sim::SimTime;
@@ -71,8 +70,9 @@ impl Snapshots {
 
     /// How many snapshots are kept for a world of `regions` regions. A snapshot of the
     /// full-scale world holds what changed in its interval: 50-60 MB while the cluster idles,
-    /// up to the whole 170 MB of peer state right after the kill, when every region is
-    /// touched. 16 keeps the worst case near 1.5 GB and the usual one under 1 GB.
+    /// 120-140 MB after the kill, when about 190,000 regions stay awake and every tick writes
+    /// their peers' hot halves (`seek-bench-native`, docs/bench.md). 16 keeps the worst case
+    /// near 2 GB.
     pub fn budget_for(regions: u32) -> usize {
         match regions {
             0..=20_000 => 40,
