@@ -57,7 +57,10 @@ fn main() {
 fn detail(snaps: &[Run], [kernel_ms, tikv_ms, cdc_ms]: [f64; 3], clone_s: f64) {
     let last = &snaps[snaps.len() - 1];
     let tikv = &last.world.model.tikv;
-    let before = snaps.len().checked_sub(2).map(|i| &snaps[i].world.model.tikv);
+    let before = snaps
+        .len()
+        .checked_sub(2)
+        .map(|i| &snaps[i].world.model.tikv);
     let peers = before.map_or(0, |b| tikv.peers().shared_chunks(b.peers()));
     let tails = before.map_or(0, |b| tikv.tails().shared_chunks(b.tails()));
     println!(
