@@ -301,6 +301,7 @@ impl Cluster {
         self.book.group_counts[GroupState::Ordered as usize] += 1;
         self.stores[target].peers.push(old);
         self.peers[pid.ix()].matched[l.replaces as usize] = commit;
+        self.peers[pid.ix()].probing &= !(1 << l.replaces);
         self.tails[pid.ix()].next[l.replaces as usize] = commit + 1;
         self.wake_leader(pid);
         self.send_append(pid, l.replaces);

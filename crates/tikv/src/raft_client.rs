@@ -215,10 +215,14 @@ impl Cluster {
         // and a peer (or tail) left unchanged stays shared with the playground's snapshots.
         let p = &self.peers[pid.ix()];
         if p.role == Role::Leader {
+            if p.probing & (1 << to) != 0 {
+                return;
+            }
             let probe = p.matched[to as usize] + 1;
             if self.tails[pid.ix()].next[to as usize] != probe {
                 self.tails[pid.ix()].next[to as usize] = probe;
             }
+            self.peers[pid.ix()].probing |= 1 << to;
         } else if p.leader == to && self.cfg.hibernate.enabled {
             let what = crate::watch::WatchWhat::Unreachable {
                 store: to_store as u32,

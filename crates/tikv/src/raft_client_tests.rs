@@ -103,6 +103,22 @@ fn unreachable_report_to_a_leader_stops_pipelining_to_that_peer() {
     w.model.on_peer_unreachable(leader, 2, 2);
     let next = w.model.tails[leader.ix()].next[2];
     assert_eq!(next, matched + 1, "raft-rs become_probe");
+    // The leader appends and pipelines to slot 2 again: the next report must probe again,
+    // though the first one left the slot marked as probing.
+    let term = w.model.peers[leader.ix()].term;
+    let (p, t) = (
+        &mut w.model.peers[leader.ix()],
+        &mut w.model.tails[leader.ix()],
+    );
+    p.log.append(&mut t.runs, 3, term);
+    w.model.send_append(leader, 2);
+    assert!(
+        w.model.tails[leader.ix()].next[2] > matched + 1,
+        "pipelined"
+    );
+    w.model.on_peer_unreachable(leader, 2, 2);
+    let next = w.model.tails[leader.ix()].next[2];
+    assert_eq!(next, matched + 1, "probing again after the append");
 }
 
 #[test]

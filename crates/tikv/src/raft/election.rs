@@ -252,6 +252,7 @@ impl Cluster {
         p.leader = me;
         p.transferee = NO_SLOT;
         p.recent_active = 0;
+        p.probing = 0;
         p.leader_state = LeaderState::Awaken;
         p.leader_missing_since = u64::MAX;
         p.lease_until = now + lease;

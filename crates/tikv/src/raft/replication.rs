@@ -25,6 +25,7 @@ impl Cluster {
         let term = p.term;
         p.log.append(&mut t.runs, 1, term);
         p.matched[me] = p.log.last_index;
+        p.probing &= !(1 << me);
         t.next[me] = p.log.last_index + 1;
         self.book.writes_proposed += 1;
         self.book.proposed_per_sec.add(k.now(), 1);
@@ -60,6 +61,7 @@ impl Cluster {
             m.index = p.log.commit;
             m.log_term = (p.log.term_at(&t.runs, p.log.commit)).unwrap_or(p.log.snap_term);
             self.tails[pid.ix()].next[to as usize] = m.index + 1;
+            self.peers[pid.ix()].probing &= !(1 << to);
             self.send(pid, to, m);
             return;
         };
@@ -73,6 +75,7 @@ impl Cluster {
             m.ent_term = p.log.term_at(&t.runs, next).unwrap_or(p.term);
             // Optimistic pipelining, as raft-rs does in Replicate state.
             self.tails[pid.ix()].next[to as usize] = end + 1;
+            self.peers[pid.ix()].probing &= !(1 << to);
         }
         self.send(pid, to, m);
     }
@@ -177,6 +180,7 @@ impl Cluster {
         let p = &mut self.peers[pid.ix()];
         let next = self.tails[pid.ix()].next[f];
         p.recent_active |= 1 << m.from;
+        p.probing &= !(1 << m.from);
         if m.flag {
             // Probe backwards from the follower's hint.
             self.tails[pid.ix()].next[f] = (m.index + 1).min(next.saturating_sub(1)).max(1);
