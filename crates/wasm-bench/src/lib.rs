@@ -31,3 +31,31 @@ pub fn run_full_scale(minutes: u32) -> u64 {
 pub extern "C" fn bench_full_scale(minutes: u32) -> u64 {
     run_full_scale(minutes)
 }
+
+thread_local! {
+    /// A run brought to a start time by [`prepare_full_scale`], for [`advance_prepared`].
+    static PREPARED: std::cell::RefCell<Option<Run>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Builds the full-scale world and runs it to `secs` simulated seconds, untimed: the start of
+/// a stretch the caller then times with [`advance_prepared`] (the raw model over the same
+/// stretch as a playground seek, `run.mjs MINUTES --from SECS`).
+#[no_mangle]
+pub extern "C" fn prepare_full_scale(secs: u32) {
+    let mut run = full_scale_run();
+    run.run_until(SimTime(secs as u64 * 1_000_000));
+    PREPARED.with(|p| *p.borrow_mut() = Some(run));
+}
+
+/// Runs the prepared world on to `secs` simulated seconds; returns the events processed in
+/// that stretch (0 if nothing was prepared).
+#[no_mangle]
+pub extern "C" fn advance_prepared(secs: u32) -> u64 {
+    PREPARED.with(|p| {
+        p.borrow_mut().as_mut().map_or(0, |run| {
+            let before = run.world.kernel.processed();
+            run.run_until(SimTime(secs as u64 * 1_000_000));
+            run.world.kernel.processed() - before
+        })
+    })
+}
