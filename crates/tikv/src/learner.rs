@@ -295,14 +295,16 @@ impl Cluster {
         let leader = &self.peers[pid.ix()];
         let commit = leader.log.commit;
         let runs = &self.tails[pid.ix()].runs;
-        let term = (leader.log.term_at(runs, commit)).unwrap_or(leader.log.snap_term);
+        let term = leader
+            .log
+            .term_at(runs, commit)
+            .unwrap_or(leader.log.snap_term);
         self.put_peer(old, Peer::fresh(0, RaftLog::at_snapshot(commit, term)));
         // A dead store's peers were left out of the GroupState counts when it crashed.
         self.book.group_counts[GroupState::Ordered as usize] += 1;
         self.stores[target].peers.push(old);
         self.peers[pid.ix()].matched[l.replaces as usize] = commit;
-        self.peers[pid.ix()].probing &= !(1 << l.replaces);
-        self.tails[pid.ix()].next[l.replaces as usize] = commit + 1;
+        self.set_next(pid, l.replaces, commit + 1);
         self.wake_leader(pid);
         self.send_append(pid, l.replaces);
         let detail = format!(

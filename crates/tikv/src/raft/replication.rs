@@ -21,12 +21,11 @@ impl Cluster {
         self.wake_leader(pid);
         let me = pid.slot(self.replicas) as usize;
         let p = &mut self.peers[pid.ix()];
-        let t = &mut self.tails[pid.ix()];
         let term = p.term;
-        p.log.append(&mut t.runs, 1, term);
+        p.log.append(&mut self.tails[pid.ix()].runs, 1, term);
         p.matched[me] = p.log.last_index;
-        p.probing &= !(1 << me);
-        t.next[me] = p.log.last_index + 1;
+        let next = p.log.last_index + 1;
+        self.set_next(pid, me as u8, next);
         self.book.writes_proposed += 1;
         self.book.proposed_per_sec.add(k.now(), 1);
         self.bcast_append(pid);
@@ -44,6 +43,14 @@ impl Cluster {
         }
     }
 
+    /// Sets a leader's next index for slot `to`. Every write to a next index but the probe
+    /// (`on_peer_unreachable`) goes through here, so `Peer::probing` never claims a next
+    /// index that moved.
+    pub(crate) fn set_next(&mut self, pid: PeerId, to: u8, next: u64) {
+        self.tails[pid.ix()].next[to as usize] = next;
+        self.peers[pid.ix()].probing &= !(1 << to);
+    }
+
     /// Sends one append (or a snapshot when the follower needs compacted entries). Empty
     /// appends carry the commit index.
     pub(crate) fn send_append(&mut self, pid: PeerId, to: u8) {
@@ -59,9 +66,11 @@ impl Cluster {
             // The follower needs entries we compacted: send a snapshot at our commit.
             let mut m = RaftMsg::new(r, me, to, Kind::Snapshot, p.term);
             m.index = p.log.commit;
-            m.log_term = (p.log.term_at(&t.runs, p.log.commit)).unwrap_or(p.log.snap_term);
-            self.tails[pid.ix()].next[to as usize] = m.index + 1;
-            self.peers[pid.ix()].probing &= !(1 << to);
+            m.log_term = p
+                .log
+                .term_at(&t.runs, p.log.commit)
+                .unwrap_or(p.log.snap_term);
+            self.set_next(pid, to, m.index + 1);
             self.send(pid, to, m);
             return;
         };
@@ -70,12 +79,14 @@ impl Cluster {
         m.log_term = prev_term;
         m.commit = p.log.commit;
         if next <= p.log.last_index {
-            let end = (p.log.run_end(&t.runs, next)).min(next + MAX_ENTRIES_PER_APPEND - 1);
+            let end = p
+                .log
+                .run_end(&t.runs, next)
+                .min(next + MAX_ENTRIES_PER_APPEND - 1);
             m.entries = (end - next + 1) as u32;
             m.ent_term = p.log.term_at(&t.runs, next).unwrap_or(p.term);
             // Optimistic pipelining, as raft-rs does in Replicate state.
-            self.tails[pid.ix()].next[to as usize] = end + 1;
-            self.peers[pid.ix()].probing &= !(1 << to);
+            self.set_next(pid, to, end + 1);
         }
         self.send(pid, to, m);
     }
@@ -177,22 +188,27 @@ impl Cluster {
         m: &RaftMsg,
     ) {
         let f = m.from as usize;
-        let p = &mut self.peers[pid.ix()];
         let next = self.tails[pid.ix()].next[f];
+        let p = &mut self.peers[pid.ix()];
         p.recent_active |= 1 << m.from;
-        p.probing &= !(1 << m.from);
         if m.flag {
             // Probe backwards from the follower's hint.
-            self.tails[pid.ix()].next[f] = (m.index + 1).min(next.saturating_sub(1)).max(1);
+            self.set_next(
+                pid,
+                m.from,
+                (m.index + 1).min(next.saturating_sub(1)).max(1),
+            );
             self.send_append(pid, m.from);
             return;
         }
         if m.index > p.matched[f] {
             p.matched[f] = m.index;
+            p.probing &= !(1 << m.from);
         }
         if m.index + 1 > next {
-            self.tails[pid.ix()].next[f] = m.index + 1;
+            self.set_next(pid, m.from, m.index + 1);
         }
+        let p = &self.peers[pid.ix()];
         let more = next.max(m.index + 1) <= p.log.last_index;
         let transfer_ready = p.transferee == m.from && p.matched[f] == p.log.last_index;
         if self.maybe_commit(k, pid) {
