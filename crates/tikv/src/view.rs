@@ -120,15 +120,6 @@ impl Cluster {
         })
     }
 
-    /// Regions with a peer on a store's awake list (raft tick registered), repeats included.
-    /// A hibernated region is on none, so a reader that only wants what may be changing
-    /// (the web heatmap) costs what the awake peers cost, like the raftstore tick itself.
-    pub fn awake_regions(&self) -> impl Iterator<Item = u32> + '_ {
-        self.stores
-            .iter()
-            .flat_map(|s| s.awake.iter().map(|p| p.region(self.replicas).0))
-    }
-
     /// Everything about one region; `None` if out of range.
     pub fn region_detail(&self, region: u32) -> Option<RegionDetail> {
         if region >= self.region_count() {

@@ -31,9 +31,12 @@ pub trait RegionStates {
     fn base_region(&self, region: u32) -> u32;
     /// The region map's colour index of `region` now.
     fn colour(&self, region: u32) -> u8;
-    /// Appends every region whose colour may have changed since the last call, and every
-    /// leaderless region (repeats allowed). Returns true instead when any region may have
-    /// changed: the caller then re-reads them all.
+    /// Starts noting changes afresh: what was noted so far is forgotten (the caller is about
+    /// to read every region).
+    fn restart_changes(&mut self);
+    /// Appends every region whose colour may have changed since the last call (or
+    /// `restart_changes`), and every leaderless region (repeats allowed). Returns true
+    /// instead when any region may have changed: the caller then re-reads them all.
     fn changes(&mut self, out: &mut Vec<u32>) -> bool;
     /// The simulated clock.
     fn now(&self) -> SimTime;
@@ -50,6 +53,10 @@ impl RegionStates for Run {
 
     fn colour(&self, region: u32) -> u8 {
         region_colour(&self.world.model.tikv, region)
+    }
+
+    fn restart_changes(&mut self) {
+        self.world.model.tikv.track_region_changes(true);
     }
 
     fn changes(&mut self, out: &mut Vec<u32>) -> bool {
@@ -91,8 +98,8 @@ pub struct HeatmapRecorder {
 }
 
 impl HeatmapRecorder {
-    /// Reads every region of `run` once and records the column at its clock. `run` must
-    /// report its changes from here on (for a `Run`, `track_region_changes(true)`).
+    /// Reads every region of `run` once, has it note changes from then on, and records the
+    /// column at its clock.
     pub fn new(run: &mut impl RegionStates, end: SimTime) -> HeatmapRecorder {
         let regions = run.region_count();
         let buckets = bucket_count(regions);
@@ -142,7 +149,7 @@ impl HeatmapRecorder {
         // Column numbers after the clock will be used again.
         self.seen.fill(0);
         // Every region is read below: what was noted before is stale.
-        run.changes(&mut Vec::new());
+        run.restart_changes();
         // A snapshot from before a split has fewer regions than the recorder last saw.
         let now = run.region_count().max(self.regions);
         self.split_base.truncate((now - self.regions) as usize);

@@ -60,6 +60,10 @@ impl RegionStates for Fake {
         self.reads.set(self.reads.get() + 1);
         self.colours[region as usize]
     }
+    fn restart_changes(&mut self) {
+        self.changed.clear();
+        self.all = false;
+    }
     fn changes(&mut self, out: &mut Vec<u32>) -> bool {
         let leaderless = (0..self.region_count())
             .filter(|&r| matches!(self.colours[r as usize], LEADERLESS | LEADERLESS_HIBERNATED));
@@ -259,6 +263,8 @@ impl RegionStates for ReadEverything<'_> {
     fn colour(&self, region: u32) -> u8 {
         self.0.colour(region)
     }
+    /// Leaves the run's notes alone: they are the other recorder's.
+    fn restart_changes(&mut self) {}
     fn changes(&mut self, _out: &mut Vec<u32>) -> bool {
         true
     }
@@ -280,7 +286,6 @@ fn reading_the_noted_changes_draws_what_reading_everything_draws() {
         }
         let mut run = faultline_scenario::Run::new(&entry.scenario).expect("builds");
         run.run_until(SimTime::ZERO);
-        run.world.model.tikv.track_region_changes(true);
         let end = run.end();
         let mut noted = HeatmapRecorder::new(&mut run, end);
         let mut full = HeatmapRecorder::new(&mut ReadEverything(&mut run), end);

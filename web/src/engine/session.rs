@@ -58,8 +58,6 @@ impl Session {
         // judge its claims against a world with no sample yet and fail them, while
         // `faultline check`, which runs the whole scenario, passes them.
         run.run_until(SimTime::ZERO);
-        // The heatmap re-reads only the regions the model notes as changed.
-        run.world.model.tikv.track_region_changes(true);
         let snapshots = Snapshots::new(&run, Snapshots::budget_for(scenario.topology.regions));
         let end = run.end();
         let heatmap = HeatmapRecorder::new(&mut run, end);

@@ -14,7 +14,7 @@
 //!
 //! A seek into unplayed time knows how far it goes, so it need not take snapshots only to drop
 //! half of them: [`Snapshots::plan`] spaces the ones it takes evenly over the stretch, as many
-//! as the budget has room for: taking snapshots only to thin them copies peer chunks for
+//! as the budget has room for. A snapshot taken only to be thinned copies peer chunks for
 //! nothing (120-140 MB a snapshot after the full-scale kill, docs/bench.md).
 
 use faultline_scenario::Run;
@@ -92,16 +92,10 @@ impl Snapshots {
         };
         let (now, events) = (run.now(), run.world.kernel.processed());
         let since = now.as_micros().saturating_sub(newest.now().as_micros());
-        let due_by_time = since >= self.every_us;
-        let due_by_work = events
-            >= newest
-                .world
-                .kernel
-                .processed()
-                .saturating_add(self.every_events);
+        let work = events.saturating_sub(newest.world.kernel.processed());
         let due = match self.plan {
             Some((until, every)) if now < until => since >= every,
-            _ => due_by_time || due_by_work,
+            _ => since >= self.every_us || work >= self.every_events,
         };
         let between_instants = run.world.kernel.next_event_time().is_none_or(|t| t > now);
         if now <= newest.now() || !due || !between_instants {
