@@ -52,9 +52,16 @@ impl<T, const SHIFT: u32> CowVec<T, SHIFT> {
         if i >= self.len {
             return None;
         }
-        self.chunks
-            .get(i >> SHIFT)
-            .map(|c| &c[i & (Self::CHUNK_LEN - 1)])
+        // SAFETY: every chunk but the last holds `CHUNK_LEN` elements and the last the rest
+        // (`FromIterator` and `push` keep it so), so `i < len` puts chunk `i >> SHIFT` in
+        // `chunks` and offset `i & (CHUNK_LEN - 1)` inside it. Unchecked because every tick
+        // and raft message of a full-scale run indexes three of these vectors several times,
+        // and the two bounds checks the length check implies were measurable there.
+        Some(unsafe {
+            self.chunks
+                .get_unchecked(i >> SHIFT)
+                .get_unchecked(i & (Self::CHUNK_LEN - 1))
+        })
     }
 
     /// Loads one byte of each 64-byte line among the first `bytes` bytes of element `i`, so
@@ -110,8 +117,15 @@ impl<T: Clone, const SHIFT: u32> CowVec<T, SHIFT> {
             return None;
         }
         let (chunk, at) = (i >> SHIFT, i & (Self::CHUNK_LEN - 1));
-        let (word, bit) = (&self.owned[chunk / 64], 1u64 << (chunk % 64));
-        let c = &mut self.chunks[chunk];
+        // SAFETY: as in `get`, `i < len` puts `chunk` in `chunks`, and `owned` has a bit for
+        // every chunk (`unowned` and `push` size it so).
+        let (word, c) = unsafe {
+            (
+                self.owned.get_unchecked(chunk / 64),
+                self.chunks.get_unchecked_mut(chunk),
+            )
+        };
+        let bit = 1u64 << (chunk % 64);
         if word.load(Ordering::Relaxed) & bit != 0 {
             let first = Arc::as_ptr(c) as *mut T;
             // SAFETY: the bit is set only after `Arc::make_mut` below left this `Arc` the sole
