@@ -72,17 +72,19 @@ impl Cluster {
     pub(crate) fn queue_while_broken(&mut self, s: usize, t: usize, batch: Vec<RaftMsg>) {
         let cap = self.cfg.raft.raft_client_queue_size;
         let room = cap.saturating_sub(self.stores[s].pending[t].len());
-        let mut batch = batch;
-        let refused = batch.split_off(room.min(batch.len()));
-        self.stores[s].pending[t].append(&mut batch);
+        let queued = room.min(batch.len());
+        // What is refused stays in `batch`, in order, and is filtered in place: once a dead
+        // store's queue is full every batch to it is refused whole, thousands of messages an
+        // event at full scale, and copying each into new vectors cost more than reporting.
+        let mut refused = batch;
+        self.stores[s].pending[t].extend(refused.drain(..queued));
         let depth = self.stores[s].pending[t].len() as u64;
         self.book.raft_queue_peak = self.book.raft_queue_peak.max(depth);
         self.book.raft_queue_full += refused.len() as u64;
-        let (silent, reported): (Vec<RaftMsg>, Vec<RaftMsg>) = refused
-            .into_iter()
-            .partition(|m| send_path(m) == SendPath::StoreWriter);
-        self.book.unreported_drops += silent.len() as u64;
-        self.report_each_unreachable(s, t, &reported);
+        let before = refused.len();
+        refused.retain(|m| send_path(m) != SendPath::StoreWriter);
+        self.book.unreported_drops += (before - refused.len()) as u64;
+        self.report_each_unreachable(s, t, &refused);
     }
 
     /// Schedules failure detection on every live store whose connection to another store is
