@@ -72,6 +72,9 @@ pub struct Engine {
     /// When the open tab's data was last sent, None to send it with the next frame.
     last_views_ms: Option<f64>,
     exploring: Exploring,
+    /// Idle work may remain: snapshots to add in the gaps (`Session::fill_idle`). Set by
+    /// every command, cleared when the sessions say there is none.
+    idle_fill: bool,
 }
 
 impl Engine {
@@ -96,7 +99,7 @@ impl Engine {
     /// True while the worker loop should keep turning: clock or explore work, or a frame to
     /// send.
     pub fn pending(&self) -> bool {
-        self.working() || self.dirty
+        self.working() || self.dirty || self.idle_fill
     }
 
     /// True while playback, a seek or an explore job has work.
@@ -132,6 +135,7 @@ impl Engine {
     pub fn handle(&mut self, msg: ToEngine) -> Option<Frame> {
         self.ack = self.ack.max(msg.seq);
         self.dirty = true;
+        self.idle_fill = true;
         match msg.cmd {
             Command::Load {
                 link,
@@ -199,5 +203,7 @@ impl Engine {
     }
 }
 
+#[cfg(test)]
+mod idle_fill_tests;
 #[cfg(test)]
 mod tests;

@@ -69,16 +69,20 @@ impl Engine {
         self.dirty |= now != before || !self.busy();
     }
 
-    /// One turn of the worker loop: a slice if there is work, then a frame if one is due
-    /// (every [`FRAME_MS`] while busy; at once when the engine settles or a command arrived
-    /// while idle).
+    /// One turn of the worker loop: a slice if there is work (else a slice of idle work, see
+    /// `Session::fill_idle`), then a frame if one is due (every [`FRAME_MS`] while busy; at
+    /// once when the engine settles or a command arrived while idle).
     pub fn pump(&mut self, clock: &dyn Fn() -> f64) -> Option<Frame> {
-        if self.busy() {
+        let busy = self.busy();
+        if busy {
             self.tick(clock);
         }
         if self.exploring.busy() {
             self.exploring.slice(clock);
             self.dirty = true;
+        } else if !busy && self.idle_fill {
+            // Not in the turn that lands a seek: its frame goes first.
+            self.fill_idle(clock);
         }
         if !self.dirty {
             return None;
@@ -100,6 +104,25 @@ impl Engine {
         self.last_frame_ms = Some(now);
         self.dirty = false;
         Some(self.frame(Some(now)))
+    }
+
+    /// A slice of idle work: the main session's snapshot gaps first, then the compare twin's.
+    /// Nothing the page shows changes but the snapshot count, so a frame follows only a
+    /// snapshot added.
+    fn fill_idle(&mut self, clock: &dyn Fn() -> f64) {
+        let held = |e: &Engine| e.session.as_ref().map_or(0, Session::snapshot_count);
+        let before = held(self);
+        let main = self
+            .session
+            .as_mut()
+            .is_some_and(|s| s.fill_idle(SLICE_MS, clock));
+        let twin = !main
+            && self
+                .twin
+                .as_mut()
+                .is_some_and(|t| t.session.fill_idle(SLICE_MS, clock));
+        self.idle_fill = main || twin;
+        self.dirty |= held(self) != before;
     }
 
     /// Replaces the runs with `link`'s scenario (and its twin), then moves to the cursor.

@@ -23,6 +23,27 @@ pub struct Session {
     pub run: Run,
     snapshots: Snapshots,
     heatmap: HeatmapRecorder,
+    /// Idle work under way: a copy of a snapshot on its way to a gap's middle.
+    filler: Option<Filler>,
+}
+
+/// A copy of a snapshot replaying to `at`, where it becomes a snapshot too.
+#[derive(Clone)]
+struct Filler {
+    run: Run,
+    at: SimTime,
+}
+
+/// A run advancing to a time, for the slicer (no heatmap, no snapshots: a filler's).
+struct ToTime<'a> {
+    run: &'a mut Run,
+    until: SimTime,
+}
+
+impl Steppable for ToTime<'_> {
+    fn step_events(&mut self, max_events: u64) -> bool {
+        self.run.run_slice(self.until, max_events)
+    }
 }
 
 /// A run advancing towards a time, for the slicer.
@@ -65,6 +86,7 @@ impl Session {
             run,
             snapshots,
             heatmap,
+            filler: None,
         })
     }
 
@@ -114,6 +136,37 @@ impl Session {
             until,
         };
         slicer::run_for(&mut t, budget_ms, clock)
+    }
+
+    /// Idle work, a slice of `budget_ms` at a time: replays a copy of a snapshot to the middle
+    /// of the widest gap between snapshots and keeps it there ([`Snapshots::widest_gap`]), so
+    /// a later seek back replays less. The live run and the cursor are untouched, and so is
+    /// every result: a snapshot is the run's state at its time, however it was reached.
+    /// Returns true while there is more to do.
+    pub fn fill_idle(&mut self, budget_ms: f64, clock: &dyn Fn() -> f64) -> bool {
+        if self.filler.is_none() {
+            let Some((from, at)) = self.snapshots.widest_gap() else {
+                return false;
+            };
+            let mut run = from.clone();
+            // As during a seek, no message record: it only observes, and costs time.
+            run.world.kernel.messages.set_capacity(0);
+            self.filler = Some(Filler { run, at });
+        }
+        let Some(f) = self.filler.as_mut() else {
+            return false;
+        };
+        let mut to = ToTime {
+            run: &mut f.run,
+            until: f.at,
+        };
+        if !slicer::run_for(&mut to, budget_ms, clock) {
+            return true;
+        }
+        if let Some(f) = self.filler.take() {
+            self.snapshots.insert(f.run);
+        }
+        self.snapshots.widest_gap().is_some()
     }
 
     /// Runs straight to `t` (rewinding first if needed); for tests and small jumps.

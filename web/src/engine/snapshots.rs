@@ -13,9 +13,13 @@
 //! spread over the whole run.
 //!
 //! A seek into unplayed time knows how far it goes, so it need not take snapshots only to drop
-//! half of them: [`Snapshots::plan`] spaces the ones it takes evenly over the stretch, as many
-//! as the budget has room for. A snapshot taken only to be thinned copies peer chunks for
-//! nothing (120-140 MB a snapshot after the full-scale kill, docs/bench.md).
+//! half of them: [`Snapshots::plan`] spaces the ones it takes evenly over the stretch, half as
+//! many as the budget has room for. Each costs the seek time (about 0.35 s at full scale after
+//! the kill, nearly all of it fresh memory for the chunks the run then copies, docs/bench.md),
+//! so the other half is left to idle time: once the cursor rests, the session replays from a
+//! snapshot to the middle of the widest gap and keeps a copy there ([`Snapshots::widest_gap`],
+//! `Session::fill_idle`), until the budget is full or no gap is wider than twice the usual
+//! interval.
 
 use faultline_scenario::Run;
 use faultline_sim::SimTime;
@@ -62,7 +66,8 @@ impl Snapshots {
         if self.items.len() >= self.max && target > newest {
             self.thin();
         }
-        let free = self.max.saturating_sub(self.items.len()).max(1) as u64;
+        // Half the room: the seek lands sooner, and idle time fills the gaps afterwards.
+        let free = (self.max.saturating_sub(self.items.len()) / 2).max(1) as u64;
         let span = target.as_micros().saturating_sub(newest.as_micros());
         let every = span.div_ceil(free);
         self.plan = (every > self.every_us).then_some((target, every));
@@ -104,6 +109,33 @@ impl Snapshots {
         self.items.push(run.clone());
         if self.items.len() > self.max {
             self.thin();
+        }
+    }
+
+    /// Where idle time should add a snapshot: the middle of the widest gap between two held
+    /// snapshots (the earliest of equally wide ones), if the budget has room and the gap is
+    /// over twice the usual interval. Returns the snapshot to replay from and where to stop.
+    pub fn widest_gap(&self) -> Option<(&Run, SimTime)> {
+        if self.items.len() >= self.max {
+            return None;
+        }
+        let (i, gap) = self
+            .items
+            .windows(2)
+            .map(|w| w[1].now().as_micros() - w[0].now().as_micros())
+            .enumerate()
+            .max_by_key(|&(i, gap)| (gap, std::cmp::Reverse(i)))?;
+        let from = &self.items[i];
+        (gap > 2 * self.every_us).then(|| (from, SimTime(from.now().as_micros() + gap / 2)))
+    }
+
+    /// Adds a snapshot taken outside the live run's path (see [`Snapshots::widest_gap`]) in
+    /// its place by time; not if the budget is full or one is held at that time already.
+    pub fn insert(&mut self, run: Run) {
+        let at = self.items.partition_point(|r| r.now() < run.now());
+        let taken = self.items.get(at).is_some_and(|r| r.now() == run.now());
+        if self.items.len() < self.max && !taken {
+            self.items.insert(at, run);
         }
     }
 
@@ -180,24 +212,65 @@ mod tests {
         }
     }
 
+    /// The times of the snapshots held, in whole seconds.
+    fn secs(snaps: &Snapshots) -> Vec<u64> {
+        snaps.items.iter().map(|r| r.now().0 / 1_000_000).collect()
+    }
+
     #[test]
-    fn a_long_seek_spreads_its_snapshots_over_the_stretch_and_drops_none() {
+    fn a_long_seek_takes_half_the_room_evenly_and_idle_time_fills_the_gaps() {
         let mut run = tikv_14547();
         let mut snaps = Snapshots::new(&run, 6);
         snaps.every_events = u64::MAX;
-        // From 0 to 60 s: five free places, one every 12 s. By the usual 10 s interval the
-        // seventh snapshot (at 60 s) would thin them to four and double the interval.
+        // From 0 to 60 s: five free places, half of them (two) for the seek, one every 30 s.
+        // By the usual 10 s interval the seventh snapshot (at 60 s) would thin them.
         snaps.plan(SimTime(60_000_000));
         play(&mut run, &mut snaps, SimTime(60_000_000));
-        let times: Vec<u64> = snaps.items.iter().map(|r| r.now().0 / 1_000_000).collect();
-        assert_eq!(times, [0, 12, 24, 36, 48, 60]);
+        assert_eq!(secs(&snaps), [0, 30, 60]);
         assert_eq!(snaps.every_us, MAX_INTERVAL_US, "nothing thinned");
-        // Past the planned stretch the usual interval applies again, and a full budget thins
-        // before a new plan rather than after the stretch's first snapshot.
+        // Idle time halves the widest gap (the earliest of equal ones) while it is wider than
+        // twice the usual interval and the budget has room.
+        while let Some((from, at)) = snaps.widest_gap() {
+            let mut filled = from.clone();
+            filled.run_until(at);
+            snaps.insert(filled);
+        }
+        assert_eq!(
+            secs(&snaps),
+            [0, 15, 30, 45, 60],
+            "15 s gaps are narrow enough"
+        );
+        for s in &snaps.items {
+            let mut replay = s.clone();
+            replay.run_until(run.now());
+            assert_eq!(replay.trace_hash(), run.trace_hash(), "from {:?}", s.now());
+        }
+        // Past the planned stretch the usual interval applies again; with the budget full,
+        // nothing is left to fill, and a new plan thins before it starts.
         play(&mut run, &mut snaps, SimTime(70_000_000));
-        assert_eq!(snaps.len(), 4, "thinned at 70 s: {:?}", snaps.items.len());
+        assert_eq!(secs(&snaps), [0, 15, 30, 45, 60, 70]);
+        assert!(snaps.widest_gap().is_none(), "the budget is full");
+        snaps.plan(SimTime(130_000_000));
+        assert_eq!(secs(&snaps), [0, 30, 60]);
         snaps.plan(SimTime(71_000_000));
-        assert_eq!(snaps.plan, None, "one second is not a long seek");
+        assert_eq!(snaps.plan, None, "eleven seconds is not a long seek");
+    }
+
+    #[test]
+    fn an_inserted_snapshot_goes_in_its_place_once_and_only_with_room() {
+        let mut run = tikv_14547();
+        let mut snaps = Snapshots::new(&run, 3);
+        run.run_until(SimTime(20_000_000));
+        snaps.maybe_take(&run);
+        let mut mid = snaps.items[0].clone();
+        mid.run_until(SimTime(10_000_000));
+        snaps.insert(mid.clone());
+        snaps.insert(mid.clone());
+        assert_eq!(secs(&snaps), [0, 10, 20], "in order, and once");
+        let mut late = mid;
+        late.run_until(SimTime(15_000_000));
+        snaps.insert(late);
+        assert_eq!(secs(&snaps), [0, 10, 20], "the budget is full");
     }
 
     #[test]

@@ -9,11 +9,11 @@ use super::*;
 
 use crate::gallery::small_scenario as small;
 
-fn msg(seq: u64, cmd: Command) -> ToEngine {
+pub(super) fn msg(seq: u64, cmd: Command) -> ToEngine {
     cross(&ToEngine { seq, cmd })
 }
 
-fn load(s: &Scenario, cursor: u64, play: bool) -> Command {
+pub(super) fn load(s: &Scenario, cursor: u64, play: bool) -> Command {
     Command::Load {
         link: encode_link(s),
         compare: None,
