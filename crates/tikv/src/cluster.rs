@@ -40,6 +40,12 @@ pub struct Cluster {
     /// Each peer's tail (log runs, next indexes), indexed by `PeerId`: apart from `peers` so
     /// that ticks and heartbeats, which write only the peer, leave the tails' chunks shared.
     pub(crate) tails: CowVec<PeerTail, PEER_CHUNK_SHIFT>,
+    /// Per leader peer: slots whose next index is known to be `matched + 1` (raft-rs's probe,
+    /// as an Unreachable report leaves it); every other write to a slot's next or matched
+    /// index clears the bit, and losing leadership clears them all. Apart from `Peer`: after
+    /// a store dies nearly every report finds its bit set, and one byte here is far cheaper
+    /// to read than a random peer's line.
+    pub(crate) probing: Vec<u8>,
     /// Store index of each peer, indexed by `PeerId` (the region's membership).
     pub(crate) slot_store: Vec<u8>,
     pub(crate) stores: Vec<Store>,
@@ -144,6 +150,7 @@ impl Cluster {
             store_nodes,
             node_store,
             peers: peers.into(),
+            probing: vec![0; slot_store.len()],
             tails: tails.into(),
             slot_store,
             stores,

@@ -178,6 +178,8 @@ impl Cluster {
     /// A peer stopped being leader; its pending reads fail.
     pub(crate) fn leader_lost(&mut self, pid: PeerId) {
         self.reads_lost(pid);
+        // Only a leader probes; a report to a follower must not find a stale bit.
+        self.probing[pid.ix()] = 0;
         self.changes.note(pid.region(self.replicas));
         let s = self.slot_store[pid.ix()] as usize;
         self.book.leaders_per_store[s] -= 1;

@@ -197,12 +197,12 @@ impl Cluster {
     /// `report_unreachable` for each message `s` could not deliver to `t`.
     fn report_each_unreachable(&mut self, s: usize, t: usize, msgs: &[RaftMsg]) {
         self.book.unreachable_reports += msgs.len() as u64;
-        let replicas = self.replicas;
-        let sender = |m: &RaftMsg| PeerId::of(RegionId(m.region), m.from, replicas);
-        for (i, m) in msgs.iter().enumerate() {
-            self.warm_block(msgs, i, sender);
-            let pid = sender(m);
-            if self.slot_store[pid.ix()] as usize == s {
+        for m in msgs {
+            let pid = PeerId::of(RegionId(m.region), m.from, self.replicas);
+            // A leader already probing that slot changes nothing: after a store dies nearly
+            // every report is one, and this answers it without reading the peer.
+            let probing = self.probing[pid.ix()] & (1 << m.to) != 0;
+            if self.slot_store[pid.ix()] as usize == s && !probing {
                 self.on_peer_unreachable(pid, m.to, t);
             }
         }
@@ -217,14 +217,14 @@ impl Cluster {
         // and a peer (or tail) left unchanged stays shared with the playground's snapshots.
         let p = &self.peers[pid.ix()];
         if p.role == Role::Leader {
-            if p.probing & (1 << to) != 0 {
+            if self.probing[pid.ix()] & (1 << to) != 0 {
                 return;
             }
             let probe = p.matched[to as usize] + 1;
             if self.tails[pid.ix()].next[to as usize] != probe {
                 self.tails[pid.ix()].next[to as usize] = probe;
             }
-            self.peers[pid.ix()].probing |= 1 << to;
+            self.probing[pid.ix()] |= 1 << to;
         } else if p.leader == to && self.cfg.hibernate.enabled {
             let what = crate::watch::WatchWhat::Unreachable {
                 store: to_store as u32,

@@ -253,3 +253,22 @@ fn queue_peak_counts_what_waits_for_a_broken_connection() {
         "8,192 slots: nothing refused"
     );
 }
+
+#[test]
+fn a_leader_that_steps_down_forgets_its_probes() {
+    let mut w = world();
+    let m = &mut w.model;
+    let old = PeerId(0);
+    m.on_peer_unreachable(old, 1, 1);
+    // Slot 1 leads now; the old leader follows it, and store 1 becomes unreachable.
+    let term = m.peers[old.ix()].term + 1;
+    m.become_follower(old, term, 1);
+    m.cfg.raft.raft_client_queue_size = 0;
+    let answer = RaftMsg::new(0, 0, 1, Kind::HeartbeatResp, term);
+    m.queue_while_broken(0, 1, vec![answer]);
+    assert_eq!(
+        m.peers[old.ix()].group,
+        GroupState::Chaos,
+        "reported as a follower whose leader is unreachable, not skipped as a probe"
+    );
+}

@@ -74,6 +74,7 @@ impl Cluster {
     pub(crate) fn put_peer(&mut self, pid: PeerId, (peer, tail): (Peer, PeerTail)) {
         self.peers[pid.ix()] = peer;
         self.tails[pid.ix()] = tail;
+        self.probing[pid.ix()] = 0;
     }
 
     /// Store `s` drops a peer it no longer hosts: off its peer list and, if the store is live,

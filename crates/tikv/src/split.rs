@@ -229,6 +229,7 @@ impl Cluster {
             let (peer, tail) = split_peer();
             self.peers.push(peer);
             self.tails.push(tail);
+            self.probing.push(0);
             self.slot_store.push(store);
             let s = store as usize;
             self.stores[s].peers.push(pid);

@@ -252,10 +252,11 @@ impl Cluster {
         p.leader = me;
         p.transferee = NO_SLOT;
         p.recent_active = 0;
-        p.probing = 0;
         p.leader_state = LeaderState::Awaken;
         p.leader_missing_since = u64::MAX;
         p.lease_until = now + lease;
+        self.probing[pid.ix()] = 0;
+        let p = &mut self.peers[pid.ix()];
         let t = &mut self.tails[pid.ix()];
         let term = p.term;
         p.log.append(&mut t.runs, 1, term);

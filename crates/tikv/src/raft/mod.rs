@@ -81,11 +81,6 @@ pub struct Peer {
     pub rejected: u8,
     /// Leader: bitmask of slots heard from since the last check-quorum.
     pub recent_active: u8,
-    /// Leader: bitmask of slots whose next index is known to be `matched + 1` (raft-rs's
-    /// probe, as an Unreachable report leaves it); every other write to a slot's next or
-    /// matched index clears its bit. A report for a set slot changes nothing, so it skips
-    /// reading the tail, the one read a dead store's reports would otherwise cost each.
-    pub probing: u8,
     /// In its store's awake (ticking) list.
     pub awake: bool,
     /// Ticks since the last reset of the election clock.
@@ -153,7 +148,6 @@ impl Peer {
             granted: 0,
             rejected: 0,
             recent_active: 0,
-            probing: 0,
             election_elapsed: 0,
             heartbeat_elapsed: 0,
             randomized_timeout: 0,
@@ -181,7 +175,6 @@ impl Peer {
         self.granted = 0;
         self.rejected = 0;
         self.recent_active = 0;
-        self.probing = 0;
         self.election_elapsed = 0;
         self.heartbeat_elapsed = 0;
         self.lease_until = 0;

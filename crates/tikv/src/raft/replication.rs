@@ -44,11 +44,11 @@ impl Cluster {
     }
 
     /// Sets a leader's next index for slot `to`. Every write to a next index but the probe
-    /// (`on_peer_unreachable`) goes through here, so `Peer::probing` never claims a next
+    /// (`on_peer_unreachable`) goes through here, so `Cluster::probing` never claims a next
     /// index that moved.
     pub(crate) fn set_next(&mut self, pid: PeerId, to: u8, next: u64) {
         self.tails[pid.ix()].next[to as usize] = next;
-        self.peers[pid.ix()].probing &= !(1 << to);
+        self.probing[pid.ix()] &= !(1 << to);
     }
 
     /// Sends one append (or a snapshot when the follower needs compacted entries). Empty
@@ -203,7 +203,7 @@ impl Cluster {
         }
         if m.index > p.matched[f] {
             p.matched[f] = m.index;
-            p.probing &= !(1 << m.from);
+            self.probing[pid.ix()] &= !(1 << m.from);
         }
         if m.index + 1 > next {
             self.set_next(pid, m.from, m.index + 1);
