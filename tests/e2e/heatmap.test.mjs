@@ -167,6 +167,31 @@ test("a seek at full scale shows its progress; a seek back into played time uses
   // Back into played time: from the nearest snapshot.
   const back = await seekTo(200);
   record("full scale seek 6 min -> 200 s (played)", { wall_ms: back.wallMs });
+  // The forward seek took half the snapshots the budget had room for; once the cursor rests,
+  // idle time fills the gaps (the status line's count grows), and seeks back replay less.
+  const held = () =>
+    page.evaluate(() => {
+      const dt = [...document.querySelectorAll("dt")].find((d) => d.textContent === "snapshots");
+      return Number(dt?.nextElementSibling?.textContent);
+    });
+  const landed = await held();
+  const fillStart = Date.now();
+  let filled = landed;
+  // 16: the budget at full scale (`Snapshots::budget_for`); the fill stops there.
+  while (Date.now() - fillStart < 120_000 && filled < 16) {
+    await page.waitForTimeout(250);
+    filled = await held();
+  }
+  assert.ok(filled > landed, `idle time added snapshots: ${landed} -> ${filled}`);
+  assert.equal(await text(page, "sim-time"), "200.000 s", "the cursor stayed where it was");
+  record("full scale idle fill after the seeks", {
+    snapshots_before: landed,
+    snapshots_after: filled,
+    wall_ms: Date.now() - fillStart,
+  });
+  const after = {};
+  for (const secs of [330, 100, 250]) after[`to_${secs}_s_ms`] = (await seekTo(secs)).wallMs;
+  record("full scale seeks into played time after the idle fill", after);
   assert.deepEqual(problems, []);
   await page.close();
 });
