@@ -199,10 +199,7 @@ impl Cluster {
         self.book.unreachable_reports += msgs.len() as u64;
         for m in msgs {
             let pid = PeerId::of(RegionId(m.region), m.from, self.replicas);
-            // A leader already probing that slot changes nothing: after a store dies nearly
-            // every report is one, and this answers it without reading the peer.
-            let probing = self.probing[pid.ix()] & (1 << m.to) != 0;
-            if self.slot_store[pid.ix()] as usize == s && !probing {
+            if self.slot_store[pid.ix()] as usize == s {
                 self.on_peer_unreachable(pid, m.to, t);
             }
         }
@@ -213,13 +210,16 @@ impl Cluster {
     /// follower whose leader is that peer goes Chaos and ticks, keeping its missing ticks
     /// (`reset_hibernate_state`, not `reset_raft_tick`).
     pub(crate) fn on_peer_unreachable(&mut self, pid: PeerId, to: u8, to_store: usize) {
-        // Read, not written: after a store dies every message dropped for it reports here,
-        // and a peer (or tail) left unchanged stays shared with the playground's snapshots.
+        // A leader already probing that slot changes nothing, and only a leader has bits set
+        // (`leader_lost` clears them): after a store dies nearly every report is one, and
+        // this answers it without reading the peer.
+        if self.probing[pid.ix()] & (1 << to) != 0 {
+            return;
+        }
+        // Read, not written: a peer (or tail) left unchanged stays shared with the
+        // playground's snapshots.
         let p = &self.peers[pid.ix()];
         if p.role == Role::Leader {
-            if self.probing[pid.ix()] & (1 << to) != 0 {
-                return;
-            }
             let probe = p.matched[to as usize] + 1;
             if self.tails[pid.ix()].next[to as usize] != probe {
                 self.tails[pid.ix()].next[to as usize] = probe;

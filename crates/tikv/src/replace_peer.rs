@@ -70,7 +70,7 @@ impl Cluster {
             })
     }
 
-    /// Replaces a peer and its tail by a new one in the same place.
+    /// Replaces a peer and its tail by a new one in the same place; the new one probes nothing.
     pub(crate) fn put_peer(&mut self, pid: PeerId, (peer, tail): (Peer, PeerTail)) {
         self.peers[pid.ix()] = peer;
         self.tails[pid.ix()] = tail;
