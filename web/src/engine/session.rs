@@ -144,17 +144,17 @@ impl Session {
     /// every result: a snapshot is the run's state at its time, however it was reached.
     /// Returns true while there is more to do.
     pub fn fill_idle(&mut self, budget_ms: f64, clock: &dyn Fn() -> f64) -> bool {
-        if self.filler.is_none() {
-            let Some((from, at)) = self.snapshots.widest_gap() else {
-                return false;
-            };
-            let mut run = from.clone();
-            // As during a seek, no message record: it only observes, and costs time.
-            run.world.kernel.messages.set_capacity(0);
-            self.filler = Some(Filler { run, at });
-        }
-        let Some(f) = self.filler.as_mut() else {
-            return false;
+        let f = match self.filler.as_mut() {
+            Some(f) => f,
+            None => {
+                let Some((from, at)) = self.snapshots.widest_gap() else {
+                    return false;
+                };
+                let mut run = from.clone();
+                // As during a seek, no message record: it only observes, and costs time.
+                run.world.kernel.messages.set_capacity(0);
+                self.filler.insert(Filler { run, at })
+            }
         };
         let mut to = ToTime {
             run: &mut f.run,
