@@ -26,15 +26,40 @@ pub struct MessageRecord {
 pub struct MessageTrace {
     capacity: usize,
     records: VecDeque<MessageRecord>,
+    /// Set by [`MessageTrace::record_from`]: every delivery after this time is recorded (or
+    /// was, until the capacity forgot the oldest).
+    since: Option<SimTime>,
 }
 
 impl MessageTrace {
-    /// Starts recording, keeping at most `capacity` records (0 turns recording off).
+    /// Starts recording, keeping at most `capacity` records (0 turns recording off and
+    /// forgets the records). Who turns it on this way does not say since when the record is
+    /// complete; see [`MessageTrace::record_from`].
     pub fn set_capacity(&mut self, capacity: usize) {
+        if capacity == 0 || self.capacity == 0 {
+            self.since = None;
+        }
         self.capacity = capacity;
         while self.records.len() > capacity {
             self.records.pop_front();
         }
+    }
+
+    /// Turns recording on at `now` with room for `capacity` records, if it is off; a record
+    /// already under way keeps its start.
+    pub fn record_from(&mut self, capacity: usize, now: SimTime) {
+        if self.capacity == 0 {
+            self.set_capacity(capacity);
+            self.since = Some(now);
+        }
+    }
+
+    /// Whether the record holds the newest deliveries after `t` as recording from `t` would
+    /// have kept them: it has recorded since `t` or earlier, or it is full (the capacity then
+    /// kept only deliveries newer than any it is missing).
+    pub fn covers_since(&self, t: SimTime) -> bool {
+        self.enabled()
+            && (self.since.is_some_and(|s| s <= t) || self.records.len() == self.capacity)
     }
 
     /// True while recording.
@@ -89,5 +114,41 @@ mod tests {
         }
         let labels: Vec<&str> = t.records().map(|r| r.label.as_str()).collect();
         assert_eq!(labels, ["m1", "m2"]);
+    }
+
+    #[test]
+    fn a_record_covers_what_it_saw_from_its_start_or_when_full() {
+        let mut t = MessageTrace::default();
+        assert!(!t.covers_since(SimTime(0)), "off");
+        t.record_from(2, SimTime(5));
+        assert!(t.covers_since(SimTime(5)) && t.covers_since(SimTime(9)));
+        assert!(
+            !t.covers_since(SimTime(4)),
+            "deliveries before 5 were not seen"
+        );
+        t.record_from(2, SimTime(7));
+        assert!(
+            t.covers_since(SimTime(5)),
+            "a record under way keeps its start"
+        );
+        for i in 0..2 {
+            t.record(
+                SimTime(i),
+                SimTime(6 + i),
+                NodeId(0),
+                NodeId(1),
+                String::new(),
+            );
+        }
+        assert!(
+            t.covers_since(SimTime(0)),
+            "full: the newest two, wherever it started"
+        );
+        t.set_capacity(0);
+        t.set_capacity(3);
+        assert!(
+            !t.covers_since(SimTime(100)),
+            "turned on without a start, and not full"
+        );
     }
 }

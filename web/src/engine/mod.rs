@@ -42,8 +42,8 @@ pub const FRAME_MS: f64 = 33.0;
 /// progress bar.
 pub const SEEK_FRAME_MS: f64 = 100.0;
 
-/// Simulated time before a seek's target from which deliveries are recorded again (the
-/// message log and the space-time diagram show the deliveries just before the cursor).
+/// The message log and the space-time diagram show the deliveries of this much simulated
+/// time before the cursor (at most the newest 5,000); a seek records them from there.
 pub const MESSAGE_LEAD_IN_US: u64 = 10_000_000;
 
 /// Least wall-clock milliseconds between two refreshes of the open tab's data while running.
@@ -205,5 +205,7 @@ impl Engine {
 
 #[cfg(test)]
 mod idle_fill_tests;
+#[cfg(test)]
+mod message_record_tests;
 #[cfg(test)]
 mod tests;

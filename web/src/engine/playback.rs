@@ -6,7 +6,7 @@ use faultline_sim::SimTime;
 
 use super::protocol::{Frame, Speed};
 use super::session::Session;
-use super::{Engine, FRAME_MS, MESSAGE_LEAD_IN_US, SEEK_FRAME_MS, SLICE_MS};
+use super::{Engine, FRAME_MS, SEEK_FRAME_MS, SLICE_MS};
 use crate::toggles::{is_buggy, set_buggy};
 
 /// The compare twin.
@@ -44,19 +44,25 @@ impl Engine {
             SLICE_MS
         };
         let before = session.now();
-        // A seek runs without the message record until its lead-in (exactly from there, so
-        // the record at the target does not depend on slice boundaries).
-        let quiet_until = self
-            .seek_target
-            .map(|t| SimTime(t.as_micros().saturating_sub(MESSAGE_LEAD_IN_US)));
-        let recording = quiet_until.is_none_or(|q| before >= q);
-        session.record_messages(recording);
-        let until = quiet_until.filter(|_| !recording).unwrap_or(target);
-        let mut done = session.advance(until, budget, clock) && recording;
+        // A seek records the deliveries only near its target (`Session::seek_slice`);
+        // playing records them all.
+        let seeking = self.seek_target;
+        let mut done = match seeking {
+            Some(t) => session.seek_slice(t, t, budget, clock),
+            None => {
+                session.record_messages(true);
+                session.advance(target, budget, clock)
+            }
+        };
         let now = session.now();
-        if let Some(t) = self.twin.as_mut() {
-            t.session.record_messages(recording);
-            done &= t.session.advance(now, budget, clock);
+        if let Some(tw) = self.twin.as_mut() {
+            done &= match seeking {
+                Some(t) => tw.session.seek_slice(t, now, budget, clock),
+                None => {
+                    tw.session.record_messages(true);
+                    tw.session.advance(now, budget, clock)
+                }
+            };
         }
         if done && self.seek_target.is_some() {
             self.seek_target = None;

@@ -6,6 +6,7 @@ use faultline_sim::{NodeId, SimTime, StepKind};
 
 use super::heatmap::HeatmapRecorder;
 use super::snapshots::Snapshots;
+use super::MESSAGE_LEAD_IN_US;
 use crate::slicer::{self, Steppable};
 use crate::view_model::HeatmapVm;
 
@@ -15,6 +16,18 @@ const MAX_NODE_STEP_EVENTS: u64 = 2_000_000;
 
 /// Deliveries kept for the message views.
 const MESSAGE_RECORDS: usize = 5_000;
+
+/// Simulated time before a snapshot a quiet replay (a long seek's, idle time's) records the
+/// deliveries, so the snapshot can start a later seek that lands within its lead-in (see
+/// [`Session::restore_for`]). At full scale that fills the record (about 10,000 deliveries a
+/// simulated second), which is as good as recording the whole lead-in; in a small cluster
+/// such a snapshot serves only the seeks that land later than that.
+const SNAPSHOT_RECORD_LEAD_US: u64 = 2_000_000;
+
+/// `t` less `lead` µs.
+fn before(t: SimTime, lead: u64) -> SimTime {
+    SimTime(t.as_micros().saturating_sub(lead))
+}
 
 /// A run, its snapshots and its heatmap.
 #[derive(Clone)]
@@ -72,7 +85,10 @@ impl Session {
         let mut run = Run::new(scenario)?;
         // The log and space-time views show recent deliveries; recording only observes (the
         // trace hash does not change), and the cap bounds each snapshot's copy.
-        run.world.kernel.messages.set_capacity(MESSAGE_RECORDS);
+        run.world
+            .kernel
+            .messages
+            .record_from(MESSAGE_RECORDS, SimTime::ZERO);
         // Everywhere else the cursor at t shows the world after every event at t (a seek runs
         // them, a snapshot is taken after them). At 0 that means running the events scheduled
         // at 0 (the first metric sample, faults at 0s) now; otherwise a tour step at 0s would
@@ -112,16 +128,57 @@ impl Session {
 
     /// Jumps to the best starting point for reaching `t`: the latest snapshot at or before
     /// `t` if that is ahead of the cursor, or if `t` is behind the cursor (rewind). The
-    /// caller then advances to `t`.
+    /// caller then advances to `t` with [`Session::seek_slice`].
+    ///
+    /// The message views show the deliveries of the [`MESSAGE_LEAD_IN_US`] before the cursor,
+    /// and they must not depend on how the cursor got there. A replay records from that lead-in
+    /// on, so a start inside it must bring a record that covers it (playing, the lead before a
+    /// planned snapshot); a snapshot that does not is passed over for an earlier one.
     pub fn restore_for(&mut self, t: SimTime) {
         let t = t.min(self.end());
-        if let Some(snap) = self.snapshots.at_or_before(t) {
-            if t < self.now() || snap.now() > self.now() {
+        let from = before(t, MESSAGE_LEAD_IN_US);
+        let fits = |r: &Run| r.now() <= from || r.world.kernel.messages.covers_since(from);
+        let live_fits = t >= self.now() && fits(&self.run);
+        if let Some(snap) = self.snapshots.latest_fitting(t, fits) {
+            if !live_fits || snap.now() > self.now() {
                 self.run = snap.clone();
                 self.heatmap.resync(&mut self.run);
             }
         }
         self.snapshots.plan(t);
+    }
+
+    /// A slice of a seek to `target`, advancing no further than `until` (the compare twin
+    /// follows the primary run's clock). The message record is off until the target's lead-in
+    /// (labelling every delivery costs a third of the model's time at full scale) but for the
+    /// last [`SNAPSHOT_RECORD_LEAD_US`] before each snapshot the seek plans, and the slice stops
+    /// where that changes, so the record does not depend on where slices end. True once every
+    /// event up to `until` has run and the record is on.
+    pub fn seek_slice(
+        &mut self,
+        target: SimTime,
+        until: SimTime,
+        budget_ms: f64,
+        clock: &dyn Fn() -> f64,
+    ) -> bool {
+        let now = self.now();
+        let lead_in = before(target, MESSAGE_LEAD_IN_US);
+        let snapshot_lead = self
+            .snapshots
+            .next_planned()
+            .map(|t| before(t, SNAPSHOT_RECORD_LEAD_US));
+        let on_target = now >= lead_in;
+        let recording = on_target || snapshot_lead.is_some_and(|l| now >= l);
+        self.record_messages(recording);
+        let mut stop = until;
+        if !on_target {
+            stop = stop.min(lead_in);
+        }
+        if let Some(l) = snapshot_lead.filter(|_| !recording) {
+            stop = stop.min(l);
+        }
+        let end = self.end();
+        self.advance(stop, budget_ms, clock) && on_target && stop.min(end) == until.min(end)
     }
 
     /// Advances towards `until` for at most `budget_ms` of wall time (read by `clock`).
@@ -151,16 +208,26 @@ impl Session {
                     return false;
                 };
                 let mut run = from.clone();
-                // As during a seek, no message record: it only observes, and costs time.
+                // As during a seek, no message record until shortly before the snapshot.
                 run.world.kernel.messages.set_capacity(0);
                 self.filler.insert(Filler { run, at })
             }
         };
+        let lead = before(f.at, SNAPSHOT_RECORD_LEAD_US);
+        let recording = f.run.now() >= lead;
+        if recording {
+            let now = f.run.now();
+            f.run
+                .world
+                .kernel
+                .messages
+                .record_from(MESSAGE_RECORDS, now);
+        }
         let mut to = ToTime {
             run: &mut f.run,
-            until: f.at,
+            until: if recording { f.at } else { lead },
         };
-        if !slicer::run_for(&mut to, budget_ms, clock) {
+        if !slicer::run_for(&mut to, budget_ms, clock) || !recording {
             return true;
         }
         if let Some(f) = self.filler.take() {
@@ -169,19 +236,21 @@ impl Session {
         self.snapshots.widest_gap().is_some()
     }
 
-    /// Runs straight to `t` (rewinding first if needed); for tests and small jumps.
+    /// Runs straight to `t` (rewinding first if needed), recording the deliveries as a seek
+    /// in slices does.
     pub fn seek(&mut self, t: SimTime) {
         self.restore_for(t);
-        self.advance(t, f64::INFINITY, &|| 0.0);
+        while !self.seek_slice(t, t, f64::INFINITY, &|| 0.0) {}
     }
 
-    /// Turns the message record on or off. A long seek turns it off until shortly before
-    /// its target: labelling every delivery costs more than a third of the model's time at
-    /// full scale, and the message views only show the deliveries just before the cursor.
+    /// Turns the message record on (from the cursor, if it was off) or off.
     pub fn record_messages(&mut self, on: bool) {
+        let now = self.now();
         let messages = &mut self.run.world.kernel.messages;
-        if on != messages.enabled() {
-            messages.set_capacity(if on { MESSAGE_RECORDS } else { 0 });
+        if on {
+            messages.record_from(MESSAGE_RECORDS, now);
+        } else {
+            messages.set_capacity(0);
         }
     }
 
@@ -333,11 +402,11 @@ mod tests {
         bare.run_until(target);
         let bare_ms = clock() - t0;
         let mut sess = Session::new(&s).unwrap();
-        sess.record_messages(false);
         let t0 = clock();
-        // As the engine's seek: restore (nothing to restore here) and plan the snapshots.
+        // As the engine's seek: restore (nothing to restore here), plan the snapshots, and
+        // record the deliveries only before them and the target.
         sess.restore_for(target);
-        while !sess.advance(target, 12.0, &clock) {}
+        while !sess.seek_slice(target, target, 12.0, &clock) {}
         let seek_ms = clock() - t0;
         assert_eq!(sess.run.trace_hash(), bare.trace_hash());
         println!(

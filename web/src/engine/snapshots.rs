@@ -150,9 +150,17 @@ impl Snapshots {
         self.every_events = self.every_events.saturating_mul(2);
     }
 
-    /// The latest snapshot at or before `t`.
-    pub fn at_or_before(&self, t: SimTime) -> Option<&Run> {
-        self.items.iter().rev().find(|r| r.now() <= t)
+    /// The latest snapshot at or before `t` that `fits` (the t = 0 one always does for the
+    /// session: it records from its start).
+    pub fn latest_fitting(&self, t: SimTime, fits: impl Fn(&Run) -> bool) -> Option<&Run> {
+        self.items.iter().rev().find(|r| r.now() <= t && fits(r))
+    }
+
+    /// Where a seek's plan takes its next snapshot, while it has one to take.
+    pub fn next_planned(&self) -> Option<SimTime> {
+        let (until, every) = self.plan?;
+        let at = SimTime(self.items.last()?.now().as_micros() + every);
+        (at < until).then_some(at)
     }
 
     /// How many snapshots are held.

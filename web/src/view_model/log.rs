@@ -133,14 +133,18 @@ pub struct MessagesVm {
     pub rows: Vec<MessageRow>,
 }
 
-/// The recorded deliveries.
-pub fn messages_vm(run: &Run) -> MessagesVm {
+/// The recorded deliveries of the last `window_us` before the cursor. The record may hold
+/// older ones (how far back depends on how the cursor got there: playing records all along,
+/// a seek only from its lead-in); the window makes the rows a function of the cursor alone.
+pub fn messages_vm(run: &Run, window_us: u64) -> MessagesVm {
     let trace = &run.world.kernel.messages;
     let name = |id: NodeId| node_names(run, Some(id)).0;
+    let now = run.now().as_micros();
     MessagesVm {
         enabled: trace.enabled(),
         rows: trace
             .records()
+            .filter(|m| m.delivered.as_micros().saturating_add(window_us) > now)
             .map(|m| MessageRow {
                 sent_us: m.sent.as_micros(),
                 delivered_us: m.delivered.as_micros(),

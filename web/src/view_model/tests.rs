@@ -244,9 +244,22 @@ fn log_uses_node_names_and_messages_are_recorded_when_enabled() {
     );
     assert!(log.nodes.contains(&"tikv-2".to_string()));
     assert!(log.rows.windows(2).all(|w| w[0].at_us <= w[1].at_us));
-    let msgs = messages_vm(&run);
+    let msgs = messages_vm(&run, u64::MAX);
     assert!(msgs.enabled);
     assert!(!msgs.rows.is_empty());
+    // A window keeps exactly the deliveries after the cursor minus the window.
+    let (first, last) = (
+        msgs.rows[0].delivered_us,
+        msgs.rows[msgs.rows.len() - 1].delivered_us,
+    );
+    let cut = (first + last) / 2;
+    let windowed = messages_vm(&run, 62_000_000 - cut);
+    let after = |r: &&super::log::MessageRow| r.delivered_us > cut;
+    assert!(msgs.rows.len() > windowed.rows.len() && !windowed.rows.is_empty());
+    assert_eq!(
+        windowed.rows,
+        msgs.rows.iter().filter(after).cloned().collect::<Vec<_>>()
+    );
     let st = space_time(
         &msgs.rows,
         &["tikv-2".into(), "tikv-3".into(), "tikv-4".into()],

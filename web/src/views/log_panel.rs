@@ -150,7 +150,12 @@ fn messages(props: &LogPanelProps, filter: &LogFilter) -> Html {
     let shown = matching.len().min(props.max_rows);
     html! {
         <>
-            <p class="log-count">{ format!("{} of {} messages", shown, rows.len()) }</p>
+            <p class="log-count">{ format!(
+                "{} of {} delivered in the {} s before the cursor",
+                shown,
+                crate::format::plural(rows.len(), "message", "messages"),
+                crate::engine::MESSAGE_LEAD_IN_US / 1_000_000,
+            ) }</p>
             <table class="log messages">
                 <tbody>
                     { for matching.iter().take(shown).map(|m| html! {

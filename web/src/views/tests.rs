@@ -136,7 +136,7 @@ fn log_consistency_chart_and_space_time_render() {
     let run = run_at(TIFLOW_9595, 300);
     let out = html::<LogPanel>(LogPanelProps {
         log: Rc::new(vm::log_vm(&run)),
-        messages: Rc::new(vm::messages_vm(&run)),
+        messages: Rc::new(vm::messages_vm(&run, u64::MAX)),
         on_jump: Callback::noop(),
         max_rows: 50,
     });
