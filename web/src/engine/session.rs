@@ -17,12 +17,20 @@ const MAX_NODE_STEP_EVENTS: u64 = 2_000_000;
 /// Deliveries kept for the message views.
 const MESSAGE_RECORDS: usize = 5_000;
 
-/// Simulated time before a snapshot a quiet replay (a long seek's, idle time's) records the
-/// deliveries, so the snapshot can start a later seek that lands within its lead-in (see
-/// [`Session::restore_for`]). At full scale that fills the record (about 10,000 deliveries a
-/// simulated second), which is as good as recording the whole lead-in; in a small cluster
-/// such a snapshot serves only the seeks that land later than that.
-const SNAPSHOT_RECORD_LEAD_US: u64 = 2_000_000;
+/// How long before a snapshot a quiet replay (a long seek's, idle time's) records the
+/// deliveries, so that the snapshot can start a later seek that lands within its lead-in (see
+/// [`Session::restore_for`]): the whole lead-in ([`MESSAGE_LEAD_IN_US`]), or less if the run,
+/// at the pace of `events` events in `span_us` before, fills the record sooner; four times
+/// that, since not every event is a delivery and the pace varies. A guess too short only
+/// costs time: the snapshot then does not qualify, and a seek starts from an earlier one.
+/// At full scale it is about 2 s (some 12,000 events a simulated second).
+fn record_lead(span_us: u64, events: u64) -> u64 {
+    if span_us < 1_000_000 || events == 0 {
+        return MESSAGE_LEAD_IN_US;
+    }
+    let fill_us = MESSAGE_RECORDS as u64 * span_us / events;
+    fill_us.saturating_mul(4).min(MESSAGE_LEAD_IN_US)
+}
 
 /// `t` less `lead` µs.
 fn before(t: SimTime, lead: u64) -> SimTime {
@@ -45,6 +53,8 @@ pub struct Session {
 struct Filler {
     run: Run,
     at: SimTime,
+    /// The time and event count it started from (its pace sets when it records).
+    start: (SimTime, u64),
 }
 
 /// A run advancing to a time, for the slicer (no heatmap, no snapshots: a filler's).
@@ -68,8 +78,13 @@ struct Towards<'a> {
 impl Steppable for Towards<'_> {
     fn step_events(&mut self, max_events: u64) -> bool {
         let s = &mut *self.session;
-        // Stop at the heatmap's next column, so the column is the state at its own time.
-        let until = self.until.min(s.heatmap.next_column_time().max(s.now()));
+        // Stop at the heatmap's next column, so the column is the state at its own time, and
+        // at the next landmark, so its snapshot is taken at that very time.
+        let landmark = s.snapshots.next_landmark(&s.run).unwrap_or(self.until);
+        let until = self
+            .until
+            .min(landmark)
+            .min(s.heatmap.next_column_time().max(s.now()));
         s.run.run_slice(until, max_events);
         s.heatmap.record_due(&mut s.run);
         s.snapshots.maybe_take(&s.run);
@@ -95,7 +110,12 @@ impl Session {
         // judge its claims against a world with no sample yet and fail them, while
         // `faultline check`, which runs the whole scenario, passes them.
         run.run_until(SimTime::ZERO);
-        let snapshots = Snapshots::new(&run, Snapshots::budget_for(scenario.topology.regions));
+        // Where the tour stops and the faults strike: the places a seek back goes most.
+        let landmarks = (scenario.guide.iter().map(|g| g.at))
+            .chain(scenario.faults.iter().map(|f| f.at))
+            .map(|at| at.to_time());
+        let snapshots = Snapshots::new(&run, Snapshots::budget_for(scenario.topology.regions))
+            .with_landmarks(landmarks);
         let end = run.end();
         let heatmap = HeatmapRecorder::new(&mut run, end);
         Ok(Session {
@@ -151,7 +171,8 @@ impl Session {
     /// A slice of a seek to `target`, advancing no further than `until` (the compare twin
     /// follows the primary run's clock). The message record is off until the target's lead-in
     /// (labelling every delivery costs a third of the model's time at full scale) but for the
-    /// last [`SNAPSHOT_RECORD_LEAD_US`] before each snapshot the seek plans, and the slice stops
+    /// stretch ([`record_lead`]) before each snapshot the seek plans and each landmark
+    /// ([`Snapshots::with_landmarks`]), and the slice stops
     /// where that changes, so the record does not depend on where slices end. True once every
     /// event up to `until` has run and the record is on.
     pub fn seek_slice(
@@ -163,10 +184,21 @@ impl Session {
     ) -> bool {
         let now = self.now();
         let lead_in = before(target, MESSAGE_LEAD_IN_US);
-        let snapshot_lead = self
-            .snapshots
-            .next_planned()
-            .map(|t| before(t, SNAPSHOT_RECORD_LEAD_US));
+        let next_snapshot = (self.snapshots.next_planned().into_iter())
+            .chain(self.snapshots.next_landmark(&self.run))
+            .min();
+        let (span_us, events) = self.snapshots.newest().map_or((0, 0), |n| {
+            let r = &self.run;
+            let span = now.as_micros().saturating_sub(n.now().as_micros());
+            let events = r
+                .world
+                .kernel
+                .processed()
+                .saturating_sub(n.world.kernel.processed());
+            (span, events)
+        });
+        let lead = record_lead(span_us, events);
+        let snapshot_lead = next_snapshot.map(|t| before(t, lead));
         let on_target = now >= lead_in;
         let recording = on_target || snapshot_lead.is_some_and(|l| now >= l);
         self.record_messages(recording);
@@ -210,10 +242,13 @@ impl Session {
                 let mut run = from.clone();
                 // As during a seek, no message record until shortly before the snapshot.
                 run.world.kernel.messages.set_capacity(0);
-                self.filler.insert(Filler { run, at })
+                let start = (run.now(), run.world.kernel.processed());
+                self.filler.insert(Filler { run, at, start })
             }
         };
-        let lead = before(f.at, SNAPSHOT_RECORD_LEAD_US);
+        let span_us = f.run.now().as_micros() - f.start.0.as_micros();
+        let events = f.run.world.kernel.processed() - f.start.1;
+        let lead = before(f.at, record_lead(span_us, events));
         let recording = f.run.now() >= lead;
         if recording {
             let now = f.run.now();

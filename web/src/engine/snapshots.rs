@@ -42,6 +42,9 @@ pub struct Snapshots {
     items: Vec<Run>,
     /// While a seek replays unplayed time: snapshots every `.1` µs until `.0`, by time only.
     plan: Option<(SimTime, u64)>,
+    /// Times a snapshot is taken at exactly, whenever the run passes them, and never thinned:
+    /// the tour's steps and the faults, where a seek back is most likely to go.
+    landmarks: Vec<SimTime>,
 }
 
 impl Snapshots {
@@ -53,7 +56,33 @@ impl Snapshots {
             max: max.max(2),
             items: vec![first.clone()],
             plan: None,
+            landmarks: Vec::new(),
         }
+    }
+
+    /// Takes a snapshot at each of `times` (after `first`, before its run's end) whenever the
+    /// run passes it and keeps it through thinning, so a seek there lands without a replay.
+    /// At most half the budget goes to them, the earliest first: thinning must still free room.
+    pub fn with_landmarks(mut self, times: impl IntoIterator<Item = SimTime>) -> Snapshots {
+        let (start, end) = (self.items[0].now(), self.items[0].end());
+        let mut times: Vec<SimTime> = times
+            .into_iter()
+            .filter(|&t| t > start && t <= end)
+            .collect();
+        times.sort();
+        times.dedup();
+        times.truncate(self.max / 2);
+        self.landmarks = times;
+        self
+    }
+
+    /// The first landmark `run` has not run through yet (the run should stop there, so the
+    /// snapshot is taken at that very time).
+    pub fn next_landmark(&self, run: &Run) -> Option<SimTime> {
+        let i = self
+            .landmarks
+            .partition_point(|&t| run.world.has_run_through(t));
+        self.landmarks.get(i).copied()
     }
 
     /// Spaces the snapshots taken on the way to `target` evenly, so that the stretch past the
@@ -103,12 +132,25 @@ impl Snapshots {
             _ => since >= self.every_us || work >= self.every_events,
         };
         let between_instants = run.world.kernel.next_event_time().is_none_or(|t| t > now);
-        if now <= newest.now() || !due || !between_instants {
+        if !between_instants {
             return;
         }
-        self.items.push(run.clone());
+        if self.landmarks.binary_search(&now).is_ok() {
+            self.keep_landmark(run);
+        } else if now > newest.now() && due {
+            self.items.push(run.clone());
+        }
         if self.items.len() > self.max {
             self.thin();
+        }
+    }
+
+    /// A copy of `run`, which stands at a landmark, in its place (the run may have come back
+    /// to it after a rewind), unless one is held there already.
+    fn keep_landmark(&mut self, run: &Run) {
+        let at = self.items.partition_point(|r| r.now() < run.now());
+        if self.items.get(at).is_none_or(|r| r.now() != run.now()) {
+            self.items.insert(at, run.clone());
         }
     }
 
@@ -139,10 +181,15 @@ impl Snapshots {
         }
     }
 
-    /// Drops every other snapshot (the first, t = 0, stays) and doubles both intervals.
+    /// Drops every other snapshot (the first, t = 0, and the landmarks stay) and doubles both
+    /// intervals.
     fn thin(&mut self) {
         let mut i = 0;
-        self.items.retain(|_| {
+        let landmarks = &self.landmarks;
+        self.items.retain(|r| {
+            if landmarks.binary_search(&r.now()).is_ok() {
+                return true;
+            }
             i += 1;
             i % 2 == 1
         });
@@ -161,6 +208,11 @@ impl Snapshots {
         let (until, every) = self.plan?;
         let at = SimTime(self.items.last()?.now().as_micros() + every);
         (at < until).then_some(at)
+    }
+
+    /// The latest snapshot held.
+    pub fn newest(&self) -> Option<&Run> {
+        self.items.last()
     }
 
     /// How many snapshots are held.
@@ -262,6 +314,70 @@ mod tests {
         assert_eq!(secs(&snaps), [0, 30, 60]);
         snaps.plan(SimTime(71_000_000));
         assert_eq!(snaps.plan, None, "eleven seconds is not a long seek");
+    }
+
+    #[test]
+    fn landmarks_are_taken_at_their_very_time_and_outlive_thinning() {
+        let mut run = tikv_14547();
+        let at = |secs: &[u64]| {
+            secs.iter()
+                .map(|&s| SimTime(s * 1_000_000))
+                .collect::<Vec<_>>()
+        };
+        // Unordered, repeated, at the start and past the end: kept once, in order, within.
+        let snaps = Snapshots::new(&run, 8).with_landmarks(at(&[61, 60, 70, 60, 0, 99_999]));
+        assert_eq!(snaps.landmarks, at(&[60, 61, 70]));
+        let capped = Snapshots::new(&run, 4).with_landmarks(at(&[70, 61, 60]));
+        assert_eq!(
+            capped.landmarks,
+            at(&[60, 61]),
+            "half the budget, earliest first"
+        );
+        let mut snaps = Snapshots::new(&run, 6).with_landmarks(at(&[60, 61, 70]));
+        play(&mut run, &mut snaps, SimTime(200_000_000));
+        let held: Vec<SimTime> = snaps.items.iter().map(Run::now).collect();
+        assert!(snaps.every_us > MAX_INTERVAL_US, "thinned: {held:?}");
+        assert!(held.len() <= 6, "{held:?}");
+        for t in at(&[60, 61, 70]) {
+            assert!(held.contains(&t), "no snapshot at {t:?}: {held:?}");
+        }
+        for s in &snaps.items {
+            let mut replay = s.clone();
+            replay.run_until(run.now());
+            assert_eq!(replay.trace_hash(), run.trace_hash(), "from {:?}", s.now());
+        }
+    }
+
+    /// A session stops its run at each landmark on the way (whatever its slices), so a seek
+    /// back to a tour step restores that step's snapshot and replays nothing.
+    #[test]
+    fn a_seek_back_to_a_tour_step_lands_without_a_replay() {
+        let g = gallery();
+        let e = g
+            .iter()
+            .find(|e| e.file.starts_with("tikv-14547-leaders-lost"))
+            .expect("shipped");
+        let mut sess = super::super::session::Session::new(&e.scenario).expect("builds");
+        sess.seek(SimTime(150_000_000));
+        let steps: Vec<SimTime> = e.scenario.guide.iter().map(|g| g.at.to_time()).collect();
+        assert!(steps.len() > 2);
+        for &t in steps.iter().rev() {
+            sess.restore_for(t);
+            assert_eq!(sess.now(), t, "restored at the step itself");
+            let events = sess.run.world.kernel.processed();
+            assert!(
+                sess.seek_slice(t, t, f64::INFINITY, &|| 0.0),
+                "landed at once"
+            );
+            assert_eq!(
+                sess.run.world.kernel.processed(),
+                events,
+                "nothing replayed"
+            );
+            let mut fresh = Run::new(&e.scenario).expect("builds");
+            fresh.run_until(t);
+            assert_eq!(sess.run.trace_hash(), fresh.trace_hash(), "at {t:?}");
+        }
     }
 
     #[test]
