@@ -196,6 +196,10 @@ test("a seek at full scale shows its progress; a seek back into played time uses
   const tour = {};
   for (const secs of [90, 61, 60]) tour[`to_${secs}_s_ms`] = (await seekTo(secs)).wallMs;
   record("full scale seeks back to tour steps (snapshots at the steps)", tour);
+  // 250 s is where the cursor was before the tour steps: the seek that left it kept the run.
+  record("full scale seek back to where the cursor was (kept by the seek that left it)", {
+    to_250_s_ms: (await seekTo(250)).wallMs,
+  });
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -161,8 +161,10 @@ impl Session {
         let live_fits = t >= self.now() && fits(&self.run);
         if let Some(snap) = self.snapshots.latest_fitting(t, fits) {
             if !live_fits || snap.now() > self.now() {
-                self.run = snap.clone();
+                let left = std::mem::replace(&mut self.run, snap.clone());
                 self.heatmap.resync(&mut self.run);
+                // Free to keep: the seek would drop it.
+                self.snapshots.keep_position(left);
             }
         }
         self.snapshots.plan(t);

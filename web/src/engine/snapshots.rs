@@ -205,6 +205,38 @@ impl Snapshots {
         }
     }
 
+    /// Keeps the run a seek leaves behind (the cursor the user was at, where a seek back is
+    /// likely to go) instead of dropping it: in its place, if it stands between instants and
+    /// no snapshot is held at its time. With the budget full, the snapshot that leaves the
+    /// narrowest gap goes instead (never the first, a landmark or this one).
+    pub fn keep_position(&mut self, run: Run) {
+        let now = run.now();
+        let between_instants = run.world.kernel.next_event_time().is_none_or(|t| t > now);
+        let at = self.items.partition_point(|r| r.now() < now);
+        if !between_instants || self.items.get(at).is_some_and(|r| r.now() == now) {
+            return;
+        }
+        self.items.insert(at, run);
+        if self.items.len() > self.max {
+            self.evict_one(now);
+        }
+    }
+
+    /// Drops the snapshot between two others whose removal leaves the narrowest gap, other
+    /// than the first, the landmarks and the one at `keep`.
+    fn evict_one(&mut self, keep: SimTime) {
+        let evictable =
+            |r: &Run| r.now() != keep && self.landmarks.binary_search(&r.now()).is_err();
+        let victim = (1..self.items.len().saturating_sub(1))
+            .filter(|&i| evictable(&self.items[i]))
+            .min_by_key(|&i| {
+                self.items[i + 1].now().as_micros() - self.items[i - 1].now().as_micros()
+            });
+        if let Some(i) = victim {
+            self.items.remove(i);
+        }
+    }
+
     /// Drops every other snapshot (the first, t = 0, and the landmarks stay) and doubles both
     /// intervals.
     fn thin(&mut self) {
@@ -250,231 +282,5 @@ impl Snapshots {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use faultline_scenario::gallery;
-
-    fn tikv_14547() -> Run {
-        let g = gallery();
-        let e = g
-            .iter()
-            .find(|e| e.file.starts_with("tikv-14547-leaders-lost"))
-            .expect("the tikv#14547 scenario is shipped");
-        Run::new(&e.scenario).expect("and runnable")
-    }
-
-    /// Plays `run` to `until` in 1 ms steps, offering every step to `snaps`.
-    fn play(run: &mut Run, snaps: &mut Snapshots, until: SimTime) {
-        while run.now() < until {
-            run.run_until(SimTime(run.now().0 + 1_000));
-            snaps.maybe_take(run);
-        }
-    }
-
-    #[test]
-    fn a_busy_stretch_gets_snapshots_by_work_done_not_only_by_time() {
-        let mut run = tikv_14547();
-        let mut snaps = Snapshots::new(&run, 1_000);
-        snaps.every_events = 2_000;
-        play(&mut run, &mut snaps, SimTime(30_000_000));
-        let times: Vec<u64> = snaps.items.iter().map(|r| r.now().0).collect();
-        // By time alone there would be 4 (0, 10, 20 and 30 s).
-        assert!(times.len() > 4, "snapshots at {times:?}");
-        for w in snaps.items.windows(2) {
-            let events = w[1].world.kernel.processed() - w[0].world.kernel.processed();
-            let gap_us = w[1].now().0 - w[0].now().0;
-            assert!(
-                gap_us <= MAX_INTERVAL_US + 1_000,
-                "gap {gap_us} µs in {times:?}"
-            );
-            // Taken at the first step boundary past the interval: at most one step's events over.
-            assert!(
-                events < 2 * 2_000 || gap_us >= MAX_INTERVAL_US,
-                "{events} events"
-            );
-        }
-    }
-
-    /// The times of the snapshots held, in whole seconds.
-    fn secs(snaps: &Snapshots) -> Vec<u64> {
-        snaps.items.iter().map(|r| r.now().0 / 1_000_000).collect()
-    }
-
-    #[test]
-    fn a_long_seek_takes_half_the_room_evenly_and_idle_time_fills_the_gaps() {
-        let mut run = tikv_14547();
-        let mut snaps = Snapshots::new(&run, 6);
-        snaps.every_events = u64::MAX;
-        // From 0 to 60 s: five free places, half of them (two) for the seek, one every 30 s.
-        // By the usual 10 s interval the seventh snapshot (at 60 s) would thin them.
-        snaps.plan(SimTime(60_000_000));
-        play(&mut run, &mut snaps, SimTime(60_000_000));
-        assert_eq!(secs(&snaps), [0, 30, 60]);
-        assert_eq!(snaps.every_us, MAX_INTERVAL_US, "nothing thinned");
-        // Idle time halves the widest gap (the earliest of equal ones) while it is wider than
-        // twice the usual interval and the budget has room.
-        while let Some((from, at)) = snaps.widest_gap() {
-            let mut filled = from.clone();
-            filled.run_until(at);
-            snaps.insert(filled);
-        }
-        assert_eq!(
-            secs(&snaps),
-            [0, 15, 30, 45, 60],
-            "15 s gaps are narrow enough"
-        );
-        for s in &snaps.items {
-            let mut replay = s.clone();
-            replay.run_until(run.now());
-            assert_eq!(replay.trace_hash(), run.trace_hash(), "from {:?}", s.now());
-        }
-        // Past the planned stretch the usual interval applies again; with the budget full,
-        // nothing is left to fill, and a new plan thins before it starts.
-        play(&mut run, &mut snaps, SimTime(70_000_000));
-        assert_eq!(secs(&snaps), [0, 15, 30, 45, 60, 70]);
-        assert!(snaps.widest_gap().is_none(), "the budget is full");
-        snaps.plan(SimTime(130_000_000));
-        assert_eq!(secs(&snaps), [0, 30, 60]);
-        snaps.plan(SimTime(71_000_000));
-        assert_eq!(snaps.plan, None, "eleven seconds is not a long seek");
-    }
-
-    #[test]
-    fn landmarks_are_taken_at_their_very_time_and_outlive_thinning() {
-        let mut run = tikv_14547();
-        let at = |secs: &[u64]| {
-            secs.iter()
-                .map(|&s| SimTime(s * 1_000_000))
-                .collect::<Vec<_>>()
-        };
-        // Unordered, repeated, at the start and past the end: kept once, in order, within.
-        let snaps = Snapshots::new(&run, 8).with_landmarks(at(&[61, 60, 70, 60, 0, 99_999]));
-        assert_eq!(snaps.landmarks, at(&[60, 61, 70]));
-        let capped = Snapshots::new(&run, 4).with_landmarks(at(&[70, 61, 60]));
-        assert_eq!(
-            capped.landmarks,
-            at(&[60, 61]),
-            "half the budget, earliest first"
-        );
-        let mut snaps = Snapshots::new(&run, 6).with_landmarks(at(&[60, 61, 70]));
-        play(&mut run, &mut snaps, SimTime(200_000_000));
-        let held: Vec<SimTime> = snaps.items.iter().map(Run::now).collect();
-        assert!(snaps.every_us > MAX_INTERVAL_US, "thinned: {held:?}");
-        assert!(held.len() <= 6, "{held:?}");
-        for t in at(&[60, 61, 70]) {
-            assert!(held.contains(&t), "no snapshot at {t:?}: {held:?}");
-        }
-        for s in &snaps.items {
-            let mut replay = s.clone();
-            replay.run_until(run.now());
-            assert_eq!(replay.trace_hash(), run.trace_hash(), "from {:?}", s.now());
-        }
-    }
-
-    #[test]
-    fn landmarks_on_the_way_do_not_move_a_seeks_planned_snapshots() {
-        let mut run = tikv_14547();
-        let mut snaps = Snapshots::new(&run, 7).with_landmarks([SimTime(25_000_000)]);
-        snaps.every_events = u64::MAX;
-        // Three free places of six: one every 20 s, on the grid from 0 (not 20 s after 25 s).
-        snaps.plan(SimTime(60_000_000));
-        play(&mut run, &mut snaps, SimTime(60_000_000));
-        assert_eq!(secs(&snaps), [0, 20, 25, 40, 60]);
-    }
-
-    /// A session stops its run at each landmark on the way (whatever its slices), so a seek
-    /// back to a tour step restores that step's snapshot and replays nothing.
-    #[test]
-    fn a_seek_back_to_a_tour_step_lands_without_a_replay() {
-        let g = gallery();
-        let e = g
-            .iter()
-            .find(|e| e.file.starts_with("tikv-14547-leaders-lost"))
-            .expect("shipped");
-        let mut sess = super::super::session::Session::new(&e.scenario).expect("builds");
-        sess.seek(SimTime(150_000_000));
-        let steps: Vec<SimTime> = e.scenario.guide.iter().map(|g| g.at.to_time()).collect();
-        assert!(steps.len() > 2);
-        for &t in steps.iter().rev() {
-            sess.restore_for(t);
-            assert_eq!(sess.now(), t, "restored at the step itself");
-            let events = sess.run.world.kernel.processed();
-            assert!(
-                sess.seek_slice(t, t, f64::INFINITY, &|| 0.0),
-                "landed at once"
-            );
-            assert_eq!(
-                sess.run.world.kernel.processed(),
-                events,
-                "nothing replayed"
-            );
-            let mut fresh = Run::new(&e.scenario).expect("builds");
-            fresh.run_until(t);
-            assert_eq!(sess.run.trace_hash(), fresh.trace_hash(), "at {t:?}");
-        }
-    }
-
-    #[test]
-    fn an_inserted_snapshot_goes_in_its_place_once_and_only_with_room() {
-        let mut run = tikv_14547();
-        let mut snaps = Snapshots::new(&run, 3);
-        run.run_until(SimTime(20_000_000));
-        snaps.maybe_take(&run);
-        let mut mid = snaps.items[0].clone();
-        mid.run_until(SimTime(10_000_000));
-        snaps.insert(mid.clone());
-        snaps.insert(mid.clone());
-        assert_eq!(secs(&snaps), [0, 10, 20], "in order, and once");
-        let mut late = mid;
-        late.run_until(SimTime(15_000_000));
-        snaps.insert(late);
-        assert_eq!(secs(&snaps), [0, 10, 20], "the budget is full");
-    }
-
-    #[test]
-    fn snapshots_are_taken_between_instants_and_replay_to_the_same_hash() {
-        let mut run = tikv_14547();
-        let mut snaps = Snapshots::new(&run, 4);
-        snaps.every_events = 1_000;
-        play(&mut run, &mut snaps, SimTime(60_000_000));
-        assert!(snaps.len() <= 4);
-        assert!(snaps.every_events > 1_000, "thinning doubles the interval");
-        for (i, s) in snaps.items.iter().enumerate() {
-            // The first is the caller's (here built, its events at 0 not yet run).
-            let mid_instant = s
-                .world
-                .kernel
-                .next_event_time()
-                .is_some_and(|t| t <= s.now());
-            assert!(
-                i == 0 || !mid_instant,
-                "taken halfway through {:?}",
-                s.now()
-            );
-            let mut replay = s.clone();
-            replay.run_until(run.now());
-            assert_eq!(replay.trace_hash(), run.trace_hash(), "from {:?}", s.now());
-        }
-    }
-
-    #[test]
-    fn a_snapshot_shares_the_peer_state_of_regions_nobody_touched() {
-        let mut run = tikv_14547();
-        run.run_until(SimTime(5_000_000));
-        let snap = run.clone();
-        let peers = |r: &Run| r.world.model.tikv.peers().clone();
-        assert_eq!(
-            peers(&run).shared_chunks(&peers(&snap)),
-            peers(&run).chunk_count()
-        );
-        run.run_until(SimTime(6_000_000));
-        let (live, old) = (peers(&run), peers(&snap));
-        let shared = live.shared_chunks(&old);
-        // Writes in that second copied some chunks; hibernated regions' chunks stay shared.
-        assert!(
-            shared < live.chunk_count(),
-            "nothing was written in a second of load"
-        );
-        assert!(shared > 0, "every chunk was copied");
-    }
-}
+#[path = "snapshots_tests.rs"]
+mod tests;
