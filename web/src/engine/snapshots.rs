@@ -109,8 +109,15 @@ impl Snapshots {
         if self.items.len() >= self.max && target > newest {
             self.thin();
         }
-        // Half the room: the seek lands sooner, and idle time fills the gaps afterwards.
-        let free = (self.max.saturating_sub(self.items.len()) / 2).max(1) as u64;
+        // Half the room: the seek lands sooner, and idle time fills the gaps afterwards. The
+        // landmarks on the way take their places out of that half: each snapshot costs the
+        // seek time (fresh memory for the chunks the run copies after it).
+        let ahead = self
+            .landmarks
+            .iter()
+            .filter(|&&l| l > newest && l <= target);
+        let room = self.max.saturating_sub(self.items.len()) / 2;
+        let free = room.saturating_sub(ahead.count()).max(1) as u64;
         let span = target.as_micros().saturating_sub(newest.as_micros());
         let every = span.div_ceil(free);
         self.plan = (every > self.every_us).then_some(Plan {

@@ -124,9 +124,10 @@ fn landmarks_are_taken_at_their_very_time_and_outlive_thinning() {
 #[test]
 fn landmarks_on_the_way_do_not_move_a_seeks_planned_snapshots() {
     let mut run = tikv_14547();
-    let mut snaps = Snapshots::new(&run, 7).with_landmarks([SimTime(25_000_000)]);
+    let mut snaps = Snapshots::new(&run, 9).with_landmarks([SimTime(25_000_000)]);
     snaps.every_events = u64::MAX;
-    // Three free places of six: one every 20 s, on the grid from 0 (not 20 s after 25 s).
+    // Half the eight free places, less the landmark's: one every 20 s, on the grid from 0
+    // (not 20 s after 25 s).
     snaps.plan(SimTime(60_000_000));
     play(&mut run, &mut snaps, SimTime(60_000_000));
     assert_eq!(secs(&snaps), [0, 20, 25, 40, 60]);
@@ -165,7 +166,7 @@ fn a_seek_back_to_a_tour_step_lands_without_a_replay() {
 }
 
 /// A seek that restores a snapshot keeps the run it leaves, so a seek back to where the
-/// user was replays nothing, even with the budget full.
+/// user was replays nothing.
 #[test]
 fn a_seek_back_to_the_cursor_a_seek_left_replays_nothing() {
     let mut s = crate::gallery::small_scenario();
@@ -173,16 +174,10 @@ fn a_seek_back_to_the_cursor_a_seek_left_replays_nothing() {
     let mut sess = super::super::session::Session::new(&s).expect("builds");
     sess.seek(SimTime(600_000_000));
     while sess.fill_idle(f64::INFINITY, &|| 0.0) {}
-    let full = sess.snapshot_count();
     let here = SimTime(333_333_000);
     sess.seek(here);
     let hash = sess.run.trace_hash();
     sess.seek(SimTime(100_000_000));
-    assert_eq!(
-        sess.snapshot_count(),
-        full,
-        "one went for it: the budget holds"
-    );
     sess.restore_for(here);
     assert_eq!(sess.now(), here, "restored where the cursor was");
     assert_eq!(sess.run.trace_hash(), hash);
@@ -193,6 +188,28 @@ fn a_seek_back_to_the_cursor_a_seek_left_replays_nothing() {
         events,
         "nothing replayed"
     );
+}
+
+/// With the budget full, a kept position takes the place of the snapshot whose removal
+/// leaves the narrowest gap; the first and the landmarks stay.
+#[test]
+fn a_kept_position_evicts_the_snapshot_that_leaves_the_narrowest_gap() {
+    let run = tikv_14547();
+    let mut snaps = Snapshots::new(&run, 5).with_landmarks([SimTime(12_000_000)]);
+    for secs in [10, 12, 13, 40] {
+        let mut r = snaps.items[0].clone();
+        r.run_until(SimTime(secs * 1_000_000));
+        snaps.keep_position(r);
+    }
+    assert_eq!(secs(&snaps), [0, 10, 12, 13, 40]);
+    let mut r = snaps.items[0].clone();
+    r.run_until(SimTime(30_000_000));
+    snaps.keep_position(r.clone());
+    // Dropping 10 s leaves a 12 s gap (0-12 s), dropping 13 s an 18 s one (12-30 s); 12 s is
+    // a landmark, 30 s the kept position, 0 s the first, and 40 s has no later neighbour.
+    assert_eq!(secs(&snaps), [0, 12, 13, 30, 40]);
+    snaps.keep_position(r);
+    assert_eq!(secs(&snaps), [0, 12, 13, 30, 40], "once");
 }
 
 #[test]
