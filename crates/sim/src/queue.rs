@@ -1,11 +1,26 @@
-//! The event queue: a min-heap ordered by (time, sequence number). The sequence number is
+//! The event queue: pending events ordered by (time, sequence number). The sequence number is
 //! assigned at insertion, so events at the same instant run in the order they were scheduled,
 //! on every platform.
+//!
+//! Two tiers: a min-heap holds the events of the current time bucket (about 131 ms), later
+//! ones wait unsorted in one vector per bucket and enter the heap when their bucket comes.
+//! The order is exactly the heap's alone (every heap event is earlier than every waiting one);
+//! what changes is the heap's size. A changefeed over the 256,000-region cluster schedules each
+//! store's incremental scans up to 30 s ahead, about 240,000 timers: in one heap every pop
+//! walked 18 levels of cache misses (`BinaryHeap::pop` was 16% of that run).
 
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::{BTreeMap, BinaryHeap};
 
 use crate::time::SimTime;
+
+/// A bucket is 2^17 µs (about 131 ms) of simulated time.
+const BUCKET_SHIFT: u32 = 17;
+
+/// The bucket of a time.
+fn bucket(at: SimTime) -> u64 {
+    at.as_micros() >> BUCKET_SHIFT
+}
 
 /// What the heap orders: an event's time, its sequence number and where it waits in the
 /// slab. The events themselves stay put: an event of the full TiDB model is over a hundred
@@ -34,7 +49,14 @@ impl Ord for Key {
 /// Pending events, earliest first.
 #[derive(Clone)]
 pub struct EventQueue<E> {
+    /// The events of buckets up to `horizon`; never empty while `later` holds any.
     heap: BinaryHeap<Key>,
+    /// The events of buckets after `horizon`, unsorted, by bucket.
+    later: BTreeMap<u64, Vec<Key>>,
+    /// How many keys `later` holds.
+    later_len: usize,
+    /// The last bucket whose events go straight to the heap.
+    horizon: u64,
     /// The events, by slot; `None` for a free slot.
     slab: Vec<Option<E>>,
     /// Free slots, reused before the slab grows.
@@ -46,6 +68,9 @@ impl<E> Default for EventQueue<E> {
     fn default() -> Self {
         EventQueue {
             heap: BinaryHeap::new(),
+            later: BTreeMap::new(),
+            later_len: 0,
+            horizon: 0,
             slab: Vec::new(),
             free: Vec::new(),
             next_seq: 0,
@@ -68,7 +93,18 @@ impl<E> EventQueue<E> {
                 (self.slab.len() - 1) as u32
             }
         };
-        self.heap.push(Key { at, seq, slot });
+        let key = Key { at, seq, slot };
+        let b = bucket(at);
+        if self.heap.is_empty() && b > self.horizon {
+            // Nothing pending (an empty heap means an empty `later`): the heap's tier moves on.
+            self.horizon = b;
+        }
+        if b <= self.horizon {
+            self.heap.push(key);
+        } else {
+            self.later.entry(b).or_default().push(key);
+            self.later_len += 1;
+        }
         seq
     }
 
@@ -80,6 +116,9 @@ impl<E> EventQueue<E> {
     /// Removes the earliest event with its time and sequence number.
     pub fn pop(&mut self) -> Option<(SimTime, u64, E)> {
         let key = self.heap.pop()?;
+        if self.heap.is_empty() {
+            self.next_bucket();
+        }
         let event = self.slab[key.slot as usize]
             .take()
             .expect("a queued key's slot holds its event");
@@ -87,9 +126,18 @@ impl<E> EventQueue<E> {
         Some((key.at, key.seq, event))
     }
 
+    /// The heap ran dry: the earliest waiting bucket becomes its tier.
+    fn next_bucket(&mut self) {
+        if let Some((b, keys)) = self.later.pop_first() {
+            self.horizon = b;
+            self.later_len -= keys.len();
+            self.heap.extend(keys);
+        }
+    }
+
     /// Number of pending events.
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.heap.len() + self.later_len
     }
 
     /// True when nothing is pending.
@@ -101,6 +149,7 @@ impl<E> EventQueue<E> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn orders_by_time_then_insertion() {
@@ -127,5 +176,53 @@ mod tests {
         let order: Vec<&str> = std::iter::from_fn(|| q.pop().map(|e| e.2)).collect();
         assert_eq!(order, ["zero", "b", "b2", "c"]);
         assert!(q.is_empty());
+    }
+
+    /// An operation on the queue: push at a time offset from the last popped time (possibly
+    /// far ahead, possibly before it), or pop.
+    #[derive(Clone, Debug)]
+    enum Op {
+        Push(i64),
+        Pop,
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            3 => (-300_000i64..2_000_000).prop_map(Op::Push),
+            1 => (0i64..60_000_000).prop_map(Op::Push),
+            3 => Just(Op::Pop),
+        ]
+    }
+
+    proptest! {
+        /// The two tiers pop exactly what one sorted list of (time, sequence) would, in the
+        /// same order, whatever the mix of near, far and past pushes and pops.
+        #[test]
+        fn pops_in_time_then_insertion_order(ops in proptest::collection::vec(op(), 0..400)) {
+            let mut q = EventQueue::default();
+            let mut reference: Vec<(u64, u64)> = Vec::new();
+            let mut last = 0u64;
+            for (i, o) in ops.into_iter().enumerate() {
+                match o {
+                    Op::Push(d) => {
+                        let at = last.saturating_add_signed(d);
+                        let seq = q.push(SimTime(at), i);
+                        reference.push((at, seq));
+                    }
+                    Op::Pop => {
+                        reference.sort();
+                        let want = (!reference.is_empty()).then(|| reference.remove(0));
+                        let got = q.pop().map(|(at, seq, _)| (at.as_micros(), seq));
+                        prop_assert_eq!(got, want);
+                        if let Some((at, _)) = got {
+                            last = at;
+                        }
+                    }
+                }
+                prop_assert_eq!(q.len(), reference.len());
+                reference.sort();
+                prop_assert_eq!(q.peek_time().map(|t| t.as_micros()), reference.first().map(|r| r.0));
+            }
+        }
     }
 }

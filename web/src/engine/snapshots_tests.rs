@@ -275,4 +275,3 @@ fn a_snapshot_shares_the_peer_state_of_regions_nobody_touched() {
     );
     assert!(shared > 0, "every chunk was copied");
 }
-
