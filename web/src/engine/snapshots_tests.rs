@@ -45,6 +45,15 @@ fn a_busy_stretch_gets_snapshots_by_work_done_not_only_by_time() {
     }
 }
 
+/// Every snapshot held replays to `live`'s trace hash at `live`'s time.
+fn each_replays_to(snaps: &Snapshots, live: &Run) {
+    for s in &snaps.items {
+        let mut replay = s.clone();
+        replay.run_until(live.now());
+        assert_eq!(replay.trace_hash(), live.trace_hash(), "from {:?}", s.now());
+    }
+}
+
 /// The times of the snapshots held, in whole seconds.
 fn secs(snaps: &Snapshots) -> Vec<u64> {
     snaps.items.iter().map(|r| r.now().0 / 1_000_000).collect()
@@ -73,11 +82,7 @@ fn a_long_seek_takes_half_the_room_evenly_and_idle_time_fills_the_gaps() {
         [0, 15, 30, 45, 60],
         "15 s gaps are narrow enough"
     );
-    for s in &snaps.items {
-        let mut replay = s.clone();
-        replay.run_until(run.now());
-        assert_eq!(replay.trace_hash(), run.trace_hash(), "from {:?}", s.now());
-    }
+    each_replays_to(&snaps, &run);
     // Past the planned stretch the usual interval applies again; with the budget full,
     // nothing is left to fill, and a new plan thins before it starts.
     play(&mut run, &mut snaps, SimTime(70_000_000));
@@ -114,11 +119,7 @@ fn landmarks_are_taken_at_their_very_time_and_outlive_thinning() {
     for t in at(&[60, 61, 70]) {
         assert!(held.contains(&t), "no snapshot at {t:?}: {held:?}");
     }
-    for s in &snaps.items {
-        let mut replay = s.clone();
-        replay.run_until(run.now());
-        assert_eq!(replay.trace_hash(), run.trace_hash(), "from {:?}", s.now());
-    }
+    each_replays_to(&snaps, &run);
 }
 
 #[test]
@@ -249,10 +250,8 @@ fn snapshots_are_taken_between_instants_and_replay_to_the_same_hash() {
             "taken halfway through {:?}",
             s.now()
         );
-        let mut replay = s.clone();
-        replay.run_until(run.now());
-        assert_eq!(replay.trace_hash(), run.trace_hash(), "from {:?}", s.now());
     }
+    each_replays_to(&snaps, &run);
 }
 
 #[test]
