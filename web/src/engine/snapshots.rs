@@ -52,13 +52,40 @@ pub struct Snapshots {
     landmarks: Vec<SimTime>,
 }
 
-/// A seek's snapshots: every `every` µs, by time only, on a grid from the newest snapshot
-/// when it started (landmarks on the way do not move it), until `until`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A seek's snapshots before its target `until` (the one at the target comes by the usual
+/// rule): at these times, earliest last, by time only.
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Plan {
     until: SimTime,
-    every: u64,
-    next: SimTime,
+    times: Vec<SimTime>,
+}
+
+/// `points` times spread over the gaps between `cuts` (ascending) so that the widest stretch
+/// left between two of them, cuts included, is as narrow as it can be; each gap's share is
+/// evenly spaced inside it. Returns the times, ascending, and that widest stretch (µs).
+fn spread(cuts: &[SimTime], points: usize) -> (Vec<SimTime>, u64) {
+    let lens: Vec<u64> = cuts
+        .windows(2)
+        .map(|w| w[1].as_micros() - w[0].as_micros())
+        .collect();
+    let mut shares = vec![0u64; lens.len()];
+    let part = |i: usize, shares: &[u64]| lens[i] / (shares[i] + 1);
+    for _ in 0..points {
+        // The widest part gets the next point (the earliest of equally wide ones).
+        let Some(i) = (0..lens.len()).max_by_key(|&i| (part(i, &shares), std::cmp::Reverse(i)))
+        else {
+            break;
+        };
+        shares[i] += 1;
+    }
+    let widest = (0..lens.len()).map(|i| part(i, &shares)).max().unwrap_or(0);
+    let times = (0..lens.len())
+        .flat_map(|i| {
+            let (a, len, n) = (cuts[i].as_micros(), lens[i], shares[i]);
+            (1..=n).map(move |j| SimTime(a + len * j / (n + 1)))
+        })
+        .collect();
+    (times, widest)
 }
 
 impl Snapshots {
@@ -101,9 +128,10 @@ impl Snapshots {
 
     /// Spaces the snapshots taken on the way to `target` evenly, so that the stretch past the
     /// newest snapshot gets as many as the budget has room for and none are dropped on the
-    /// way. Only ever widens the spacing: a short seek keeps the usual intervals. Replaces any
-    /// earlier plan. With the budget full, the thinning the next snapshot would do is done
-    /// first, so the stretch gets the room it frees.
+    /// way; the landmarks on the way count as snapshots, and the planned ones go where the
+    /// stretches between them are widest. Only ever widens the spacing: a short seek keeps the
+    /// usual intervals. Replaces any earlier plan. With the budget full, the thinning the next
+    /// snapshot would do is done first, so the stretch gets the room it frees.
     pub fn plan(&mut self, target: SimTime) {
         let newest = self.items.last().map_or(SimTime::ZERO, Run::now);
         if self.items.len() >= self.max && target > newest {
@@ -112,18 +140,21 @@ impl Snapshots {
         // Half the room: the seek lands sooner, and idle time fills the gaps afterwards. The
         // landmarks on the way take their places out of that half: each snapshot costs the
         // seek time (fresh memory for the chunks the run copies after it).
-        let ahead = self
-            .landmarks
-            .iter()
-            .filter(|&&l| l > newest && l <= target);
+        let ahead: Vec<SimTime> = (self.landmarks.iter().copied())
+            .filter(|&l| l > newest && l < target)
+            .collect();
         let room = self.max.saturating_sub(self.items.len()) / 2;
-        let free = room.saturating_sub(ahead.count()).max(1) as u64;
-        let span = target.as_micros().saturating_sub(newest.as_micros());
-        let every = span.div_ceil(free);
-        self.plan = (every > self.every_us).then_some(Plan {
+        // The places left, the target's own snapshot (taken by the usual rule) among them.
+        let free = room.saturating_sub(ahead.len()).max(1);
+        let cuts: Vec<SimTime> = std::iter::once(newest)
+            .chain(ahead)
+            .chain(std::iter::once(target.max(newest)))
+            .collect();
+        let (mut times, widest) = spread(&cuts, free - 1);
+        times.reverse();
+        self.plan = (widest > self.every_us).then_some(Plan {
             until: target,
-            every,
-            next: SimTime(newest.as_micros() + every),
+            times,
         });
     }
 
@@ -152,9 +183,10 @@ impl Snapshots {
         let (now, events) = (run.now(), run.world.kernel.processed());
         let since = now.as_micros().saturating_sub(newest.now().as_micros());
         let work = events.saturating_sub(newest.world.kernel.processed());
-        let planned = self.plan.filter(|p| now < p.until);
-        let due = match planned {
-            Some(p) => now >= p.next,
+        let planned = self.plan.as_ref().filter(|p| now < p.until).is_some();
+        let due = match self.next_planned() {
+            Some(at) => now >= at,
+            None if planned => false,
             None => since >= self.every_us || work >= self.every_events,
         };
         let between_instants = run.world.kernel.next_event_time().is_none_or(|t| t > now);
@@ -165,9 +197,9 @@ impl Snapshots {
             self.keep_landmark(run);
         } else if now > newest.now() && due {
             self.items.push(run.clone());
-            if let Some(p) = self.plan.as_mut().filter(|_| planned.is_some()) {
-                while p.next <= now {
-                    p.next = SimTime(p.next.as_micros() + p.every);
+            if let Some(p) = self.plan.as_mut() {
+                while p.times.last().is_some_and(|&t| t <= now) {
+                    p.times.pop();
                 }
             }
         }
@@ -268,8 +300,7 @@ impl Snapshots {
 
     /// Where a seek's plan takes its next snapshot, while it has one to take.
     pub fn next_planned(&self) -> Option<SimTime> {
-        let p = self.plan?;
-        (p.next < p.until).then_some(p.next)
+        self.plan.as_ref()?.times.last().copied()
     }
 
     /// The latest snapshot held.

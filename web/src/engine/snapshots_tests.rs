@@ -123,15 +123,16 @@ fn landmarks_are_taken_at_their_very_time_and_outlive_thinning() {
 }
 
 #[test]
-fn landmarks_on_the_way_do_not_move_a_seeks_planned_snapshots() {
+fn a_seeks_planned_snapshots_split_the_widest_stretches_between_landmarks() {
     let mut run = tikv_14547();
     let mut snaps = Snapshots::new(&run, 9).with_landmarks([SimTime(25_000_000)]);
     snaps.every_events = u64::MAX;
-    // Half the eight free places, less the landmark's: one every 20 s, on the grid from 0
-    // (not 20 s after 25 s).
+    // Half the eight free places, less the landmark's: three, one of them the target's. The
+    // two others go to the widest stretches: 25-60 s first (35 s), then 0-25 s (25 s against
+    // 17.5 s left on the other side).
     snaps.plan(SimTime(60_000_000));
     play(&mut run, &mut snaps, SimTime(60_000_000));
-    assert_eq!(secs(&snaps), [0, 20, 25, 40, 60]);
+    assert_eq!(secs(&snaps), [0, 12, 25, 42, 60]);
 }
 
 /// A session stops its run at each landmark on the way (whatever its slices), so a seek
@@ -273,4 +274,16 @@ fn a_snapshot_shares_the_peer_state_of_regions_nobody_touched() {
         "nothing was written in a second of load"
     );
     assert!(shared > 0, "every chunk was copied");
+}
+
+#[test]
+fn spread_points_narrow_the_widest_stretch_first() {
+    let t = |secs: &[u64]| secs.iter().map(|&s| SimTime(s * 1_000_000)).collect::<Vec<_>>();
+    // The full-scale seek from 30 s to 6 min past the kill's landmarks: both points go to the
+    // long stretch after 90 s.
+    let (times, widest) = super::spread(&t(&[30, 60, 61, 90, 360]), 2);
+    assert_eq!(times, t(&[180, 270]));
+    assert_eq!(widest, 90_000_000);
+    assert_eq!(super::spread(&t(&[0, 60]), 0), (vec![], 60_000_000));
+    assert_eq!(super::spread(&t(&[0]), 3), (vec![], 0), "no stretch, no points");
 }
