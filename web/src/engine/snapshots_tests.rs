@@ -278,12 +278,20 @@ fn a_snapshot_shares_the_peer_state_of_regions_nobody_touched() {
 
 #[test]
 fn spread_points_narrow_the_widest_stretch_first() {
-    let t = |secs: &[u64]| secs.iter().map(|&s| SimTime(s * 1_000_000)).collect::<Vec<_>>();
+    let t = |secs: &[u64]| {
+        secs.iter()
+            .map(|&s| SimTime(s * 1_000_000))
+            .collect::<Vec<_>>()
+    };
     // The full-scale seek from 30 s to 6 min past the kill's landmarks: both points go to the
     // long stretch after 90 s.
     let (times, widest) = super::spread(&t(&[30, 60, 61, 90, 360]), 2);
     assert_eq!(times, t(&[180, 270]));
     assert_eq!(widest, 90_000_000);
     assert_eq!(super::spread(&t(&[0, 60]), 0), (vec![], 60_000_000));
-    assert_eq!(super::spread(&t(&[0]), 3), (vec![], 0), "no stretch, no points");
+    assert_eq!(
+        super::spread(&t(&[0]), 3),
+        (vec![], 0),
+        "no stretch, no points"
+    );
 }
