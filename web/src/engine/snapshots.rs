@@ -5,7 +5,7 @@
 //! (`faultline_sim::CowVec`), so a snapshot costs what changed since the previous one (about
 //! 60 MB and 70-120 ms per 20 simulated seconds of the 256,000-region scenario, measured with
 //! `seek-bench-native`; a full copy was 170 MB and 0.7 s). Snapshots are therefore taken by
-//! the work a replay would redo: every [`REPLAY_EVENTS`] events (about 150 ms of raw wasm speed),
+//! the work a replay would redo: every [`REPLAY_EVENTS`] events (see there for what they cost),
 //! or every [`MAX_INTERVAL_US`] of simulated time if that comes first.
 //!
 //! Memory is capped by a count: when there are more than `max` snapshots, every other one is
@@ -29,9 +29,11 @@
 use faultline_scenario::Run;
 use faultline_sim::SimTime;
 
-/// Events between snapshots at the start: the wasm build runs about 1.3 M events per second
-/// of the full-scale scenario (`cargo xtask bench-wasm`), so replaying this many takes about
-/// 150 ms, within the 200 ms a seek back may take.
+/// Events between snapshots at the start. Chosen when the wasm build ran about 1.3 M events
+/// per second of the full-scale scenario, so that replaying this many took about 150 ms. Since
+/// TiKV 7.1's hibernate rules keep most leaders awake after the kill it runs about 270,000
+/// (`cargo xtask bench-wasm 10`: 7.09 M events in 26.3 s), so this many take about 0.7 s
+/// there; at that scale a long seek's plan and the budget set the spacing anyway.
 pub const REPLAY_EVENTS: u64 = 200_000;
 
 /// Simulated time between snapshots at the start, if fewer events than [`REPLAY_EVENTS`] ran:
