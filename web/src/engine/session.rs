@@ -173,7 +173,7 @@ impl Session {
     /// A slice of a seek to `target`, advancing no further than `until` (the compare twin
     /// follows the primary run's clock). The message record is off until the target's lead-in
     /// (labelling every delivery costs a third of the model's time at full scale) but for the
-    /// stretch ([`record_lead`]) before each snapshot the seek plans and each landmark
+    /// stretch (`record_lead`) before each snapshot the seek plans and each landmark
     /// ([`Snapshots::with_landmarks`]), and the slice stops
     /// where that changes, so the record does not depend on where slices end. True once every
     /// event up to `until` has run and the record is on.
