@@ -53,8 +53,6 @@ pub struct EventQueue<E> {
     heap: BinaryHeap<Key>,
     /// The events of buckets after `horizon`, unsorted, by bucket.
     later: BTreeMap<u64, Vec<Key>>,
-    /// How many keys `later` holds.
-    later_len: usize,
     /// The last bucket whose events go straight to the heap.
     horizon: u64,
     /// The events, by slot; `None` for a free slot.
@@ -69,7 +67,6 @@ impl<E> Default for EventQueue<E> {
         EventQueue {
             heap: BinaryHeap::new(),
             later: BTreeMap::new(),
-            later_len: 0,
             horizon: 0,
             slab: Vec::new(),
             free: Vec::new(),
@@ -103,7 +100,6 @@ impl<E> EventQueue<E> {
             self.heap.push(key);
         } else {
             self.later.entry(b).or_default().push(key);
-            self.later_len += 1;
         }
         seq
     }
@@ -130,14 +126,13 @@ impl<E> EventQueue<E> {
     fn next_bucket(&mut self) {
         if let Some((b, keys)) = self.later.pop_first() {
             self.horizon = b;
-            self.later_len -= keys.len();
             self.heap.extend(keys);
         }
     }
 
     /// Number of pending events.
     pub fn len(&self) -> usize {
-        self.heap.len() + self.later_len
+        self.heap.len() + self.later.values().map(Vec::len).sum::<usize>()
     }
 
     /// True when nothing is pending.
