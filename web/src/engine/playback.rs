@@ -46,23 +46,10 @@ impl Engine {
         let before = session.now();
         // A seek records the deliveries only near its target (`Session::seek_slice`);
         // playing records them all.
-        let seeking = self.seek_target;
-        let mut done = match seeking {
-            Some(t) => session.seek_slice(t, t, budget, clock),
-            None => {
-                session.record_messages(true);
-                session.advance(target, budget, clock)
-            }
-        };
+        let mut done = session.slice(self.seek_target, target, budget, clock);
         let now = session.now();
         if let Some(tw) = self.twin.as_mut() {
-            done &= match seeking {
-                Some(t) => tw.session.seek_slice(t, now, budget, clock),
-                None => {
-                    tw.session.record_messages(true);
-                    tw.session.advance(now, budget, clock)
-                }
-            };
+            done &= tw.session.slice(self.seek_target, now, budget, clock);
         }
         if done && self.seek_target.is_some() {
             self.seek_target = None;

@@ -19,12 +19,14 @@ const MESSAGE_RECORDS: usize = 5_000;
 
 /// How long before a snapshot a quiet replay (a long seek's, idle time's) records the
 /// deliveries, so that the snapshot can start a later seek that lands within its lead-in (see
-/// [`Session::restore_for`]): the whole lead-in ([`MESSAGE_LEAD_IN_US`]), or less if the run,
-/// at the pace of `events` events in `span_us` before, fills the record sooner; four times
-/// that, since not every event is a delivery and the pace varies. A guess too short only
-/// costs time: the snapshot then does not qualify, and a seek starts from an earlier one.
-/// At full scale it is about 2 s (some 12,000 events a simulated second).
-fn record_lead(span_us: u64, events: u64) -> u64 {
+/// [`Session::restore_for`]): the whole lead-in ([`MESSAGE_LEAD_IN_US`]), or less if `run`,
+/// at the pace it went since `from` (a time and the events processed by then), fills the
+/// record sooner; four times that, since not every event is a delivery and the pace varies.
+/// A guess too short only costs time: the snapshot then does not qualify, and a seek starts
+/// from an earlier one. At full scale it is about 2 s (some 12,000 events a simulated second).
+fn record_lead(run: &Run, from: (SimTime, u64)) -> u64 {
+    let span_us = run.now().as_micros().saturating_sub(from.0.as_micros());
+    let events = run.world.kernel.processed().saturating_sub(from.1);
     if span_us < 1_000_000 || events == 0 {
         return MESSAGE_LEAD_IN_US;
     }
@@ -189,17 +191,11 @@ impl Session {
         let next_snapshot = (self.snapshots.next_planned().into_iter())
             .chain(self.snapshots.next_landmark(&self.run))
             .min();
-        let (span_us, events) = self.snapshots.newest().map_or((0, 0), |n| {
-            let r = &self.run;
-            let span = now.as_micros().saturating_sub(n.now().as_micros());
-            let events = r
-                .world
-                .kernel
-                .processed()
-                .saturating_sub(n.world.kernel.processed());
-            (span, events)
-        });
-        let lead = record_lead(span_us, events);
+        let newest = self.snapshots.newest();
+        let lead = record_lead(
+            &self.run,
+            newest.map_or((now, 0), |n| (n.now(), n.world.kernel.processed())),
+        );
         let snapshot_lead = next_snapshot.map(|t| before(t, lead));
         let on_target = now >= lead_in;
         let recording = on_target || snapshot_lead.is_some_and(|l| now >= l);
@@ -213,6 +209,25 @@ impl Session {
         }
         let end = self.end();
         self.advance(stop, budget_ms, clock) && on_target && stop.min(end) == until.min(end)
+    }
+
+    /// A slice towards `until`: of a seek to `seek` ([`Session::seek_slice`]), or, playing,
+    /// with every delivery recorded. True once every event up to `until` has run (and, for a
+    /// seek, the record is on).
+    pub fn slice(
+        &mut self,
+        seek: Option<SimTime>,
+        until: SimTime,
+        budget_ms: f64,
+        clock: &dyn Fn() -> f64,
+    ) -> bool {
+        match seek {
+            Some(target) => self.seek_slice(target, until, budget_ms, clock),
+            None => {
+                self.record_messages(true);
+                self.advance(until, budget_ms, clock)
+            }
+        }
     }
 
     /// Advances towards `until` for at most `budget_ms` of wall time (read by `clock`).
@@ -248,9 +263,7 @@ impl Session {
                 self.filler.insert(Filler { run, at, start })
             }
         };
-        let span_us = f.run.now().as_micros() - f.start.0.as_micros();
-        let events = f.run.world.kernel.processed() - f.start.1;
-        let lead = before(f.at, record_lead(span_us, events));
+        let lead = before(f.at, record_lead(&f.run, f.start));
         let recording = f.run.now() >= lead;
         if recording {
             let now = f.run.now();

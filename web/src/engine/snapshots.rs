@@ -90,6 +90,12 @@ fn spread(cuts: &[SimTime], points: usize) -> (Vec<SimTime>, u64) {
     (times, widest)
 }
 
+/// Whether every event at `run`'s time has run: a copy taken halfway through the events of
+/// one instant would show the cursor a half-run instant.
+fn between_instants(run: &Run) -> bool {
+    run.world.has_run_through(run.now())
+}
+
 impl Snapshots {
     /// Starts with `first` (normally the freshly built run at t = 0), keeping at most `max`.
     pub fn new(first: &Run, max: usize) -> Snapshots {
@@ -191,8 +197,7 @@ impl Snapshots {
             None if planned => false,
             None => since >= self.every_us || work >= self.every_events,
         };
-        let between_instants = run.world.kernel.next_event_time().is_none_or(|t| t > now);
-        if !between_instants {
+        if !between_instants(run) {
             return;
         }
         if self.landmarks.binary_search(&now).is_ok() {
@@ -213,10 +218,18 @@ impl Snapshots {
     /// A copy of `run`, which stands at a landmark, in its place (the run may have come back
     /// to it after a rewind), unless one is held there already.
     fn keep_landmark(&mut self, run: &Run) {
-        let at = self.items.partition_point(|r| r.now() < run.now());
-        if self.items.get(at).is_none_or(|r| r.now() != run.now()) {
+        if let Some(at) = self.vacant_place(run.now()) {
             self.items.insert(at, run.clone());
         }
+    }
+
+    /// Where a snapshot at `t` goes in `items`, unless one is held at `t` already.
+    fn vacant_place(&self, t: SimTime) -> Option<usize> {
+        let at = self.items.partition_point(|r| r.now() < t);
+        self.items
+            .get(at)
+            .is_none_or(|r| r.now() != t)
+            .then_some(at)
     }
 
     /// Where idle time should add a snapshot: the middle of the widest gap between two held
@@ -239,9 +252,10 @@ impl Snapshots {
     /// Adds a snapshot taken outside the live run's path (see [`Snapshots::widest_gap`]) in
     /// its place by time; not if the budget is full or one is held at that time already.
     pub fn insert(&mut self, run: Run) {
-        let at = self.items.partition_point(|r| r.now() < run.now());
-        let taken = self.items.get(at).is_some_and(|r| r.now() == run.now());
-        if self.items.len() < self.max && !taken {
+        if self.items.len() >= self.max {
+            return;
+        }
+        if let Some(at) = self.vacant_place(run.now()) {
             self.items.insert(at, run);
         }
     }
@@ -252,11 +266,9 @@ impl Snapshots {
     /// narrowest gap goes instead (never the first, a landmark or this one).
     pub fn keep_position(&mut self, run: Run) {
         let now = run.now();
-        let between_instants = run.world.kernel.next_event_time().is_none_or(|t| t > now);
-        let at = self.items.partition_point(|r| r.now() < now);
-        if !between_instants || self.items.get(at).is_some_and(|r| r.now() == now) {
+        let Some(at) = self.vacant_place(now).filter(|_| between_instants(&run)) else {
             return;
-        }
+        };
         self.items.insert(at, run);
         if self.items.len() > self.max {
             self.evict_one(now);
