@@ -39,7 +39,7 @@ fn the_tour_names_the_regions_the_splits_made_and_they_are_subscribed() {
     let order: Vec<u32> = cdc.ks.regions_in(100, 150);
     assert_eq!(order, vec![8, 9, 10, 2]);
     let tracked: Vec<u32> = (cdc.processors.iter().flatten())
-        .flat_map(|p| p.kv.regions().keys().copied())
+        .flat_map(|p| p.kv.regions().keys())
         .filter(|r| order.contains(r))
         .collect();
     assert_eq!(

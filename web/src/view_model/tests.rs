@@ -119,7 +119,7 @@ fn blame_names_the_orphaned_region_in_tiflow_9595_at_5_minutes() {
         .flatten()
         .flat_map(|p| p.kv.regions().iter())
         .filter(|(_, t)| t.owner == Owner::Lost)
-        .map(|(r, _)| *r)
+        .map(|(r, _)| r)
         .collect();
     assert!(
         !lost.is_empty(),

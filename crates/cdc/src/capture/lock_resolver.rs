@@ -47,7 +47,7 @@ impl KvClient {
                         && now.0.saturating_sub(t.resolved.sim_time().0)
                             >= RESOLVE_LOCK_INTERVAL.0 =>
                 {
-                    Some((store, t.resolved, *region))
+                    Some((store, t.resolved, region))
                 }
                 _ => None,
             })

@@ -127,7 +127,7 @@ pub fn visit_table_tracks<'k>(
     match ks.table_regions(table) {
         TableRegions::Range(a, b) => {
             let mut seen = 0;
-            for (&region, t) in kv.regions().range(a..=b) {
+            for (region, t) in kv.regions().range(a..=b) {
                 seen += 1;
                 visit(region, t);
             }

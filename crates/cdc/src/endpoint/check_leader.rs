@@ -10,8 +10,6 @@
 //! The min ts comes from PD over the network (`crate::upstream::pd_client`, `store_want_ts`): a store
 //! cut from PD advances no resolved ts until it reaches PD again.
 
-use std::collections::BTreeMap;
-
 use faultline_sim::NodeId;
 use faultline_tikv::Cluster;
 
@@ -42,7 +40,7 @@ impl Cdc {
     pub(crate) fn endpoint_advance(&mut self, out: &mut Out, tikv: &Cluster, s: u32, tso: Ts) {
         let regions: Vec<u32> = self.endpoints[s as usize].subs.keys().copied().collect();
         let mut asks: Vec<Vec<(u32, u64)>> = vec![Vec::new(); self.stores.len()];
-        let mut waiting = BTreeMap::new();
+        let mut waiting = Vec::new();
         let needed = tikv.region_quorum() - 1;
         for region in regions {
             let Some(term) = tikv.local_leader_term(s, region) else {
@@ -57,17 +55,15 @@ impl Cdc {
                 self.publish_resolved(tikv, s, region, resolved);
                 continue;
             }
-            waiting.insert(region, (resolved, needed as u8));
+            waiting.push((region, resolved, needed as u8));
             let (stores, n) = tikv.region_stores(region);
             for t in stores[..n].iter().filter(|t| **t != s) {
                 asks[*t as usize].push((region, term));
             }
         }
         let ep = &mut self.endpoints[s as usize];
-        ep.check.round += 1;
         // What the last round still waits for never reached a quorum.
-        let left = std::mem::replace(&mut ep.check.waiting, waiting);
-        ep.check.unconfirmed += left.len() as u64;
+        ep.check.begin(waiting);
         let round = ep.check.round;
         for (t, regions) in asks.into_iter().enumerate() {
             if !regions.is_empty() {
@@ -96,15 +92,7 @@ impl Cdc {
         if tikv.local_leader_term(s, region).is_none() {
             return;
         }
-        let ep = &mut self.endpoints[s as usize];
-        for sub in ep.subs.get(&region).cloned().unwrap_or_default() {
-            let ev = RegionEvent {
-                region,
-                request: sub.request,
-                kind: RegionEventKind::Resolved(ts),
-            };
-            ep.push(sub.to, ev);
-        }
+        self.endpoints[s as usize].push_to_subscribers(region, RegionEventKind::Resolved(ts));
     }
 
     /// A store answers a CheckLeader request (`handle_check_leaders` on the receiving store),
@@ -149,14 +137,7 @@ impl Cdc {
             return;
         }
         for region in regions {
-            let waiting = &mut self.endpoints[s as usize].check.waiting;
-            let Some((ts, left)) = waiting.get_mut(&region) else {
-                continue;
-            };
-            *left -= 1;
-            if *left == 0 {
-                let ts = *ts;
-                waiting.remove(&region);
+            if let Some(ts) = self.endpoints[s as usize].check.confirm(region) {
                 self.publish_resolved(tikv, s, region, ts);
             }
         }

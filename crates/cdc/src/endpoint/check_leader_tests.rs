@@ -77,8 +77,8 @@ fn a_min_ts_asks_each_follower_store_once_about_every_region_the_store_leads() {
             );
         }
     }
-    let waiting = &w.model.cdc.endpoints[s].check.waiting;
-    assert_eq!(waiting.len(), w.model.cdc.endpoints[s].subs.len());
+    let waiting = w.model.cdc.endpoints[s].check.waiting_len();
+    assert_eq!(waiting, w.model.cdc.endpoints[s].subs.len());
 }
 
 #[test]

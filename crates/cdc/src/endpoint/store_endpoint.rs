@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use faultline_sim::{SimDuration, SimTime};
 
-use crate::change::RegionEvent;
+use crate::change::{RegionEvent, RegionEventKind};
 use crate::ids::CfIx;
 use crate::ts::Ts;
 
@@ -115,6 +115,19 @@ impl Endpoint {
     /// Queues an event for a subscriber.
     pub fn push(&mut self, to: Subscriber, ev: RegionEvent) {
         self.outbox.entry(to).or_default().push(ev);
+    }
+
+    /// Queues `kind` for every subscriber of `region`, each under its own request id.
+    pub fn push_to_subscribers(&mut self, region: u32, kind: RegionEventKind) {
+        let Endpoint { subs, outbox, .. } = self;
+        for sub in subs.get(&region).into_iter().flatten() {
+            let ev = RegionEvent {
+                region,
+                request: sub.request,
+                kind: kind.clone(),
+            };
+            outbox.entry(sub.to).or_default().push(ev);
+        }
     }
 
     /// Adds (or replaces) the subscription of `to` on `region`.

@@ -13,16 +13,18 @@
 //!   handed to it late, and every pending region.
 
 pub mod region;
+pub mod region_map;
 pub mod spans;
 pub mod stream;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use crate::change::{RegionError, RegionEvent, RegionEventKind, RowChange};
 use crate::config::KvClientEvict;
 use crate::keyspace::RegionSpan;
 use crate::ts::Ts;
 pub use region::{Owner, RegionTrack};
+pub use region_map::{RegionMap, RegionSet};
 pub use spans::TrackedSpans;
 pub use stream::{Stream, Worker};
 
@@ -88,7 +90,7 @@ pub enum KvAction {
 #[derive(Clone, Debug)]
 pub struct KvClient {
     mode: KvClientEvict,
-    regions: BTreeMap<u32, RegionTrack>,
+    regions: RegionMap<RegionTrack>,
     /// The same regions by the span they were tracked with, in key order.
     spans: TrackedSpans,
     streams: BTreeMap<u32, Stream>,
@@ -98,7 +100,7 @@ pub struct KvClient {
     leader_cache: BTreeMap<u32, u32>,
     /// Regions whose resolved ts, initialized flag or tracking changed since the processor
     /// last took them: its table frontiers are recomputed for those regions' tables only.
-    changed: BTreeSet<u32>,
+    changed: RegionSet,
     next_generation: u64,
     next_request: u64,
 }
@@ -114,11 +116,11 @@ impl KvClient {
     pub fn with_epoch(mode: KvClientEvict, epoch: u32) -> Self {
         KvClient {
             mode,
-            regions: BTreeMap::new(),
+            regions: RegionMap::default(),
             spans: TrackedSpans::default(),
             streams: BTreeMap::new(),
             leader_cache: BTreeMap::new(),
-            changed: BTreeSet::new(),
+            changed: RegionSet::default(),
             next_generation: ((epoch as u64) << 32) + 1,
             next_request: ((epoch as u64) << 32) + 1,
         }
@@ -149,7 +151,7 @@ impl KvClient {
     }
 
     /// Tracked regions and their state.
-    pub fn regions(&self) -> &BTreeMap<u32, RegionTrack> {
+    pub fn regions(&self) -> &RegionMap<RegionTrack> {
         &self.regions
     }
 
@@ -172,8 +174,8 @@ impl KvClient {
 
     /// The regions whose resolved ts, initialized flag or tracking changed since the last
     /// call, in region order.
-    pub fn take_changed(&mut self) -> BTreeSet<u32> {
-        std::mem::take(&mut self.changed)
+    pub fn take_changed(&mut self) -> Vec<u32> {
+        self.changed.take()
     }
 
     /// The key ranges of spans tracked or released since the last call.
