@@ -18,7 +18,7 @@ use crate::Cluster;
 /// of loads over a block has the CPU wait for the whole block's misses at once. Measured on
 /// the wasm build (docs/bench.md, "Two lines per peer, warmed a block at a time"): 32 was the
 /// quickest of 8, 16, 32 and 64, all within 10% of each other.
-const WARM_BLOCK: usize = 32;
+pub(crate) const WARM_BLOCK: usize = 32;
 
 /// Per-store state. Vectors indexed by another store's index describe this store's view of, or
 /// connection to, that store.

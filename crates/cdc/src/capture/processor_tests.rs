@@ -157,3 +157,32 @@ fn a_stale_span_or_an_uncovered_range_holds_the_table() {
     assert!(p.frontier(&ks, 1).covered);
     assert_eq!(p.frontier(&ks, 1).resolved, Ts(20));
 }
+
+proptest::proptest! {
+    /// Resolved ts moving region by region, several stores' worth between refreshes, ties
+    /// included: a table whose minimum another region still holds keeps its cached frontier,
+    /// and every refresh still gives what a full recomputation gives (it would not if a
+    /// table kept its frontier after its last region at the minimum moved).
+    #[test]
+    fn frontiers_kept_while_another_region_holds_the_minimum_are_still_right(
+        steps in proptest::collection::vec((0u32..9, 0u64..3, proptest::bool::ANY), 1..80),
+    ) {
+        // 3 tables of 8 rows over 9 regions: some regions share a table, none spans two.
+        let ks = Keyspace::new(3, 8, 9);
+        let (mut p, g) = processor(&ks);
+        for r in 0..ks.regions {
+            feed(&mut p, g, r, RegionEventKind::Initialized);
+        }
+        assert_fresh(&mut p, &ks);
+        let mut ts = [10u64; 9];
+        for (region, by, refresh) in steps {
+            // A step of 0 repeats the region's ts, which the client ignores.
+            ts[region as usize] += by;
+            feed(&mut p, g, region, RegionEventKind::Resolved(Ts(ts[region as usize])));
+            if refresh {
+                assert_fresh(&mut p, &ks);
+            }
+        }
+        assert_fresh(&mut p, &ks);
+    }
+}

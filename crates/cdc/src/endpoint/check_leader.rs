@@ -25,8 +25,9 @@ impl Cdc {
     /// longer leads end now; the rest wait for PD's min ts ([`Cdc::endpoint_advance`]).
     pub(crate) fn endpoint_tick(&mut self, out: &mut Out, tikv: &Cluster, s: u32) {
         let regions: Vec<u32> = self.endpoints[s as usize].subs.keys().copied().collect();
-        for region in regions {
-            if tikv.local_leader_term(s, region).is_none() {
+        let terms = tikv.local_leader_terms(s, &regions);
+        for (region, term) in regions.into_iter().zip(terms) {
+            if term.is_none() {
                 self.drop_not_leader(tikv, s, region);
             }
         }
@@ -42,8 +43,9 @@ impl Cdc {
         let mut asks: Vec<Vec<(u32, u64)>> = vec![Vec::new(); self.stores.len()];
         let mut waiting = Vec::new();
         let needed = tikv.region_quorum() - 1;
-        for region in regions {
-            let Some(term) = tikv.local_leader_term(s, region) else {
+        let terms = tikv.local_leader_terms(s, &regions);
+        for (region, term) in regions.into_iter().zip(terms) {
+            let Some(term) = term else {
                 self.drop_not_leader(tikv, s, region);
                 continue;
             };
@@ -52,7 +54,7 @@ impl Cdc {
                 .oldest_lock(region)
                 .map_or(tso, |l| l.min(tso));
             if needed == 0 {
-                self.publish_resolved(tikv, s, region, resolved);
+                self.publish_resolved(tikv, s, vec![(region, resolved)]);
                 continue;
             }
             waiting.push((region, resolved, needed as u8));
@@ -88,11 +90,17 @@ impl Cdc {
         }
     }
 
-    fn publish_resolved(&mut self, tikv: &Cluster, s: u32, region: u32, ts: Ts) {
-        if tikv.local_leader_term(s, region).is_none() {
-            return;
+    /// Sends each `(region, resolved ts)` to the region's subscribers, for the regions whose
+    /// local peer still leads.
+    fn publish_resolved(&mut self, tikv: &Cluster, s: u32, resolved: Vec<(u32, Ts)>) {
+        let regions: Vec<u32> = resolved.iter().map(|r| r.0).collect();
+        let terms = tikv.local_leader_terms(s, &regions);
+        let ep = &mut self.endpoints[s as usize];
+        for ((region, ts), term) in resolved.into_iter().zip(terms) {
+            if term.is_some() {
+                ep.push_to_subscribers(region, RegionEventKind::Resolved(ts));
+            }
         }
-        self.endpoints[s as usize].push_to_subscribers(region, RegionEventKind::Resolved(ts));
     }
 
     /// A store answers a CheckLeader request (`handle_check_leaders` on the receiving store),
@@ -109,10 +117,9 @@ impl Cdc {
         let (Some(leader_store), Some(me)) = (self.store_of(from), self.store_of(to)) else {
             return;
         };
-        let confirmed: Vec<u32> = regions
-            .into_iter()
-            .filter(|(r, term)| tikv.confirms_leader(me, *r, *term, leader_store))
-            .map(|(r, _)| r)
+        let confirms = tikv.confirms_leaders(me, &regions, leader_store);
+        let confirmed: Vec<u32> = (regions.iter().zip(confirms))
+            .filter_map(|(&(r, _), yes)| yes.then_some(r))
             .collect();
         let msg = CdcMsg::Txn(TxnMsg::CheckLeaderResp {
             round,
@@ -136,11 +143,11 @@ impl Cdc {
         if self.endpoints[s as usize].check.round != round {
             return;
         }
-        for region in regions {
-            if let Some(ts) = self.endpoints[s as usize].check.confirm(region) {
-                self.publish_resolved(tikv, s, region, ts);
-            }
-        }
+        let check = &mut self.endpoints[s as usize].check;
+        let quorate: Vec<(u32, Ts)> = (regions.into_iter())
+            .filter_map(|region| Some((region, check.confirm(region)?)))
+            .collect();
+        self.publish_resolved(tikv, s, quorate);
     }
 
     fn store_of(&self, n: NodeId) -> Option<u32> {

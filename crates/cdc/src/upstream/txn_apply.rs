@@ -16,7 +16,7 @@ use faultline_sim::SimTime;
 use faultline_tikv::{Cluster, OpEvent, OpOutcome};
 
 use crate::cdc::Cdc;
-use crate::change::{RegionEvent, RegionEventKind, RowChange};
+use crate::change::{RegionEventKind, RowChange};
 use crate::keyspace::{Key, Keyspace};
 use crate::out::Out;
 use crate::ts::Ts;
@@ -138,16 +138,7 @@ impl Cdc {
         if tikv.local_leader_term(store, region).is_none() {
             return;
         }
-        let ep = &mut self.endpoints[store as usize];
-        let subs = ep.subs.get(&region).cloned().unwrap_or_default();
-        for sub in subs {
-            let ev = RegionEvent {
-                region,
-                request: sub.request,
-                kind: RegionEventKind::Entries(rows.clone()),
-            };
-            ep.push(sub.to, ev);
-        }
+        self.endpoints[store as usize].push_to_subscribers(region, RegionEventKind::Entries(rows));
     }
 }
 

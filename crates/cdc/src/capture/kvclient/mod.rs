@@ -12,6 +12,7 @@
 //! - `AfterJoin` (tiflow#9597): once both loops stopped, evict the worker's regions, the ones
 //!   handed to it late, and every pending region.
 
+pub mod action;
 pub mod region;
 pub mod region_map;
 pub mod spans;
@@ -23,68 +24,11 @@ use crate::change::{RegionError, RegionEvent, RegionEventKind, RowChange};
 use crate::config::KvClientEvict;
 use crate::keyspace::RegionSpan;
 use crate::ts::Ts;
+pub use action::KvAction;
 pub use region::{Owner, RegionTrack};
 pub use region_map::{RegionMap, RegionSet};
 pub use spans::TrackedSpans;
 pub use stream::{Stream, Worker};
-
-/// What the client asks its host to do.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum KvAction {
-    /// Send an EventFeed request for `region` on the stream to `store`.
-    Register {
-        /// Store.
-        store: u32,
-        /// Stream generation.
-        stream: u64,
-        /// Region.
-        region: u32,
-        /// Request id.
-        request: u64,
-        /// Scan from.
-        checkpoint: Ts,
-        /// The epoch version the region had when it was tracked.
-        version: u64,
-    },
-    /// Arm a request timer for `region`; `backoff` says whether to wait the retry backoff.
-    Retry {
-        /// Region.
-        region: u32,
-        /// Wait the backoff first.
-        backoff: bool,
-    },
-    /// Arm the worker-exit timer of a stream.
-    WorkerExit {
-        /// Store.
-        store: u32,
-        /// Stream generation.
-        stream: u64,
-    },
-    /// Arm the receive-loop-exit timer of a stream.
-    RecvLoopExit {
-        /// Store.
-        store: u32,
-        /// Stream generation.
-        stream: u64,
-    },
-    /// Committed rows for the puller's sorter.
-    Rows(Vec<RowChange>),
-    /// `span`'s region split: subscribe each region now holding part of it, from `from`
-    /// (tiflow 7.1 `cdc/kv/client.go`, `handleError` on EpochNotMatch ->
-    /// `scheduleDivideRegionAndRequest` -> `divideAndSendEventFeedToRegions`, which loads the
-    /// span's regions from PD and resumes each from the range's checkpoint ts; no backoff).
-    Redivide {
-        /// The split region's span when it was subscribed.
-        span: RegionSpan,
-        /// Its resolved ts: the new subscriptions scan from here.
-        from: Ts,
-    },
-    /// A region was orphaned (for the log).
-    Orphaned {
-        /// Region.
-        region: u32,
-    },
-}
 
 /// The KV client state.
 #[derive(Clone, Debug)]
@@ -98,9 +42,12 @@ pub struct KvClient {
     /// hints. It goes stale when leaders move, which is what sends re-requests to the wrong
     /// store after a failure.
     leader_cache: BTreeMap<u32, u32>,
-    /// Regions whose resolved ts, initialized flag or tracking changed since the processor
-    /// last took them: its table frontiers are recomputed for those regions' tables only.
+    /// Regions whose initialized flag or tracking changed since the processor last took
+    /// them: its table frontiers are recomputed for those regions' tables only.
     changed: RegionSet,
+    /// Regions whose resolved ts moved up (nothing else changed) since the processor last
+    /// took them, each with the ts it moved from, in arrival order.
+    advanced: Vec<(u32, Ts)>,
     next_generation: u64,
     next_request: u64,
 }
@@ -121,6 +68,7 @@ impl KvClient {
             streams: BTreeMap::new(),
             leader_cache: BTreeMap::new(),
             changed: RegionSet::default(),
+            advanced: Vec::new(),
             next_generation: ((epoch as u64) << 32) + 1,
             next_request: ((epoch as u64) << 32) + 1,
         }
@@ -176,6 +124,12 @@ impl KvClient {
     /// call, in region order.
     pub fn take_changed(&mut self) -> Vec<u32> {
         self.changed.take()
+    }
+
+    /// The regions whose resolved ts moved up since the last call, each with the ts it
+    /// moved from, in the order they moved (a region that moved twice is there twice).
+    pub fn take_advanced(&mut self) -> Vec<(u32, Ts)> {
+        std::mem::take(&mut self.advanced)
     }
 
     /// The key ranges of spans tracked or released since the last call.
@@ -327,9 +281,9 @@ impl KvClient {
             }
             RegionEventKind::Resolved(ts) => {
                 if track.initialized && ts > track.resolved {
+                    self.advanced.push((ev.region, track.resolved));
                     track.resolved = ts;
                     track.penalty = 0;
-                    self.changed.insert(ev.region);
                 } else if track.initialized {
                     track.penalty += 1;
                 }
