@@ -95,12 +95,10 @@ impl Cdc {
     fn publish_resolved(&mut self, tikv: &Cluster, s: u32, resolved: Vec<(u32, Ts)>) {
         let regions: Vec<u32> = resolved.iter().map(|r| r.0).collect();
         let terms = tikv.local_leader_terms(s, &regions);
-        let ep = &mut self.endpoints[s as usize];
-        for ((region, ts), term) in resolved.into_iter().zip(terms) {
-            if term.is_some() {
-                ep.push_to_subscribers(region, RegionEventKind::Resolved(ts));
-            }
-        }
+        let leading: Vec<(u32, Ts)> = (resolved.into_iter().zip(terms))
+            .filter_map(|(r, term)| term.map(|_| r))
+            .collect();
+        self.endpoints[s as usize].push_resolved(&leading);
     }
 
     /// A store answers a CheckLeader request (`handle_check_leaders` on the receiving store),

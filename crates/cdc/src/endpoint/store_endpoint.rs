@@ -136,6 +136,35 @@ impl Endpoint {
         }
     }
 
+    /// Queues each `(region, resolved ts)` of `resolved`, in increasing region order, for
+    /// the region's subscribers, as [`Endpoint::push_to_subscribers`] would one by one. A
+    /// round publishes up to 64,000 regions a store at full scale, in region order: one walk
+    /// along the subscriptions finds them all, where a lookup each went down the tree again.
+    pub fn push_resolved(&mut self, resolved: &[(u32, Ts)]) {
+        let (Some(first), true) = (resolved.first(), resolved.is_sorted_by_key(|r| r.0)) else {
+            for &(region, ts) in resolved {
+                self.push_to_subscribers(region, RegionEventKind::Resolved(ts));
+            }
+            return;
+        };
+        let Endpoint { subs, outbox, .. } = self;
+        let mut walk = subs.range(first.0..).peekable();
+        for &(region, ts) in resolved {
+            while walk.next_if(|(r, _)| **r < region).is_some() {}
+            let Some((_, list)) = walk.next_if(|(r, _)| **r == region) else {
+                continue;
+            };
+            for sub in list {
+                let ev = RegionEvent {
+                    region,
+                    request: sub.request,
+                    kind: RegionEventKind::Resolved(ts),
+                };
+                outbox.entry(sub.to).or_default().push(ev);
+            }
+        }
+    }
+
     /// Adds (or replaces) the subscription of `to` on `region`.
     pub fn subscribe(&mut self, region: u32, sub: Subscription) {
         let list = self.subs.entry(region).or_default();
@@ -165,6 +194,49 @@ impl Endpoint {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One walk over the subscriptions queues what a lookup per region queues: regions with
+    /// none, with two subscribers, at either end, and a list out of order (looked up one by
+    /// one instead).
+    #[test]
+    fn resolved_ts_for_a_list_of_regions_queues_what_one_at_a_time_does() {
+        let mut e = Endpoint::default();
+        for (region, capture) in [(1, 0), (4, 0), (4, 1), (7, 1), (9, 0)] {
+            let to = Subscriber {
+                capture,
+                cf: 0,
+                stream: 1,
+            };
+            let request = region as u64 * 10 + capture as u64;
+            e.subscribe(region, Subscription { to, request });
+        }
+        for list in [
+            vec![
+                (0, Ts(5)),
+                (1, Ts(6)),
+                (4, Ts(7)),
+                (5, Ts(8)),
+                (9, Ts(9)),
+                (12, Ts(1)),
+            ],
+            vec![(9, Ts(3)), (4, Ts(2)), (1, Ts(1))],
+            vec![],
+        ] {
+            let (mut walked, mut one_by_one) = (e.clone(), e.clone());
+            walked.push_resolved(&list);
+            for &(region, ts) in &list {
+                one_by_one.push_to_subscribers(region, RegionEventKind::Resolved(ts));
+            }
+            assert_eq!(walked.outbox, one_by_one.outbox, "{list:?}");
+        }
+        let mut e2 = e.clone();
+        e2.push_resolved(&[(4, Ts(7))]);
+        assert_eq!(
+            e2.outbox.values().map(Vec::len).sum::<usize>(),
+            2,
+            "both subscribers of 4"
+        );
+    }
 
     #[test]
     fn a_store_runs_four_scans_at_once_and_queues_the_fifth() {

@@ -235,7 +235,7 @@ impl KvClient {
                 // First event of a pending region: hand the region to the worker.
                 s.pending.remove(&ev.region);
                 if s.worker.alive {
-                    s.worker.regions.insert(ev.region, ev.request);
+                    s.worker.regions.insert(ev.region, request_id(ev.request));
                     self.set_owner(
                         ev.region,
                         Owner::Worker {
@@ -251,7 +251,8 @@ impl KvClient {
                 }
             }
             let s = self.streams.get(&store).expect("present");
-            if s.worker.alive && s.worker.regions.get(&ev.region) == Some(&ev.request) {
+            let handled_by = s.worker.regions.get(&ev.region).map(|q| q.get());
+            if s.worker.alive && handled_by == Some(ev.request) {
                 self.worker_handle(store, ev, out);
             }
         }
@@ -377,9 +378,7 @@ impl KvClient {
         }
         s.worker.alive = false;
         let evicted: Vec<u32> = match self.mode {
-            KvClientEvict::OnWorkerExit => {
-                std::mem::take(&mut s.worker.regions).into_keys().collect()
-            }
+            KvClientEvict::OnWorkerExit => s.worker.regions.take_keys(),
             KvClientEvict::AfterJoin => Vec::new(),
         };
         if !s.recv_exiting {
@@ -402,7 +401,7 @@ impl KvClient {
         let s = self.streams.remove(&store).expect("present");
         let mut evicted: Vec<u32> = s.pending.into_keys().collect();
         if self.mode == KvClientEvict::AfterJoin {
-            evicted.extend(s.worker.regions.into_keys());
+            evicted.extend(s.worker.regions.keys());
             evicted.extend(s.worker.handed_after_exit.into_iter().map(|(r, _)| r));
         }
         evicted.sort_unstable();
@@ -450,6 +449,12 @@ impl KvClient {
         self.spans.clear();
         self.streams.clear();
     }
+}
+
+/// A request id as the worker's region map keeps it. Ids start at 1
+/// ([`KvClient::with_epoch`]), so 0 never names a request.
+fn request_id(request: u64) -> std::num::NonZeroU64 {
+    std::num::NonZeroU64::new(request).expect("request ids start at 1")
 }
 
 #[cfg(test)]

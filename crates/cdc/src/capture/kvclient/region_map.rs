@@ -89,6 +89,13 @@ impl<V> RegionMap<V> {
             .filter_map(|(id, v)| Some((id, v.as_ref()?)))
     }
 
+    /// Takes every region out, in id order, leaving the map empty.
+    pub fn take_keys(&mut self) -> Vec<u32> {
+        let keys = self.keys().collect();
+        self.clear();
+        keys
+    }
+
     /// Every region that has a value, in id order.
     pub fn keys(&self) -> impl Iterator<Item = u32> + '_ {
         self.iter().map(|(id, _)| id)
