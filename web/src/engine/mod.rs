@@ -12,6 +12,7 @@ mod exploring;
 pub mod first_difference;
 mod frame;
 pub mod heatmap;
+pub mod memory;
 mod playback;
 pub mod protocol;
 pub mod session;

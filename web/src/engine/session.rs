@@ -440,8 +440,11 @@ mod tests {
     #[test]
     #[ignore = "a full-scale measurement of a minute or more; run by hand"]
     fn seek_speed_at_full_scale_against_the_bare_model() {
-        let text = include_str!("../../../scenarios/tikv-14547-full-scale.toml");
-        let s = faultline_scenario::parse_scenario("tikv-14547-full-scale.toml", text).unwrap();
+        let default = include_str!("../../../scenarios/tikv-14547-full-scale.toml").to_string();
+        // `SEEK_SCENARIO=path` measures another scenario (relative to web/).
+        let text = std::env::var("SEEK_SCENARIO")
+            .map_or(default, |path| std::fs::read_to_string(path).unwrap());
+        let s = faultline_scenario::parse_scenario("seek.toml", &text).unwrap();
         let secs: u64 = std::env::var("SEEK_SPEED_S").map_or(120, |v| v.parse().unwrap());
         let target = SimTime(secs * 1_000_000);
         let start = std::time::Instant::now();

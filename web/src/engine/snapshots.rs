@@ -10,7 +10,9 @@
 //!
 //! Memory is capped by a count: when there are more than `max` snapshots, every other one is
 //! dropped (the first, t = 0, always stays) and both intervals double, so the snapshots stay
-//! spread over the whole run.
+//! spread over the whole run. And by bytes: above the engine's memory ceiling
+//! (`crate::engine::memory`) a snapshot is taken only after others are dropped to make room,
+//! or not at all, and idle time adds none.
 //!
 //! A seek into unplayed time knows how far it goes, so it need not take snapshots only to drop
 //! half of them: [`Snapshots::plan`] spaces the ones it takes over the stretch, half as many
@@ -28,6 +30,8 @@
 
 use faultline_scenario::Run;
 use faultline_sim::SimTime;
+
+use crate::engine::memory;
 
 /// Events between snapshots at the start. Chosen when the wasm build ran about 1.3 M events
 /// per second of the full-scale scenario, so that replaying this many took about 150 ms. Since
@@ -52,6 +56,8 @@ pub struct Snapshots {
     /// Times a snapshot is taken at exactly, whenever the run passes them, and never thinned:
     /// the tour's steps and the faults, where a seek back is most likely to go.
     landmarks: Vec<SimTime>,
+    /// Live heap bytes above which snapshots give way ([`memory::CEILING_BYTES`]).
+    ceiling: usize,
 }
 
 /// A seek's snapshots before its target `until` (the one at the target comes by the usual
@@ -106,7 +112,30 @@ impl Snapshots {
             items: vec![first.clone()],
             plan: None,
             landmarks: Vec::new(),
+            ceiling: memory::CEILING_BYTES,
         }
+    }
+
+    /// The same, giving way above `bytes` of live heap instead of [`memory::CEILING_BYTES`].
+    pub fn with_ceiling(mut self, bytes: usize) -> Snapshots {
+        self.ceiling = bytes;
+        self
+    }
+
+    fn over_ceiling(&self) -> bool {
+        memory::live_bytes() > self.ceiling
+    }
+
+    /// Drops snapshots while the heap is over the ceiling, the narrowest gap first: the
+    /// landmarks only once no other is left, never the first or the one at `keep`. False if
+    /// it is still over with nothing left to drop.
+    fn relieve_memory(&mut self, keep: SimTime) -> bool {
+        while self.over_ceiling() {
+            if !self.evict_one(keep, true) && !self.evict_one(keep, false) {
+                return false;
+            }
+        }
+        true
     }
 
     /// Takes a snapshot at each of `times` (after `first`, before its run's end) whenever the
@@ -200,9 +229,14 @@ impl Snapshots {
         if !between_instants(run) {
             return;
         }
-        if self.landmarks.binary_search(&now).is_ok() {
+        let landmark = self.landmarks.binary_search(&now).is_ok();
+        let next = now > newest.now() && due;
+        if (landmark || next) && !self.relieve_memory(now) {
+            return; // a copy would not fit: the next seek replays a little more instead
+        }
+        if landmark {
             self.keep_landmark(run);
-        } else if now > newest.now() && due {
+        } else if next {
             self.items.push(run.clone());
             if let Some(p) = self.plan.as_mut() {
                 while p.times.last().is_some_and(|&t| t <= now) {
@@ -236,7 +270,7 @@ impl Snapshots {
     /// snapshots (the earliest of equally wide ones), if the budget has room and the gap is
     /// over twice the usual interval. Returns the snapshot to replay from and where to stop.
     pub fn widest_gap(&self) -> Option<(&Run, SimTime)> {
-        if self.items.len() >= self.max {
+        if self.items.len() >= self.max || self.over_ceiling() {
             return None;
         }
         let (i, gap) = self
@@ -252,7 +286,7 @@ impl Snapshots {
     /// Adds a snapshot taken outside the live run's path (see [`Snapshots::widest_gap`]) in
     /// its place by time; not if the budget is full or one is held at that time already.
     pub fn insert(&mut self, run: Run) {
-        if self.items.len() >= self.max {
+        if self.items.len() >= self.max || self.over_ceiling() {
             return;
         }
         if let Some(at) = self.vacant_place(run.now()) {
@@ -271,15 +305,18 @@ impl Snapshots {
         };
         self.items.insert(at, run);
         if self.items.len() > self.max {
-            self.evict_one(now);
+            self.evict_one(now, true);
         }
+        self.relieve_memory(now);
     }
 
     /// Drops the snapshot between two others whose removal leaves the narrowest gap, other
-    /// than the first, the landmarks and the one at `keep`.
-    fn evict_one(&mut self, keep: SimTime) {
-        let evictable =
-            |r: &Run| r.now() != keep && self.landmarks.binary_search(&r.now()).is_err();
+    /// than the first, the one at `keep` and, if `spare_landmarks`, the landmarks. False if
+    /// there was none to drop.
+    fn evict_one(&mut self, keep: SimTime, spare_landmarks: bool) -> bool {
+        let evictable = |r: &Run| {
+            r.now() != keep && !(spare_landmarks && self.landmarks.binary_search(&r.now()).is_ok())
+        };
         let victim = (1..self.items.len().saturating_sub(1))
             .filter(|&i| evictable(&self.items[i]))
             .min_by_key(|&i| {
@@ -288,6 +325,7 @@ impl Snapshots {
         if let Some(i) = victim {
             self.items.remove(i);
         }
+        victim.is_some()
     }
 
     /// Drops every other snapshot (the first, t = 0, and the landmarks stay) and doubles both

@@ -295,3 +295,30 @@ fn spread_points_narrow_the_widest_stretch_first() {
         "no stretch, no points"
     );
 }
+
+/// Over the memory ceiling no copy is added (by time, by plan, at a landmark or in idle
+/// time) and a kept position drops the others to fit; under it, the same play keeps them.
+/// Every snapshot held still replays to the live run.
+#[test]
+fn over_the_memory_ceiling_snapshots_give_way() {
+    let mut run = tikv_14547();
+    let landmark = SimTime(12_000_000);
+    let mut full = Snapshots::new(&run, 1_000).with_landmarks([landmark]);
+    let mut roomy = full.clone().with_ceiling(usize::MAX);
+    full = full.with_ceiling(0);
+    let mut twin = run.clone();
+    play(&mut run, &mut full, SimTime(30_000_000));
+    play(&mut twin, &mut roomy, SimTime(30_000_000));
+    assert_eq!(secs(&full), [0], "nothing added over the ceiling");
+    assert!(secs(&roomy).len() > 3 && secs(&roomy).contains(&12));
+    assert!(full.widest_gap().is_none(), "idle time adds none");
+    roomy.ceiling = 0;
+    roomy.keep_position(run.clone());
+    assert_eq!(
+        secs(&roomy),
+        [0, 30],
+        "the others dropped for the kept position"
+    );
+    each_replays_to(&full, &run);
+    each_replays_to(&roomy, &run);
+}
