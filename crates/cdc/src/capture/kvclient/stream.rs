@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::num::NonZeroU64;
 
-use super::RegionMap;
+use super::region_map::RegionMap;
 
 /// The region worker of a stream.
 #[derive(Clone, Debug, Default)]
