@@ -68,6 +68,31 @@ for (const [what, file, spoil] of [
   });
 }
 
+test("a trap that is no panic (out of memory) is reported in the page, not left seeking", async () => {
+  const link = linkFragment(SMALL);
+  const page = await ctx.browser.context.newPage();
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  await page.goto(`${ctx.server.url}${link}&t=5`);
+  await waitStatus(page, problems);
+  const [worker] = page.workers();
+  assert.ok(worker, "the simulation worker is running");
+  // What an allocation failure leaves: wasm32 aborts with an `unreachable` trap, which
+  // reaches the worker's global scope as an uncaught error, with no panic before it.
+  await worker.evaluate(() => {
+    self.dispatchEvent(new ErrorEvent("error", { message: "RuntimeError: unreachable" }));
+  });
+  await page.waitForFunction(() => document.getElementById("status")?.textContent === "crashed", null, {
+    timeout: 60_000,
+    polling: 100,
+  });
+  const error = await text(page, "error");
+  assert.match(error, /ran out of memory/);
+  assert.match(error, /unreachable/);
+  assert.ok(error.includes("Repro link") && error.includes(link), `no repro link in: ${error}`);
+  await page.close();
+});
+
 test("a panic in the simulation worker is reported in the page with a repro link", async () => {
   const link = linkFragment(SMALL);
   const page = await ctx.browser.context.newPage();

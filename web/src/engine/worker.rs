@@ -5,7 +5,7 @@
 //!
 //! A panic is reported to the page as [`FromEngine::Crashed`] from the panic hook, before
 //! the wasm instance traps, so the page shows it with a repro link instead of waiting
-//! forever.
+//! forever; so is a trap without a panic (out of memory), from the worker's error event.
 
 use std::cell::{Cell, RefCell};
 
@@ -52,6 +52,7 @@ impl Worker for SimWorker {
 
     fn create(scope: &WorkerScope<Self>) -> Self {
         install_panic_report();
+        report_traps();
         let channel = MessageChannel::new().expect("MessageChannel");
         let s = scope.clone();
         let on_turn = Closure::<dyn FnMut()>::new(move || s.send_message(Msg::Pump));
@@ -118,21 +119,41 @@ impl SimWorker {
 
 /// Reports a panic to the page (and the console) before the instance traps.
 fn install_panic_report() {
-    std::panic::set_hook(Box::new(|info| {
-        let message = info.to_string();
-        gloo::console::error!(format!("faultline worker: {message}"));
-        if REPORTED.with(|r| r.replace(true)) {
-            return;
-        }
-        let at_us = LAST_NOW.with(|n| n.get());
-        REPORT.with(|r| {
-            if let Ok(r) = r.try_borrow() {
-                if let Some((scope, id)) = r.as_ref() {
-                    scope.respond(*id, FromEngine::Crashed { message, at_us });
-                }
+    std::panic::set_hook(Box::new(|info| report_crash(info.to_string())));
+}
+
+/// Reports a trap that was no panic: running out of memory aborts without one (wasm32 has
+/// 4 GiB at most), and the page would wait for the worker for ever. The trap reaches the
+/// worker's global scope as an uncaught error; the instance can still be called after it.
+fn report_traps() {
+    let scope: web_sys::EventTarget = js_sys::global().unchecked_into();
+    let listener = gloo::events::EventListener::new(&scope, "error", |event| {
+        let what = js_sys::Reflect::get(event, &"message".into())
+            .ok()
+            .and_then(|m| m.as_string())
+            .unwrap_or_default();
+        report_crash(format!(
+            "the simulation worker stopped ({what}): most likely it ran out of memory, which a \
+             browser tab's WebAssembly has at most 4 GiB of"
+        ));
+    });
+    listener.forget();
+}
+
+/// Sends the page a crash report, the first time only.
+fn report_crash(message: String) {
+    gloo::console::error!(format!("faultline worker: {message}"));
+    if REPORTED.with(|r| r.replace(true)) {
+        return;
+    }
+    let at_us = LAST_NOW.with(|n| n.get());
+    REPORT.with(|r| {
+        if let Ok(r) = r.try_borrow() {
+            if let Some((scope, id)) = r.as_ref() {
+                scope.respond(*id, FromEngine::Crashed { message, at_us });
             }
-        });
-    }));
+        }
+    });
 }
 
 /// Registers the worker. Call once, from the worker binary's `main`.
