@@ -60,7 +60,12 @@ pub struct EventQueue<E> {
     /// Free slots, reused before the slab grows.
     free: Vec<u32>,
     next_seq: u64,
+    /// Free slots at and above which, once they are most of the slab, it is compacted.
+    compact_min: usize,
 }
+
+/// Free slots that make compacting the slab worth it (see [`EventQueue::next_bucket`]).
+const COMPACT_MIN_FREE: usize = 4_096;
 
 impl<E> Default for EventQueue<E> {
     fn default() -> Self {
@@ -71,6 +76,7 @@ impl<E> Default for EventQueue<E> {
             slab: Vec::new(),
             free: Vec::new(),
             next_seq: 0,
+            compact_min: COMPACT_MIN_FREE,
         }
     }
 }
@@ -112,22 +118,52 @@ impl<E> EventQueue<E> {
     /// Removes the earliest event with its time and sequence number.
     pub fn pop(&mut self) -> Option<(SimTime, u64, E)> {
         let key = self.heap.pop()?;
-        if self.heap.is_empty() {
-            self.next_bucket();
-        }
         let event = self.slab[key.slot as usize]
             .take()
             .expect("a queued key's slot holds its event");
         self.free.push(key.slot);
+        if self.heap.is_empty() {
+            self.next_bucket();
+        }
         Some((key.at, key.seq, event))
     }
 
-    /// The heap ran dry: the earliest waiting bucket becomes its tier.
+    /// The heap ran dry: the earliest waiting bucket becomes its tier. Then, if most of the
+    /// slab is free, it is compacted: the slab keeps its high-water mark otherwise, and a
+    /// playground snapshot copies every slot (the changefeed's start at full scale queues
+    /// 537,000 events, of which 250,000 are left a few seconds later).
     fn next_bucket(&mut self) {
         if let Some((b, keys)) = self.later.pop_first() {
             self.horizon = b;
             self.heap.extend(keys);
         }
+        if self.free.len() >= self.compact_min && 2 * self.free.len() > self.slab.len() {
+            self.compact();
+        }
+    }
+
+    /// Moves the events to the front of a new slab, in slot order, and points their keys at
+    /// the new slots. Keys keep their time and sequence number, so the order is unchanged.
+    fn compact(&mut self) {
+        let mut moved = vec![u32::MAX; self.slab.len()];
+        let mut slab = Vec::with_capacity(self.slab.len() - self.free.len());
+        for (old, event) in self.slab.drain(..).enumerate() {
+            if let Some(e) = event {
+                moved[old] = slab.len() as u32;
+                slab.push(Some(e));
+            }
+        }
+        let fix = |k: Key| Key {
+            slot: moved[k.slot as usize],
+            ..k
+        };
+        let heap: Vec<Key> = std::mem::take(&mut self.heap).into_vec();
+        self.heap = heap.into_iter().map(fix).collect();
+        for keys in self.later.values_mut() {
+            keys.iter_mut().for_each(|k| *k = fix(*k));
+        }
+        self.slab = slab;
+        self.free.clear();
     }
 
     /// Number of pending events.
@@ -194,22 +230,26 @@ mod tests {
         /// same order, whatever the mix of near, far and past pushes and pops.
         #[test]
         fn pops_in_time_then_insertion_order(ops in proptest::collection::vec(op(), 0..400)) {
-            let mut q = EventQueue::default();
-            let mut reference: Vec<(u64, u64)> = Vec::new();
+            // Compacting whenever most of the slab is free.
+            let mut q = EventQueue {
+                compact_min: 2,
+                ..EventQueue::default()
+            };
+            let mut reference: Vec<(u64, u64, usize)> = Vec::new();
             let mut last = 0u64;
             for (i, o) in ops.into_iter().enumerate() {
                 match o {
                     Op::Push(d) => {
                         let at = last.saturating_add_signed(d);
                         let seq = q.push(SimTime(at), i);
-                        reference.push((at, seq));
+                        reference.push((at, seq, i));
                     }
                     Op::Pop => {
                         reference.sort();
                         let want = (!reference.is_empty()).then(|| reference.remove(0));
-                        let got = q.pop().map(|(at, seq, _)| (at.as_micros(), seq));
+                        let got = q.pop().map(|(at, seq, e)| (at.as_micros(), seq, e));
                         prop_assert_eq!(got, want);
-                        if let Some((at, _)) = got {
+                        if let Some((at, _, _)) = got {
                             last = at;
                         }
                     }
