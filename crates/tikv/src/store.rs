@@ -18,7 +18,7 @@ use crate::Cluster;
 /// of loads over a block has the CPU wait for the whole block's misses at once. Measured on
 /// the wasm build (docs/bench.md, "Two lines per peer, warmed a block at a time"): 32 was the
 /// quickest of 8, 16, 32 and 64, all within 10% of each other.
-pub(crate) const WARM_BLOCK: usize = 32;
+const WARM_BLOCK: usize = 32;
 
 /// Per-store state. Vectors indexed by another store's index describe this store's view of, or
 /// connection to, that store.
@@ -99,12 +99,13 @@ impl Cluster {
     /// In a walk over `items`, at the first item of each block of [`WARM_BLOCK`]: loads the
     /// hot lines ([`Peer::HOT_BYTES`]) of the block's peers. Portable on purpose: WebAssembly
     /// has no prefetch instruction, and natively this is as fast as prefetching ahead was.
-    pub(crate) fn warm_block<T>(&self, items: &[T], i: usize, peer: impl Fn(&T) -> PeerId) {
+    /// `peer` names the peer an item works on, if it has one here.
+    pub(crate) fn warm_block<T>(&self, items: &[T], i: usize, peer: impl Fn(&T) -> Option<PeerId>) {
         if !i.is_multiple_of(WARM_BLOCK) {
             return;
         }
-        for item in items.iter().skip(i).take(WARM_BLOCK) {
-            self.peers.touch(peer(item).ix(), Peer::HOT_BYTES);
+        for pid in items.iter().skip(i).take(WARM_BLOCK).filter_map(peer) {
+            self.peers.touch(pid.ix(), Peer::HOT_BYTES);
         }
     }
 
@@ -174,7 +175,7 @@ impl Cluster {
         let target =
             |m: &RaftMsg| crate::ids::PeerId::of(crate::ids::RegionId(m.region), m.to, replicas);
         for (i, m) in msgs.iter().enumerate() {
-            self.warm_block(msgs, i, target);
+            self.warm_block(msgs, i, |m| Some(target(m)));
             let pid = target(m);
             if self.slot_store[pid.ix()] as usize != s || self.merge.is_gone(m.region) {
                 continue; // the replica moved away, or its region merged away
@@ -216,7 +217,7 @@ impl Cluster {
         list.sort();
         let mut keep = Vec::with_capacity(list.len());
         for (i, &pid) in list.iter().enumerate() {
-            self.warm_block(&list, i, |&p| p);
+            self.warm_block(&list, i, |&p| Some(p));
             if self.slot_store[pid.ix()] as usize != s || !self.peers[pid.ix()].awake {
                 continue;
             }

@@ -6,8 +6,7 @@
 //! Region epochs are not modelled, so term and leader are the whole check.
 
 use crate::ids::{PeerId, RegionId, NO_SLOT};
-use crate::raft::{Peer, Role, MAX_REPLICAS};
-use crate::store::WARM_BLOCK;
+use crate::raft::{Role, MAX_REPLICAS};
 use crate::Cluster;
 
 impl Cluster {
@@ -34,12 +33,13 @@ impl Cluster {
 
     /// [`Cluster::local_leader_term`] of each of `regions`, in order. The CDC endpoint of a
     /// store asks this of every region it serves each `min-ts-interval` (64,000 a store at
-    /// full scale): the local peers of each block are loaded together first, so their cache
-    /// misses overlap instead of coming one at a time.
+    /// full scale): the local peers of each block are loaded together first
+    /// ([`Cluster::warm_block`]), so their cache misses overlap instead of coming one at a
+    /// time.
     pub fn local_leader_terms(&self, store: u32, regions: &[u32]) -> Vec<Option<u64>> {
         let mut terms = Vec::with_capacity(regions.len());
         for (i, &region) in regions.iter().enumerate() {
-            self.warm_local_peers(store, regions, i, |r| *r);
+            self.warm_block(regions, i, |&r| self.local_peer_checked(store, r));
             terms.push(self.local_leader_term(store, region));
         }
         terms
@@ -56,28 +56,19 @@ impl Cluster {
     ) -> Vec<bool> {
         let mut confirmed = Vec::with_capacity(asks.len());
         for (i, &(region, term)) in asks.iter().enumerate() {
-            self.warm_local_peers(store, asks, i, |a| a.0);
+            self.warm_block(asks, i, |a| self.local_peer_checked(store, a.0));
             confirmed.push(self.confirms_leader(store, region, term, leader_store));
         }
         confirmed
     }
 
-    /// At the first item of each block of [`WARM_BLOCK`] in a walk over `items`: loads the
-    /// hot lines of `store`'s peers of the block's regions, as [`Cluster::warm_block`] does
-    /// for the stores' own walks.
-    fn warm_local_peers<T>(&self, store: u32, items: &[T], i: usize, region: impl Fn(&T) -> u32) {
-        if !i.is_multiple_of(WARM_BLOCK) || store as usize >= self.stores.len() {
-            return;
-        }
-        for item in items.iter().skip(i).take(WARM_BLOCK) {
-            let r = region(item);
-            if let Some(pid) = (r < self.region_count())
-                .then(|| self.local_peer(store as usize, r))
-                .flatten()
-            {
-                self.peers.touch(pid.ix(), Peer::HOT_BYTES);
-            }
-        }
+    /// `store`'s peer of `region`, for warming: none for a region out of range or a store
+    /// with no peer of it.
+    fn local_peer_checked(&self, store: u32, region: u32) -> Option<PeerId> {
+        let known = region < self.region_count() && (store as usize) < self.stores.len();
+        known
+            .then(|| self.local_peer(store as usize, region))
+            .flatten()
     }
 
     /// Stores holding the region's replicas (`n` of them in the returned array).
