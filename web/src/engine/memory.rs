@@ -68,8 +68,3 @@ static ALLOCATOR: Counting = Counting;
 pub fn live_bytes() -> usize {
     LIVE.load(Ordering::Relaxed)
 }
-
-/// True while the heap holds more than [`CEILING_BYTES`].
-pub fn over_ceiling() -> bool {
-    live_bytes() > CEILING_BYTES
-}

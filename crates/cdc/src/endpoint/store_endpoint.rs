@@ -88,6 +88,23 @@ pub struct Endpoint {
     pub check: crate::endpoint::check_round::CheckRound,
 }
 
+/// Queues `kind` of `region` in `outbox` for each of `subs`, under each one's request id.
+fn queue_for_each(
+    outbox: &mut BTreeMap<Subscriber, Vec<RegionEvent>>,
+    region: u32,
+    subs: &[Subscription],
+    kind: &RegionEventKind,
+) {
+    for sub in subs {
+        let ev = RegionEvent {
+            region,
+            request: sub.request,
+            kind: kind.clone(),
+        };
+        outbox.entry(sub.to).or_default().push(ev);
+    }
+}
+
 /// Incremental scans that run at once on a store: TiKV runs them on a pool of
 /// `cdc.incremental-scan-threads` (4) threads and lets `cdc.incremental-scan-concurrency` (6)
 /// tasks run at once, so the pool bounds them (tikv `src/config/mod.rs`, `CdcConfig::default`;
@@ -125,14 +142,8 @@ impl Endpoint {
 
     /// Queues `kind` for every subscriber of `region`, each under its own request id.
     pub fn push_to_subscribers(&mut self, region: u32, kind: RegionEventKind) {
-        let Endpoint { subs, outbox, .. } = self;
-        for sub in subs.get(&region).into_iter().flatten() {
-            let ev = RegionEvent {
-                region,
-                request: sub.request,
-                kind: kind.clone(),
-            };
-            outbox.entry(sub.to).or_default().push(ev);
+        if let Some(list) = self.subs.get(&region) {
+            queue_for_each(&mut self.outbox, region, list, &kind);
         }
     }
 
@@ -151,16 +162,8 @@ impl Endpoint {
         let mut walk = subs.range(first.0..).peekable();
         for &(region, ts) in resolved {
             while walk.next_if(|(r, _)| **r < region).is_some() {}
-            let Some((_, list)) = walk.next_if(|(r, _)| **r == region) else {
-                continue;
-            };
-            for sub in list {
-                let ev = RegionEvent {
-                    region,
-                    request: sub.request,
-                    kind: RegionEventKind::Resolved(ts),
-                };
-                outbox.entry(sub.to).or_default().push(ev);
+            if let Some((_, list)) = walk.next_if(|(r, _)| **r == region) {
+                queue_for_each(outbox, region, list, &RegionEventKind::Resolved(ts));
             }
         }
     }

@@ -120,8 +120,8 @@ impl KvClient {
         }
     }
 
-    /// The regions whose resolved ts, initialized flag or tracking changed since the last
-    /// call, in region order.
+    /// The regions whose initialized flag or tracking changed since the last call, in region
+    /// order (a resolved ts moving up is in [`KvClient::take_advanced`] instead).
     pub fn take_changed(&mut self) -> Vec<u32> {
         self.changed.take()
     }

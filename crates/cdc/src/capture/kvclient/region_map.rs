@@ -192,7 +192,9 @@ mod tests {
     proptest! {
         /// A set takes out what went in, once each, in id order, and is empty after.
         #[test]
-        fn a_set_takes_out_each_region_once_in_order(ids in prop::collection::vec(0u32..5_000, 0..100)) {
+        fn a_set_takes_out_each_region_once_in_order(
+            ids in prop::collection::vec(0u32..5_000, 0..100),
+        ) {
             let mut set = RegionSet::default();
             set.extend(ids.iter().copied());
             let mut want = ids.clone();
