@@ -2,12 +2,17 @@
 //! assigned at insertion, so events at the same instant run in the order they were scheduled,
 //! on every platform.
 //!
-//! Two tiers: a min-heap holds the events of the current time bucket (about 131 ms), later
-//! ones wait unsorted in one vector per bucket and enter the heap when their bucket comes.
-//! The order is exactly the heap's alone (every heap event is earlier than every waiting one);
-//! what changes is the heap's size. A changefeed over the 256,000-region cluster schedules each
-//! store's incremental scans up to 30 s ahead, about 240,000 timers: in one heap every pop
-//! walked 18 levels of cache misses (`BinaryHeap::pop` was 16% of that run).
+//! Two tiers: the events of the current time bucket (about 131 ms) are ready to pop, later
+//! ones wait unsorted in one vector per bucket until their bucket comes. The order is exactly
+//! one heap's (every current event is earlier than every waiting one); what changes is the
+//! cost. A changefeed over the 256,000-region cluster schedules each store's incremental scans
+//! up to 30 s ahead, about 240,000 timers: in one heap every pop walked 18 levels of cache
+//! misses (`BinaryHeap::pop` was 16% of that run).
+//!
+//! The current bucket is itself two parts: the events that waited for it, sorted once when it
+//! comes (a sort walks memory in order; popping the same keys off a heap cost 11% of the
+//! changefeed's first 40 s, about 6,500 keys a bucket), and a small heap of the events
+//! scheduled into it since. A pop takes the earlier of the two heads.
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BinaryHeap};
@@ -49,7 +54,10 @@ impl Ord for Key {
 /// Pending events, earliest first.
 #[derive(Clone)]
 pub struct EventQueue<E> {
-    /// The events of buckets up to `horizon`; never empty while `later` holds any.
+    /// The events that waited for the current bucket, latest first (popped from the end).
+    sorted: Vec<Key>,
+    /// The events of buckets up to `horizon` scheduled since it came. With `sorted`, never
+    /// both empty while `later` holds any.
     heap: BinaryHeap<Key>,
     /// The events of buckets after `horizon`, unsorted, by bucket.
     later: BTreeMap<u64, Vec<Key>>,
@@ -64,12 +72,16 @@ pub struct EventQueue<E> {
     compact_min: usize,
 }
 
+/// Sorted events whose slots are loaded together ([`EventQueue::warm_next`]).
+const WARM_BLOCK: usize = 8;
+
 /// Free slots that make compacting the slab worth it (see [`EventQueue::next_bucket`]).
 const COMPACT_MIN_FREE: usize = 4_096;
 
 impl<E> Default for EventQueue<E> {
     fn default() -> Self {
         EventQueue {
+            sorted: Vec::new(),
             heap: BinaryHeap::new(),
             later: BTreeMap::new(),
             horizon: 0,
@@ -98,8 +110,8 @@ impl<E> EventQueue<E> {
         };
         let key = Key { at, seq, slot };
         let b = bucket(at);
-        if self.heap.is_empty() && b > self.horizon {
-            // Nothing pending (an empty heap means an empty `later`): the heap's tier moves on.
+        if self.current_is_empty() && b > self.horizon {
+            // Nothing pending (an empty current bucket means an empty `later`): it moves on.
             self.horizon = b;
         }
         if b <= self.horizon {
@@ -110,32 +122,77 @@ impl<E> EventQueue<E> {
         seq
     }
 
+    fn current_is_empty(&self) -> bool {
+        self.sorted.is_empty() && self.heap.is_empty()
+    }
+
+    /// The earliest key of the current bucket, and whether it is the sorted part's.
+    fn head(&self) -> Option<(Key, bool)> {
+        match (self.sorted.last(), self.heap.peek()) {
+            // `Key`'s order is reversed: the greater key is the earlier event.
+            (Some(&s), Some(&h)) => Some(if s > h { (s, true) } else { (h, false) }),
+            (Some(&s), None) => Some((s, true)),
+            (None, h) => h.map(|&h| (h, false)),
+        }
+    }
+
     /// Time of the earliest pending event.
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.peek().map(|k| k.at)
+        self.head().map(|(k, _)| k.at)
     }
 
     /// Removes the earliest event with its time and sequence number.
     pub fn pop(&mut self) -> Option<(SimTime, u64, E)> {
-        let key = self.heap.pop()?;
+        let (key, from_sorted) = self.head()?;
+        if from_sorted {
+            self.sorted.pop();
+            if self.sorted.len().is_multiple_of(WARM_BLOCK) {
+                self.warm_next();
+            }
+        } else {
+            self.heap.pop();
+        }
         let event = self.slab[key.slot as usize]
             .take()
             .expect("a queued key's slot holds its event");
         self.free.push(key.slot);
-        if self.heap.is_empty() {
+        if self.current_is_empty() {
             self.next_bucket();
         }
         Some((key.at, key.seq, event))
     }
 
-    /// The heap ran dry: the earliest waiting bucket becomes its tier. Then, if most of the
+    /// Loads one byte of each cache line of the next [`WARM_BLOCK`] sorted events' slots, so
+    /// their cache misses overlap instead of coming one pop at a time: the sorted events were
+    /// written up to a bucket earlier and are rarely still in cache. Plain loads, as
+    /// `CowVec::touch` does, because WebAssembly has no prefetch instruction.
+    #[inline]
+    fn warm_next(&self) {
+        let size = std::mem::size_of::<Option<E>>();
+        for k in self.sorted.iter().rev().take(WARM_BLOCK) {
+            let slot: *const Option<E> = &self.slab[k.slot as usize];
+            let first = slot.cast::<std::mem::MaybeUninit<u8>>();
+            for at in (0..size).step_by(64) {
+                // SAFETY: `at < size`, so the address stays inside the slot, a live value;
+                // the byte is read as `MaybeUninit`, so padding is fine. Volatile, so the load
+                // is not optimised away though nothing uses its value.
+                std::hint::black_box(unsafe { std::ptr::read_volatile(first.add(at)) });
+            }
+        }
+    }
+
+    /// The current bucket ran dry: the earliest waiting one comes, sorted. Then, if most of the
     /// slab is free, it is compacted: the slab keeps its high-water mark otherwise, and a
     /// playground snapshot copies every slot (the changefeed's start at full scale queues
     /// 537,000 events, of which 250,000 are left a few seconds later).
     fn next_bucket(&mut self) {
-        if let Some((b, keys)) = self.later.pop_first() {
+        if let Some((b, mut keys)) = self.later.pop_first() {
             self.horizon = b;
-            self.heap.extend(keys);
+            // Ascending by `Key`'s reversed order: latest first. Sequence numbers are unique,
+            // so an unstable sort gives one order on every platform.
+            keys.sort_unstable();
+            self.sorted = keys;
+            self.warm_next();
         }
         if self.free.len() >= self.compact_min && 2 * self.free.len() > self.slab.len() {
             self.compact();
@@ -159,6 +216,7 @@ impl<E> EventQueue<E> {
         };
         let heap: Vec<Key> = std::mem::take(&mut self.heap).into_vec();
         self.heap = heap.into_iter().map(fix).collect();
+        self.sorted.iter_mut().for_each(|k| *k = fix(*k));
         for keys in self.later.values_mut() {
             keys.iter_mut().for_each(|k| *k = fix(*k));
         }
@@ -168,12 +226,13 @@ impl<E> EventQueue<E> {
 
     /// Number of pending events.
     pub fn len(&self) -> usize {
-        self.heap.len() + self.later.values().map(Vec::len).sum::<usize>()
+        let later: usize = self.later.values().map(Vec::len).sum();
+        self.sorted.len() + self.heap.len() + later
     }
 
     /// True when nothing is pending.
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.current_is_empty()
     }
 }
 
