@@ -258,3 +258,16 @@ impl Model for Stack {
         self.tikv.check_invariants()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// Every pending event waits in a slot the size of the largest one, and a playground
+    /// snapshot copies the whole queue: at full scale about 250,000 events. The etcd
+    /// snapshots some session messages carry are boxed for that (152 bytes a slot before);
+    /// a new message that fails this should box its rare large payload too.
+    #[test]
+    fn an_event_of_the_full_stack_fits_in_80_bytes() {
+        let size = std::mem::size_of::<faultline_sim::Event<super::Stack>>();
+        assert!(size <= 80, "Event<Stack> is {size} bytes");
+    }
+}

@@ -116,7 +116,7 @@ impl Cdc {
                 let s = &mut self.sessions[c as usize];
                 let taken = s.on_joined(at, out, (to, c), epoch, lease);
                 if taken {
-                    self.session_view(out, c, snap);
+                    self.session_view(out, c, *snap);
                 }
             }
             SessionMsg::JoinRefused { epoch } => {
@@ -140,7 +140,7 @@ impl Cdc {
                 if ok {
                     let ttl = self.cfg.session.ttl;
                     self.sessions[c as usize].deadline = now.plus(ttl);
-                    self.session_view(out, c, snap);
+                    self.session_view(out, c, *snap);
                 } else {
                     self.session_done(out, c, "lease not found (TTL -1)");
                 }
@@ -149,7 +149,7 @@ impl Cdc {
                 // A watch event may overtake the Joined answer; the watch itself is open.
                 let s = &self.sessions[c as usize];
                 if s.joined && s.closing.is_none() {
-                    self.session_view(out, c, snap);
+                    self.session_view(out, c, *snap);
                 }
             }
             SessionMsg::Revoked { .. } => {

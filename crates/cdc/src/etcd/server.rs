@@ -47,7 +47,7 @@ impl Etcd {
                     return peers.send(out, c, SessionMsg::JoinRefused { epoch });
                 };
                 let ttl = self.lease_ttl(lease, now);
-                let snap = self.snapshot();
+                let snap = Box::new(self.snapshot());
                 let joined = SessionMsg::Joined {
                     epoch,
                     lease,
@@ -59,7 +59,7 @@ impl Etcd {
             }
             SessionMsg::KeepAlive { lease } => {
                 let ok = self.keepalive(lease, now, ttl);
-                let snap = self.snapshot();
+                let snap = Box::new(self.snapshot());
                 peers.send(out, c, SessionMsg::KeepAliveResp { lease, ok, snap });
             }
             SessionMsg::Revoke { lease } => {
@@ -87,7 +87,7 @@ impl Etcd {
     pub fn notify_watchers(&self, out: &mut Out, peers: Peers) {
         let snap = self.snapshot();
         for (c, _) in self.watchers() {
-            let snap = snap.clone();
+            let snap = Box::new(snap.clone());
             peers.send(out, c, SessionMsg::Watch { snap });
         }
     }

@@ -39,8 +39,9 @@ pub enum SessionMsg {
         /// retried `Join` answered with the lease granted to the first one (etcd's grant and
         /// keepalive responses carry the TTL, and the client's deadline follows it).
         ttl: SimDuration,
-        /// etcd state.
-        snap: EtcdSnapshot,
+        /// etcd state (boxed: every message waits in the event queue in a slot the size of
+        /// the largest one, and these are rare).
+        snap: Box<EtcdSnapshot>,
     },
     /// PD -> capture: this session's keys were deleted before its `Joined` answer arrived
     /// (etcd: "requested lease not found"); the capture starts a new session.
@@ -59,13 +60,15 @@ pub enum SessionMsg {
         lease: u64,
         /// Lease still exists.
         ok: bool,
-        /// etcd state.
-        snap: EtcdSnapshot,
+        /// etcd state (boxed: every message waits in the event queue in a slot the size of
+        /// the largest one, and these are rare).
+        snap: Box<EtcdSnapshot>,
     },
     /// PD -> capture: a watched key changed.
     Watch {
-        /// etcd state.
-        snap: EtcdSnapshot,
+        /// etcd state (boxed: every message waits in the event queue in a slot the size of
+        /// the largest one, and these are rare).
+        snap: Box<EtcdSnapshot>,
     },
     /// Capture -> PD: revoke the lease (resign and close the session).
     Revoke {
