@@ -8,21 +8,21 @@
 use faultline_scenario::{gallery, Run, MODEL_VERSION};
 
 /// The model version the pins below were recorded with.
-const PINNED_MODEL_VERSION: u32 = 17;
+const PINNED_MODEL_VERSION: u32 = 18;
 
 /// (gallery file, trace hash at the end of its run).
 const PINS: &[(&str, u64)] = &[
     (
         "tikv-14547-leaders-lost-after-store-failure.toml",
-        0x57877a6ca7416df3,
+        0x92e96f943bfd812d,
     ),
     (
         "tikv-14547-leaders-lost-after-store-failure-fixed.toml",
-        0x57877a6ca7416df3,
+        0x92e96f943bfd812d,
     ),
     ("raft-basics-kill-a-store.toml", 0xf85d5b0a63ed0825),
     ("raft-minority-leader-partition.toml", 0x43e2762c375e5653),
-    ("raft-quorum-lost-two-stores.toml", 0x437a9109832b8b9f),
+    ("raft-quorum-lost-two-stores.toml", 0x99b9376fc3230656),
     ("raft-region-split.toml", 0xdd93348e77643568),
     ("tikv-rolling-restart.toml", 0xd92142b1221598c8),
     (

@@ -190,10 +190,13 @@ impl Cluster {
     }
 
     /// TiKV 7.1 `HibernateState::maybe_hibernate`: the first call starts a poll; later calls
-    /// hibernate once every peer voted. Asks peers that have not voted yet. So a leader with
-    /// a replica on a dead store stays awake until PD replaces that replica. (TiKV 8.x adds a
-    /// `down_peer_ids` argument: peers down for `max_peer_down_duration` need not vote if the
-    /// voters form a quorum. The model keeps 7.1.)
+    /// hibernate once every peer voted. Until then it asks every other peer again, each tick,
+    /// voted or not (`PeerFsmDelegate::all_agree_to_hibernate`, `fsm/peer.rs`, loops over all
+    /// the region's peers). So a leader with a replica on a dead store stays awake until PD
+    /// replaces that replica, and sends its live followers a request every tick. (TiKV 8.x adds
+    /// a `down_peer_ids` argument: peers down for `max_peer_down_duration` need not vote if
+    /// the voters form a quorum, and it skips the broadcast when every missing voter has been
+    /// unreachable for three heartbeats. The model keeps 7.1.)
     pub(crate) fn leader_may_sleep(&mut self, pid: PeerId) -> bool {
         let me = pid.slot(self.replicas);
         match self.peers[pid.ix()].leader_state {
@@ -206,18 +209,15 @@ impl Cluster {
             LeaderState::Poll => {}
         }
         let votes = self.peers[pid.ix()].hib_votes;
-        let mut all = true;
-        for s in 0..self.replicas as u8 {
-            if votes & (1 << s) == 0 {
-                all = false;
-                let term = self.peers[pid.ix()].term;
-                let r = pid.region(self.replicas).0;
-                self.send(pid, s, RaftMsg::new(r, me, s, Kind::HibernateRequest, term));
-            }
-        }
+        let all = (0..self.replicas as u8).all(|s| votes & (1 << s) != 0);
         if all {
             self.peers[pid.ix()].leader_state = LeaderState::Hibernated;
             return true;
+        }
+        let term = self.peers[pid.ix()].term;
+        let r = pid.region(self.replicas).0;
+        for s in (0..self.replicas as u8).filter(|&s| s != me) {
+            self.send(pid, s, RaftMsg::new(r, me, s, Kind::HibernateRequest, term));
         }
         false
     }

@@ -297,3 +297,30 @@ fn leader_with_a_dead_replica_stays_awake_as_in_7_1() {
     );
     assert_ne!(l.leader_state, LeaderState::Hibernated);
 }
+
+/// TiKV `PeerFsmDelegate::all_agree_to_hibernate`: while the poll is open the leader asks every
+/// other peer again at each tick, the ones that already voted too (upstream loops over all the
+/// region's peers). Asking only the missing voters sent the live follower of a leader whose
+/// other replica is on a dead store nothing, where TiKV sends it a request every tick.
+#[test]
+fn an_open_hibernate_poll_asks_every_peer_each_tick_voted_or_not() {
+    let mut w = world(UnreachableBroadcast::OncePerDisconnect);
+    let c = &mut w.model;
+    c.peers[LEADER.ix()].leader_state = LeaderState::Poll;
+    c.peers[LEADER.ix()].hib_votes = 0b011; // the leader and slot 1 voted; slot 2 did not
+    c.stores[0].outbox.iter_mut().for_each(Vec::clear);
+    assert!(!c.leader_may_sleep(LEADER), "slot 2 has not voted");
+    for to in [1usize, 2] {
+        let asked = c.stores[0].outbox[to]
+            .iter()
+            .any(|m| m.kind == Kind::HibernateRequest && m.to as usize == to);
+        assert!(asked, "slot {to} asked");
+    }
+    c.peers[LEADER.ix()].hib_votes = 0b111;
+    c.stores[0].outbox.iter_mut().for_each(Vec::clear);
+    assert!(c.leader_may_sleep(LEADER), "every peer voted");
+    assert!(
+        c.stores[0].outbox.iter().all(Vec::is_empty),
+        "no request once all voted"
+    );
+}
