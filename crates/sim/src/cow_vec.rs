@@ -10,7 +10,6 @@
 //! cost is one chunk at most.
 
 use std::fmt;
-use std::mem::MaybeUninit;
 use std::ops::{Index, IndexMut};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -65,21 +64,11 @@ impl<T, const SHIFT: u32> CowVec<T, SHIFT> {
     }
 
     /// Loads one byte of each 64-byte line among the first `bytes` bytes of element `i`, so
-    /// those lines come into cache (nothing past the end). A tight loop of such loads over a
-    /// block of elements has the CPU wait for all their cache misses at once, where the work on
-    /// each element would wait for them one by one. Plain loads, so it works on wasm32, which
-    /// has no prefetch instruction.
+    /// those lines come into cache (nothing past the end; see `cache_lines.rs`).
     #[inline]
     pub fn touch(&self, i: usize, bytes: usize) {
-        let Some(element) = self.get(i) else {
-            return;
-        };
-        let first = (element as *const T).cast::<MaybeUninit<u8>>();
-        for line in 0..bytes.min(std::mem::size_of::<T>()).div_ceil(64) {
-            // SAFETY: the address stays inside `element`, a live value, and the byte is read
-            // as `MaybeUninit`, so padding is fine. Volatile, so the load is not optimised
-            // away though nothing uses its value.
-            std::hint::black_box(unsafe { std::ptr::read_volatile(first.add(line * 64)) });
+        if let Some(element) = self.get(i) {
+            crate::cache_lines::load(element, bytes);
         }
     }
 

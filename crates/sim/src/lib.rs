@@ -5,6 +5,7 @@
 //! ([`Network`]), faults scheduled as events ([`Fault`]), and a 64-bit trace hash over every
 //! processed event. It knows nothing about TiKV or TiCDC: those are [`Model`]s.
 
+mod cache_lines;
 pub mod cow_vec;
 pub mod fault;
 pub mod heap;

@@ -163,22 +163,14 @@ impl<E> EventQueue<E> {
         Some((key.at, key.seq, event))
     }
 
-    /// Loads one byte of each cache line of the next [`WARM_BLOCK`] sorted events' slots, so
-    /// their cache misses overlap instead of coming one pop at a time: the sorted events were
-    /// written up to a bucket earlier and are rarely still in cache. Plain loads, as
-    /// `CowVec::touch` does, because WebAssembly has no prefetch instruction.
+    /// Loads the cache lines of the next [`WARM_BLOCK`] sorted events' slots
+    /// (`cache_lines.rs`), so their cache misses overlap instead of coming one pop at a
+    /// time: the sorted events were written up to a bucket earlier and are rarely still in
+    /// cache.
     #[inline]
     fn warm_next(&self) {
-        let size = std::mem::size_of::<Option<E>>();
         for k in self.sorted.iter().rev().take(WARM_BLOCK) {
-            let slot: *const Option<E> = &self.slab[k.slot as usize];
-            let first = slot.cast::<std::mem::MaybeUninit<u8>>();
-            for at in (0..size).step_by(64) {
-                // SAFETY: `at < size`, so the address stays inside the slot, a live value;
-                // the byte is read as `MaybeUninit`, so padding is fine. Volatile, so the load
-                // is not optimised away though nothing uses its value.
-                std::hint::black_box(unsafe { std::ptr::read_volatile(first.add(at)) });
-            }
+            crate::cache_lines::load(&self.slab[k.slot as usize], usize::MAX);
         }
     }
 

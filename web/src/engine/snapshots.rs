@@ -18,7 +18,8 @@
 //! half of them: [`Snapshots::plan`] spaces the ones it takes over the stretch, half as many
 //! as the budget has room for, the landmarks on the way among them (below). Each costs the
 //! seek time (about 0.35 s at full scale after the kill, nearly all of it fresh memory for
-//! the chunks the run then copies, docs/bench.md), so the other half is left to idle time: once the cursor rests, the session replays from a
+//! the chunks the run then copies, docs/bench.md), so the other half is left to idle time:
+//! once the cursor rests, the session replays from a
 //! snapshot to the middle of the widest gap and keeps a copy there ([`Snapshots::widest_gap`],
 //! `Session::fill_idle`), until the budget is full or no gap is wider than twice the usual
 //! interval.
