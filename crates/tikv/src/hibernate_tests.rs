@@ -324,3 +324,37 @@ fn an_open_hibernate_poll_asks_every_peer_each_tick_voted_or_not() {
         "no request once all voted"
     );
 }
+
+/// The benchmark's work count: a hibernated region's peers tick nothing; with hibernation off
+/// every peer ticks once per base tick (1 s), so ten seconds cost three peers ten ticks each.
+#[test]
+fn peer_ticks_count_one_per_awake_peer_per_base_tick() {
+    let mut w = world(UnreachableBroadcast::OncePerDisconnect);
+    w.run_until(secs(20));
+    assert_eq!(
+        w.model.raft_work().peer_ticks,
+        0,
+        "a hibernated region ticks nothing"
+    );
+
+    let mut cfg = TikvConfig {
+        stores: 3,
+        regions: 1,
+        ..Default::default()
+    };
+    cfg.hibernate.enabled = false;
+    let mut net = Network::new((SimDuration::from_millis(1), SimDuration::from_millis(2)));
+    let c = Cluster::new(&cfg, &mut net);
+    let mut w = World::new(c, 5, net, SimDuration::from_secs(1));
+    w.run_until(SimTime(secs(5).0 + 500_000));
+    let before = w.model.raft_work();
+    w.run_until(SimTime(secs(15).0 + 500_000));
+    let after = w.model.raft_work();
+    assert_eq!(after.peer_ticks - before.peer_ticks, 3 * 10);
+    assert!(after.messages > before.messages, "the leader heartbeats");
+    assert_eq!(
+        after.total() - before.total(),
+        (after.peer_ticks - before.peer_ticks) + (after.messages - before.messages),
+        "no store is down, so nothing is reported unreachable"
+    );
+}

@@ -82,5 +82,5 @@ pub use membership::StoreState;
 pub use msg::{Kind, Msg, RaftMsg, Timer};
 pub use raft::proposals::{OpEvent, OpOutcome};
 pub use split::RegionEpoch;
-pub use view::{PeerDetail, RegionDetail};
+pub use view::{PeerDetail, RaftWork, RegionDetail};
 pub use watch::{WatchEvent, WatchWhat};

@@ -31,6 +31,9 @@ pub struct Book {
     pub elections_started: u64,
     /// Raft messages handed to peers.
     pub raft_messages: u64,
+    /// Base ticks handled by awake peers (TiKV `on_raft_base_tick` calls). Not a metric a
+    /// scenario can name: the benchmark's measure of the work an awake region costs.
+    pub peer_ticks: u64,
     /// Entries applied by leaders.
     pub writes_applied: u64,
     /// Writes accepted by a leader.
@@ -86,6 +89,7 @@ impl Book {
             awake_peers: 0,
             elections_started: 0,
             raft_messages: 0,
+            peer_ticks: 0,
             writes_applied: 0,
             writes_proposed: 0,
             writes_dropped: 0,

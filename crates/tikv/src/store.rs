@@ -221,6 +221,7 @@ impl Cluster {
             if self.slot_store[pid.ix()] as usize != s || !self.peers[pid.ix()].awake {
                 continue;
             }
+            self.book.peer_ticks += 1;
             if self.tick_peer(k, pid) {
                 keep.push(pid);
             } else {

@@ -188,4 +188,34 @@ impl Cluster {
     pub fn raft_messages(&self) -> u64 {
         self.book.raft_messages
     }
+
+    /// The Raft work done since the start, counted per peer: what a run's cost follows.
+    pub fn raft_work(&self) -> RaftWork {
+        RaftWork {
+            peer_ticks: self.book.peer_ticks,
+            messages: self.book.raft_messages,
+            unreachable_reports: self.book.unreachable_reports,
+        }
+    }
+}
+
+/// Cumulative per-peer Raft work of a run ([`Cluster::raft_work`]). Each item lands on one
+/// peer's state, so at full scale each is about one cache miss: the benchmark divides its time
+/// by their sum.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RaftWork {
+    /// Base ticks handled by awake peers.
+    pub peer_ticks: u64,
+    /// Raft messages handed to peers.
+    pub messages: u64,
+    /// `Unreachable` reports handed to the senders of messages a raft client dropped or
+    /// refused (a dead store's full queue refuses most of them).
+    pub unreachable_reports: u64,
+}
+
+impl RaftWork {
+    /// All three together: the peer-level operations of the run.
+    pub fn total(&self) -> u64 {
+        self.peer_ticks + self.messages + self.unreachable_reports
+    }
 }

@@ -7,6 +7,7 @@
 
 use faultline_scenario::{parse_scenario, Run};
 use faultline_sim::SimTime;
+use faultline_tikv::RaftWork;
 
 const FULL_SCALE: &str = include_str!("../../../scenarios/tikv-14547-full-scale.toml");
 
@@ -21,9 +22,17 @@ pub fn full_scale_run() -> Run {
 
 /// Runs the full-scale scenario for `minutes` simulated minutes; returns events processed.
 pub fn run_full_scale(minutes: u32) -> u64 {
+    run_full_scale_counted(minutes).0
+}
+
+/// [`run_full_scale`], also returning the Raft work the run did: what its time follows.
+pub fn run_full_scale_counted(minutes: u32) -> (u64, RaftWork) {
     let mut run = full_scale_run();
     run.run_until(SimTime(minutes as u64 * 60_000_000));
-    run.world.kernel.processed()
+    (
+        run.world.kernel.processed(),
+        run.world.model.tikv.raft_work(),
+    )
 }
 
 /// The wasm entry point.

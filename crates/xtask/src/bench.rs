@@ -68,8 +68,10 @@ fn timed(c: &mut std::process::Command) -> Result<String> {
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
-/// The `N.NN s` figure at the end of a benchmark line.
-fn seconds(line: &str) -> Result<f64> {
+/// The `N.NN s` figure at the end of a benchmark's first line (the native one prints its
+/// Raft work on a second).
+fn seconds(out: &str) -> Result<f64> {
+    let line = out.lines().next().unwrap_or_default();
     line.rsplit(", ")
         .next()
         .and_then(|s| s.trim_end_matches(" s").parse().ok())
@@ -83,6 +85,13 @@ mod tests {
         assert_eq!(
             super::seconds("wasm: 3 simulated min, 2347130 events, 2.34 s").unwrap(),
             2.34
+        );
+        assert_eq!(
+            super::seconds(
+                "native: 3 simulated min, 9 events, 4.50 s\nraft work: 1 M items, 9 ns each"
+            )
+            .unwrap(),
+            4.5
         );
         assert!(super::seconds("garbage").is_err());
     }
