@@ -199,9 +199,9 @@ impl Cluster {
     }
 }
 
-/// Cumulative per-peer Raft work of a run ([`Cluster::raft_work`]). Each item lands on one
-/// peer's state, so at full scale each is about one cache miss: the benchmark divides its time
-/// by their sum.
+/// Cumulative per-peer Raft work of a run ([`Cluster::raft_work`]). Each item reads and
+/// writes one peer's state, one of 768,000 at full scale: the benchmark divides its time by
+/// their sum.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RaftWork {
     /// Base ticks handled by awake peers.

@@ -50,7 +50,8 @@ pub fn run_wasm_ratio(args: &[String]) -> Result {
     let script = root.join("crates/wasm-bench/run.mjs");
     let wasm_out = timed(in_dir("node", &root).arg(script).arg(wasm).arg(minutes))?;
     let (n, w) = (seconds(&native_out)?, seconds(&wasm_out)?);
-    println!("    {native_out}\n    {wasm_out}");
+    let indent = |out: &str| out.replace('\n', "\n    ");
+    println!("    {}\n    {}", indent(&native_out), indent(&wasm_out));
     println!("    wasm runs at {:.0}% of native speed", 100.0 * n / w);
     Ok(())
 }
