@@ -5,6 +5,8 @@
 //! The wasm export takes and returns plain integers, so it needs no wasm-bindgen glue and runs
 //! under any WebAssembly engine (Node.js here, the browser's engine is the same V8).
 
+pub mod args;
+
 use faultline_scenario::{parse_scenario, Run};
 use faultline_sim::SimTime;
 use faultline_tikv::RaftWork;

@@ -11,21 +11,24 @@ use std::time::Instant;
 
 use faultline_scenario::{parse_scenario, Dur, Run, Scenario};
 use faultline_sim::SimTime;
+use faultline_wasm_bench::args::number_arg_or_exit;
 
 const TICDC_FULL_SCALE: &str = include_str!("../../../../scenarios/ticdc-full-scale.toml");
 
 /// The changefeed whose start is reported.
 const CHANGEFEED_LAG: &str = "checkpoint_lag.cf-1";
 
+const USAGE: &str = "cdc-bench-native [SECONDS] [ROUNDS]";
+
 fn main() {
     let mut args = std::env::args().skip(1);
-    let secs: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(40);
-    let rounds: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
+    let secs = number_arg_or_exit(USAGE, "SECONDS", args.next(), 2..=3600, 40);
+    let rounds = number_arg_or_exit(USAGE, "ROUNDS", args.next(), 1..=100, 1);
     let mut with_cdc = parse_scenario("ticdc-full-scale.toml", TICDC_FULL_SCALE)
         .expect("the shipped full-scale changefeed scenario is valid");
     with_cdc.duration = with_cdc.duration.max(Dur::secs(secs));
     let tikv_only = without_changefeeds(&with_cdc);
-    for round in 1..=rounds.max(1) {
+    for round in 1..=rounds {
         let (tikv_s, _) = timed_run(&tikv_only, secs);
         let (cdc_s, run) = timed_run(&with_cdc, secs);
         let start = changefeed_start(&run, secs)

@@ -8,11 +8,14 @@ use std::time::Instant;
 
 use faultline_scenario::Run;
 use faultline_sim::SimTime;
+use faultline_wasm_bench::args::number_arg_or_exit;
+
+const USAGE: &str = "seek-bench-native [MINUTES] [EVERY_S]";
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let minutes: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(6);
-    let every_s: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(20);
+    let minutes = number_arg_or_exit(USAGE, "MINUTES", args.next(), 1..=16, 6);
+    let every_s = number_arg_or_exit(USAGE, "EVERY_S", args.next(), 1..=600, 20);
     let mut run = faultline_wasm_bench::full_scale_run();
     let rss_start = rss_mb();
     let (mut snaps, mut clone_s, mut clone_max_s, mut model_s) = (Vec::new(), 0.0, 0.0f64, 0.0);

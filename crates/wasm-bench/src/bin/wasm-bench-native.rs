@@ -4,11 +4,12 @@
 
 use std::time::Instant;
 
+use faultline_wasm_bench::args::number_arg_or_exit;
+
+const USAGE: &str = "wasm-bench-native [MINUTES]";
+
 fn main() {
-    let minutes: u32 = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(10);
+    let minutes = number_arg_or_exit(USAGE, "MINUTES", std::env::args().nth(1), 1..=60, 10) as u32;
     let start = Instant::now();
     let (events, work) = faultline_wasm_bench::run_full_scale_counted(minutes);
     let secs = start.elapsed().as_secs_f64();
