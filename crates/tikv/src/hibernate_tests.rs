@@ -12,12 +12,23 @@ use crate::{Cluster, TikvAction, TikvConfig, UnreachableBroadcast};
 
 /// Three stores, one region led by slot 0 on store 0, everything hibernated.
 fn world(mode: UnreachableBroadcast) -> World<Cluster> {
-    let cfg = TikvConfig {
+    world_of(TikvConfig {
+        unreachable_broadcast: mode,
+        ..three_stores_one_region()
+    })
+}
+
+/// The configuration of [`world`], broadcast mode at its default.
+fn three_stores_one_region() -> TikvConfig {
+    TikvConfig {
         stores: 3,
         regions: 1,
-        unreachable_broadcast: mode,
         ..Default::default()
-    };
+    }
+}
+
+/// A world of `cfg`, seed 5, 1-2 ms links.
+fn world_of(cfg: TikvConfig) -> World<Cluster> {
     let mut net = Network::new((SimDuration::from_millis(1), SimDuration::from_millis(2)));
     let c = Cluster::new(&cfg, &mut net);
     World::new(c, 5, net, SimDuration::from_secs(1))
@@ -337,15 +348,9 @@ fn peer_ticks_count_one_per_awake_peer_per_base_tick() {
         "a hibernated region ticks nothing"
     );
 
-    let mut cfg = TikvConfig {
-        stores: 3,
-        regions: 1,
-        ..Default::default()
-    };
+    let mut cfg = three_stores_one_region();
     cfg.hibernate.enabled = false;
-    let mut net = Network::new((SimDuration::from_millis(1), SimDuration::from_millis(2)));
-    let c = Cluster::new(&cfg, &mut net);
-    let mut w = World::new(c, 5, net, SimDuration::from_secs(1));
+    let mut w = world_of(cfg);
     w.run_until(SimTime(secs(5).0 + 500_000));
     let before = w.model.raft_work();
     w.run_until(SimTime(secs(15).0 + 500_000));

@@ -19,10 +19,9 @@
 //! as the budget has room for, the landmarks on the way among them (below). Each costs the
 //! seek time (about 0.35 s at full scale after the kill, nearly all of it fresh memory for
 //! the chunks the run then copies, docs/bench.md), so the other half is left to idle time:
-//! once the cursor rests, the session replays from a
-//! snapshot to the middle of the widest gap and keeps a copy there ([`Snapshots::widest_gap`],
-//! `Session::fill_idle`), until the budget is full or no gap is wider than twice the usual
-//! interval.
+//! once the cursor rests, the session replays from a snapshot to the middle of the widest gap
+//! and keeps a copy there ([`Snapshots::widest_gap`], `Session::fill_idle`), until the budget
+//! is full or no gap is wider than twice the usual interval.
 //!
 //! The tour's steps and the faults are landmarks ([`Snapshots::with_landmarks`]): the run stops
 //! at each and a snapshot is kept there through every thinning, so a seek back to one replays
