@@ -41,6 +41,14 @@ pub fn target() -> PathBuf {
     }
 }
 
+/// The model alone built as WebAssembly (`crates/wasm-bench`, `bench::build_raw_wasm`).
+pub fn raw_model_wasm() -> PathBuf {
+    target()
+        .join("wasm32-unknown-unknown")
+        .join("release")
+        .join("faultline_wasm_bench.wasm")
+}
+
 /// The directory holding `wasm-opt` once `npm ci` ran in web/.
 pub fn node_bin() -> PathBuf {
     web().join("node_modules").join(".bin")

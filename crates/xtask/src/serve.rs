@@ -37,7 +37,8 @@ pub fn run(args: &[String]) -> Result {
     static_server::serve(&paths::dist(), ADDRESS, PORT)
 }
 
-/// `trunk build --release`: the page and the worker, size-tuned and run through wasm-opt.
+/// `trunk build --release`: the page and the worker, size-tuned but for the model crates
+/// (speed-tuned, see the root Cargo.toml), and run through wasm-opt.
 pub fn build_release() -> Result {
     cmd::run(
         "trunk build --release",

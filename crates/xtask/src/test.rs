@@ -1,7 +1,7 @@
 //! `cargo xtask test`: every check, in order of cost, stopping at the first failure.
 
 use crate::cmd::{self, in_dir, Result};
-use crate::{paths, serve, size, tools};
+use crate::{bench, paths, serve, size, tools};
 
 /// Runs all checks. `--skip-e2e` exists only for quick local loops; CI (`.ci/run`) never
 /// passes it.
@@ -99,6 +99,8 @@ fn browser_tests(root: &std::path::Path) -> Result {
         "building the faultline CLI",
         in_dir("cargo", root).args(["build", "--package", "faultline-cli", "--bin", "faultline"]),
     )?;
+    // The seek report compares the playground with the model alone in the same browser.
+    bench::build_raw_wasm()?;
     let chromium = tools::ensure_chromium()?;
     let e2e = paths::e2e();
     tools::ensure_npm_packages(&e2e, "the browser tests (playwright-core)")?;
@@ -112,6 +114,7 @@ fn browser_tests(root: &std::path::Path) -> Result {
                 paths::target().join("debug").join("faultline"),
             )
             .env("FAULTLINE_ROOT", root)
+            .env("FAULTLINE_RAW_WASM", paths::raw_model_wasm())
             .env("CHROMIUM", chromium),
     )?;
     println!(
