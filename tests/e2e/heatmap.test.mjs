@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open } from "./lib/browser.mjs";
 import { useApp } from "./lib/harness.mjs";
-import { waitStatus, text, screenshot } from "./lib/app.mjs";
+import { waitStatus, text, screenshot, seekTo as seekToTime } from "./lib/app.mjs";
 import { linkFragment } from "./lib/cli.mjs";
 import { record } from "./lib/measure.mjs";
 import { rawModelRun } from "./lib/raw-model.mjs";
@@ -143,22 +143,7 @@ test("a seek at full scale shows its progress; a seek back into played time uses
     polling: 200,
   });
   // Forward into unplayed time: 30 s to 6 min, watching the progress bar move.
-  const seekTo = async (secs) => {
-    const t0 = Date.now();
-    await page.evaluate((ms) => {
-      const s = document.getElementById("scrubber");
-      s.value = String(ms);
-      s.dispatchEvent(new Event("change", { bubbles: true }));
-    }, secs * 1000);
-    const reached = [];
-    while (Date.now() - t0 < 600_000) {
-      const p = await page.evaluate(() => document.getElementById("seek-progress")?.dataset.reached ?? null);
-      if (p !== null) reached.push(Number(p));
-      if ((await text(page, "status")) === "paused" && (await text(page, "sim-time")) === `${secs}.000 s`) break;
-      await page.waitForTimeout(25);
-    }
-    return { wallMs: Date.now() - t0, reached };
-  };
+  const seekTo = (secs) => seekToTime(page, secs);
   const forward = await seekTo(360);
   assert.equal(await text(page, "sim-time"), "360.000 s");
   const steps = new Set(forward.reached);
@@ -167,8 +152,8 @@ test("a seek at full scale shows its progress; a seek back into played time uses
     wall_ms: forward.wallMs,
     sim_s_per_s: 330 / (forward.wallMs / 1000),
     progress_updates: steps.size,
-    // Issue 18 item 9's target: at least 80% of the raw speed. The test's polling (every
-    // 25 ms) and the landing frame are in the seek's time, not in the raw model's.
+    // Issue 18 item 9's target: at least 80% of the raw speed. The landing frame is in the
+    // seek's time, not in the raw model's.
     ...(raw.skipped
       ? { raw_model: `not measured: ${raw.skipped}` }
       : { raw_model_ms: raw.ms, raw_model_events: raw.events, share_of_raw_pct: (100 * raw.ms) / forward.wallMs }),

@@ -59,6 +59,44 @@ export async function waitStatus(page, problems, states = ["paused", "finished"]
 }
 
 /**
+ * Moves the scrubber to `secs` (whole seconds) and waits, in the page, until the cursor rests
+ * there: #status `paused` and #sim-time `<secs>.000 s`. Resolves to the wall time that took
+ * on the page's clock (from the scrubber's change event to the DOM change that showed the
+ * landing, so no polling interval is in it) and the progress values the seek bar showed.
+ */
+export async function seekTo(page, secs, timeoutMs = 600_000) {
+  return page.evaluate(
+    ({ ms, timeoutMs }) =>
+      new Promise((resolve, reject) => {
+        const want = `${ms / 1000}.000 s`;
+        const landed = () =>
+          document.getElementById("status")?.textContent === "paused" &&
+          document.getElementById("sim-time")?.textContent === want;
+        if (landed()) return resolve({ wallMs: 0, reached: [] });
+        const reached = new Set();
+        const t0 = performance.now();
+        const timer = setTimeout(() => {
+          observer.disconnect();
+          reject(new Error(`the seek to ${want} did not land in ${timeoutMs} ms`));
+        }, timeoutMs);
+        const observer = new MutationObserver(() => {
+          const p = document.getElementById("seek-progress")?.dataset.reached;
+          if (p != null) reached.add(Number(p));
+          if (!landed()) return;
+          observer.disconnect();
+          clearTimeout(timer);
+          resolve({ wallMs: performance.now() - t0, reached: [...reached] });
+        });
+        observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+        const scrubber = document.getElementById("scrubber");
+        scrubber.value = String(ms);
+        scrubber.dispatchEvent(new Event("change", { bubbles: true }));
+      }),
+    { ms: secs * 1000, timeoutMs },
+  );
+}
+
+/**
  * Plays the opened scenario to its end at full speed and waits for it: a scenario opens
  * paused (at 0 or at the link's cursor), so nothing runs before the reader asks.
  */
