@@ -1,6 +1,6 @@
 // The phone layout (issue 18 item 10): at 390x844 nothing is wider than the screen, on every
 // tab, with the guide on and with compare on (a11y.test.mjs checks that the controls and the
-// key view come first).
+// key view come first); a broken link says so on the first screen.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { useApp } from "./lib/harness.mjs";
@@ -54,5 +54,21 @@ test("at 390x844 nothing scrolls sideways: every tab, guide on, compare on", asy
   await page.waitForSelector('[data-map="twin"] canvas');
   await assertFits(page, "compare on, regions");
   await screenshot(page, "phone-390x844-compare");
+  await page.close();
+});
+
+test("at 390x844 a broken link says so on the first screen, above the default scenario", async () => {
+  const page = await ctx.browser.context.newPage();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${ctx.server.url}#v2.this-is-broken`);
+  await waitStatus(page, [], ["paused"]);
+  const box = await page.evaluate(() => {
+    const top = (sel) => document.querySelector(sel)?.getBoundingClientRect().top ?? null;
+    return { error: top(".error-box"), scenario: top(".center > .scenario"), time: top(".center > .panel.time") };
+  });
+  assert.notEqual(box.error, null, "the error box is shown");
+  assert.ok(box.error < box.scenario && box.error < box.time, `the error comes first: ${JSON.stringify(box)}`);
+  assert.ok(box.error < 844, `and on the first screen: ${JSON.stringify(box)}`);
+  await screenshot(page, "phone-390x844-broken-link");
   await page.close();
 });
