@@ -20,6 +20,13 @@ pub fn now_ms() -> f64 {
     }
 }
 
+/// The window's width in CSS pixels; None natively (and if the browser will not say).
+pub fn screen_width() -> Option<f64> {
+    web_sys::window()
+        .and_then(|w| w.inner_width().ok())
+        .and_then(|v| v.as_f64())
+}
+
 /// The URL hash including `#`, or empty.
 pub fn current_hash() -> String {
     web_sys::window()

@@ -82,16 +82,38 @@ fn bring_into_sight() {
     }
 }
 
+/// How much of a tall view (the whole views panel) must show below the caption for a phone to
+/// scroll back to the caption; a chart must show whole.
+const VIEW_IN_SIGHT_PX: f64 = 240.0;
+
 /// On a wide screen the guide's caption stays at the top of the window (`position: sticky`,
 /// web/style.css), so a view scrolled to the window's top would sit under it: scroll back by
-/// the part it covers, leaving the caption and the view it talks about both in sight.
+/// the part it covers, leaving the caption and the view it talks about both in sight. On a
+/// phone the caption scrolls with the page, just above the views (web/style.css), so the view
+/// at the window's top has left the caption (and its Next button) above the window: scroll
+/// back to the caption when it and a good part of the view fit on the screen together.
 fn clear_of_the_guide(doc: &web_sys::Document, el: &web_sys::Element) {
     let (Some(window), Some(guide)) = (web_sys::window(), doc.get_element_by_id("guide")) else {
         return;
     };
-    let covered = guide.get_bounding_client_rect().bottom() - el.get_bounding_client_rect().top();
+    let (caption, view) = (
+        guide.get_bounding_client_rect(),
+        el.get_bounding_client_rect(),
+    );
+    let covered = caption.bottom() - view.top();
     if covered > 0.0 {
         window.scroll_by_with_x_and_y(0.0, -(covered + 8.0));
+        return;
+    }
+    let screen = window
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    let from_caption = view.top() - caption.top();
+    let needed = view.height().min(VIEW_IN_SIGHT_PX);
+    if caption.top() < 0.0 && from_caption + needed + 8.0 <= screen {
+        window.scroll_by_with_x_and_y(0.0, caption.top() - 8.0);
     }
 }
 

@@ -35,13 +35,29 @@ pub struct ChartProps {
     pub run: Option<AttrValue>,
 }
 
+/// What the window's edges and the panel's padding leave of a phone's width, roughly.
+const PAGE_MARGINS_PX: f64 = 40.0;
+
+/// The canvas width of a key chart, which spans the panel: twice the usual pixels, so it
+/// stays sharp at full width on a wide screen; on a narrower one only as wide as the window
+/// leaves room for, and never narrower than the other charts. The text is drawn in canvas
+/// pixels and the canvas is scaled to the panel, so a 1,280-pixel chart on a phone's 350
+/// shrank its labels to a third, unreadable, where the other charts' stayed legible.
+/// `screen`: the window's width in CSS pixels, if known.
+fn key_chart_width(width: u32, screen: Option<f64>) -> u32 {
+    let wide = width * 2;
+    match screen {
+        Some(s) => wide.min((s - PAGE_MARGINS_PX).max(width as f64) as u32),
+        None => wide,
+    }
+}
+
 /// A chart.
 #[function_component]
 pub fn Chart(props: &ChartProps) -> Html {
     let canvas_ref = use_node_ref();
-    // A key chart spans the panel: twice the pixels, so it stays sharp at full width.
     let width = if props.wide {
-        props.width * 2
+        key_chart_width(props.width, crate::dom::screen_width())
     } else {
         props.width
     };
@@ -90,5 +106,19 @@ pub fn Chart(props: &ChartProps) -> Html {
                     height={ props.height.to_string() } aria-label={ data.title.clone() }
                     {onclick} />
         </figure>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::key_chart_width;
+
+    #[test]
+    fn a_key_chart_is_twice_as_wide_only_where_the_screen_has_room() {
+        assert_eq!(key_chart_width(640, None), 1280);
+        assert_eq!(key_chart_width(640, Some(1440.0)), 1280);
+        assert_eq!(key_chart_width(640, Some(1024.0)), 984);
+        // A phone: as wide as the other charts, not wider.
+        assert_eq!(key_chart_width(640, Some(390.0)), 640);
     }
 }
