@@ -9,6 +9,7 @@
 mod bench;
 mod cmd;
 mod encoding;
+mod http;
 mod paths;
 mod serve;
 mod size;

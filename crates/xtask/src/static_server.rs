@@ -6,24 +6,27 @@
 
 use std::collections::BTreeMap;
 use std::fs;
+use std::net::TcpListener;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::cmd::{err, Error, Result};
 use crate::encoding::{self, Encoding};
+use crate::http::{self, Reply, Request};
 
 /// One file of `dist/`, ready to send.
 struct Asset {
     mime: &'static str,
-    raw: Vec<u8>,
+    raw: Arc<[u8]>,
     /// zlib-wrapped deflate: what HTTP calls `deflate`.
-    deflated: Vec<u8>,
+    deflated: Arc<[u8]>,
     /// Brotli at its best quality: what HTTP calls `br`.
-    brotli: Vec<u8>,
+    brotli: Arc<[u8]>,
 }
 
 impl Asset {
     /// The body to send in `encoding`.
-    fn body(&self, encoding: Encoding) -> &[u8] {
+    fn body(&self, encoding: Encoding) -> &Arc<[u8]> {
         match encoding {
             Encoding::Brotli => &self.brotli,
             Encoding::Deflate => &self.deflated,
@@ -34,7 +37,7 @@ impl Asset {
 
 /// Serves `dist` at `address:port` until the process is interrupted.
 pub fn serve(dist: &Path, address: &str, port: &str) -> Result {
-    let assets = load(dist)?;
+    let assets = Arc::new(load(dist)?);
     let raw: usize = assets.values().map(|a| a.raw.len()).sum();
     let deflated: usize = assets.values().map(|a| a.deflated.len()).sum();
     let brotli: usize = assets.values().map(|a| a.brotli.len()).sum();
@@ -45,42 +48,34 @@ pub fn serve(dist: &Path, address: &str, port: &str) -> Result {
         brotli / 1024,
         deflated / 1024
     );
-    let server = tiny_http::Server::http(format!("{address}:{port}"))
+    let listener = TcpListener::bind(format!("{address}:{port}"))
         .map_err(|e| Error(format!("cannot listen on {address}:{port}: {e}")))?;
-    for request in server.incoming_requests() {
-        respond(&assets, request);
-    }
+    http::serve(listener, move |request| reply(&assets, request));
     Ok(())
 }
 
-fn respond(assets: &BTreeMap<String, Asset>, request: tiny_http::Request) {
+/// The answer to `request`: the file it names in the best encoding the browser accepts.
+fn reply(assets: &BTreeMap<String, Asset>, request: &Request) -> Reply {
     // The scenario lives in the fragment (`#v1...`), which browsers never send, so every
     // path without a file is the app itself.
-    let path = request.url().split(['?', '#']).next().unwrap_or("/");
+    let path = request.path.split(['?', '#']).next().unwrap_or("/");
     let key = path.trim_start_matches('/');
-    let asset = assets.get(key).or_else(|| assets.get("index.html"));
-    let Some(asset) = asset else {
-        let _ = request.respond(tiny_http::Response::empty(404));
-        return;
+    let Some(asset) = assets.get(key).or_else(|| assets.get("index.html")) else {
+        return http::error(404);
     };
-    let accept = request
-        .headers()
-        .iter()
-        .find(|h| h.field.equiv("Accept-Encoding"))
-        .map_or("", |h| h.value.as_str());
-    let encoding = encoding::negotiate(accept);
-    let mut response = tiny_http::Response::from_data(asset.body(encoding).to_vec())
-        .with_header(header("Content-Type", asset.mime))
-        .with_header(header("Vary", "Accept-Encoding"));
+    let encoding = encoding::negotiate(&request.accept_encoding);
+    let mut headers = vec![
+        ("Content-Type", asset.mime.to_string()),
+        ("Vary", "Accept-Encoding".to_string()),
+    ];
     if let Some(enc) = encoding.header() {
-        response = response.with_header(header("Content-Encoding", enc));
+        headers.push(("Content-Encoding", enc.to_string()));
     }
-    let _ = request.respond(response);
-}
-
-fn header(name: &str, value: &str) -> tiny_http::Header {
-    tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes())
-        .expect("header names and values here are ASCII constants")
+    Reply {
+        status: 200,
+        headers,
+        body: Arc::clone(asset.body(encoding)),
+    }
 }
 
 /// Reads and compresses every file under `dist`, keyed by its path relative to `dist`.
@@ -101,9 +96,9 @@ fn load(dist: &Path) -> Result<BTreeMap<String, Asset>> {
         let key = rel.to_string_lossy().replace('\\', "/");
         let asset = Asset {
             mime: mime_of(&key),
-            deflated: encoding::deflate(&raw),
-            brotli: encoding::brotli(&raw),
-            raw,
+            deflated: encoding::deflate(&raw).into(),
+            brotli: encoding::brotli(&raw).into(),
+            raw: raw.into(),
         };
         assets.insert(key, asset);
     }
@@ -163,14 +158,44 @@ mod tests {
         let html = &assets["index.html"];
         assert!(html.deflated.len() < html.raw.len());
         let back = miniz_oxide::inflate::decompress_to_vec_zlib(html.body(Encoding::Deflate));
-        assert_eq!(back.unwrap(), html.raw);
+        assert_eq!(back.unwrap(), &html.raw[..]);
         let mut unbrotli = Vec::new();
         std::io::Read::read_to_end(
-            &mut brotli::Decompressor::new(html.body(Encoding::Brotli), 4096),
+            &mut brotli::Decompressor::new(&html.body(Encoding::Brotli)[..], 4096),
             &mut unbrotli,
         )
         .unwrap();
-        assert_eq!(unbrotli, html.raw);
-        assert_eq!(html.body(Encoding::Identity), html.raw);
+        assert_eq!(unbrotli, &html.raw[..]);
+        assert_eq!(html.body(Encoding::Identity), &html.raw);
+
+        // Any path without a file is the app; the best encoding the browser accepts is sent.
+        let get = |path: &str, accept: &str| {
+            let request = Request {
+                method: "GET".into(),
+                path: path.into(),
+                accept_encoding: accept.into(),
+            };
+            reply(&assets, &request)
+        };
+        let page = get("/?embed", "gzip, deflate, br");
+        assert_eq!(page.status, 200);
+        assert_eq!(page.body, html.brotli);
+        assert!(page.headers.contains(&("Content-Encoding", "br".into())));
+        assert!(page
+            .headers
+            .contains(&("Content-Type", "text/html; charset=utf-8".into())));
+        let script = get("/snippets/a.js", "");
+        assert_eq!(&script.body[..], b"export const a = 1;");
+        assert!(!script
+            .headers
+            .iter()
+            .any(|(name, _)| *name == "Content-Encoding"));
+        let empty = BTreeMap::new();
+        let missing = Request {
+            method: "GET".into(),
+            path: "/nothing".into(),
+            accept_encoding: String::new(),
+        };
+        assert_eq!(reply(&empty, &missing).status, 404);
     }
 }
