@@ -27,6 +27,13 @@ pub fn screen_width() -> Option<f64> {
         .and_then(|v| v.as_f64())
 }
 
+/// The inner width (padding included) of the element with `id`, in CSS pixels; None if it
+/// is not on the page or not laid out yet, and natively.
+pub fn element_width(id: &str) -> Option<f64> {
+    let el = web_sys::window()?.document()?.get_element_by_id(id)?;
+    Some(f64::from(el.client_width())).filter(|&w| w > 0.0)
+}
+
 /// The URL hash including `#`, or empty.
 pub fn current_hash() -> String {
     web_sys::window()

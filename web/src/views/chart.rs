@@ -35,21 +35,31 @@ pub struct ChartProps {
     pub run: Option<AttrValue>,
 }
 
-/// What the window's edges and the panel's padding leave of a phone's width, roughly.
+/// The views panel's padding, both sides (web/style.css `.panel`), and what the window's
+/// edges and that padding take when the panel is not laid out yet, roughly.
+const PANEL_PADDING_PX: f64 = 32.0;
 const PAGE_MARGINS_PX: f64 = 40.0;
 
-/// The canvas width of a key chart, which spans the panel: twice the usual pixels, so it
-/// stays sharp at full width on a wide screen; on a narrower one only as wide as the window
-/// leaves room for, and never narrower than the other charts. The text is drawn in canvas
-/// pixels and the canvas is scaled to the panel, so a 1,280-pixel chart on a phone's 350
-/// shrank its labels to a third, unreadable, where the other charts' stayed legible.
-/// `screen`: the window's width in CSS pixels, if known.
-fn key_chart_width(width: u32, screen: Option<f64>) -> u32 {
+/// The canvas width of a key chart, which spans the panel: as wide as the panel has `room`
+/// for (CSS pixels), at most twice the usual width (sharp at full width on a wide screen)
+/// and never narrower than the other charts. The text is drawn in canvas pixels and the
+/// canvas is scaled to the panel, so a key chart always 1,280 pixels wide shrank its labels
+/// to two thirds beside the other charts at 1024 pixels and to a third, unreadable, on a
+/// phone. Without a measure (natively), twice the usual width.
+fn key_chart_width(width: u32, room: Option<f64>) -> u32 {
     let wide = width * 2;
-    match screen {
-        Some(s) => wide.min((s - PAGE_MARGINS_PX).max(width as f64) as u32),
+    match room {
+        Some(r) => wide.min(r.max(f64::from(width)) as u32),
         None => wide,
     }
+}
+
+/// The room a key chart has: the views panel's width inside its padding, or before it is laid
+/// out, the window's less its margins.
+fn key_chart_room() -> Option<f64> {
+    crate::dom::element_width("views")
+        .map(|w| w - PANEL_PADDING_PX)
+        .or_else(|| crate::dom::screen_width().map(|w| w - PAGE_MARGINS_PX))
 }
 
 /// A chart.
@@ -57,7 +67,7 @@ fn key_chart_width(width: u32, screen: Option<f64>) -> u32 {
 pub fn Chart(props: &ChartProps) -> Html {
     let canvas_ref = use_node_ref();
     let width = if props.wide {
-        key_chart_width(props.width, crate::dom::screen_width())
+        key_chart_width(props.width, key_chart_room())
     } else {
         props.width
     };
@@ -114,11 +124,12 @@ mod tests {
     use super::key_chart_width;
 
     #[test]
-    fn a_key_chart_is_twice_as_wide_only_where_the_screen_has_room() {
+    fn a_key_chart_is_as_wide_as_its_room_between_the_usual_width_and_twice_it() {
         assert_eq!(key_chart_width(640, None), 1280);
-        assert_eq!(key_chart_width(640, Some(1440.0)), 1280);
-        assert_eq!(key_chart_width(640, Some(1024.0)), 984);
+        assert_eq!(key_chart_width(640, Some(1400.0)), 1280);
+        // The panel beside the gallery at 1024 pixels.
+        assert_eq!(key_chart_width(640, Some(686.0)), 686);
         // A phone: as wide as the other charts, not wider.
-        assert_eq!(key_chart_width(640, Some(390.0)), 640);
+        assert_eq!(key_chart_width(640, Some(350.0)), 640);
     }
 }
