@@ -35,9 +35,10 @@ pub struct ChartProps {
     pub run: Option<AttrValue>,
 }
 
-/// The views panel's padding, both sides (web/style.css `.panel`), and what the window's
-/// edges and that padding take when the panel is not laid out yet, roughly.
+/// The views panel's padding, both sides (web/style.css `.panel`).
 const PANEL_PADDING_PX: f64 = 32.0;
+/// What the window's edges and the panel's padding take, roughly, before the panel is laid
+/// out.
 const PAGE_MARGINS_PX: f64 = 40.0;
 
 /// The canvas width of a key chart, which spans the panel: as wide as the panel has `room`
