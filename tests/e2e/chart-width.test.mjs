@@ -14,13 +14,20 @@ const GUIDED = "scenarios/tikv-14547-leaders-lost-after-store-failure.toml";
 /** The other charts' canvas width (`ChartProps::width`'s default). */
 const USUAL = 640;
 
-for (const [width, height] of [[1440, 900], [1024, 768], [390, 844]]) {
-  test(`at ${width}x${height} key charts are drawn no wider than they are shown`, async () => {
+const CASES = [
+  [GUIDED, 1440, 900],
+  [GUIDED, 1024, 768],
+  [GUIDED, 390, 844],
+  ["scenarios/tiflow-9595-changefeed-stuck-after-tikv-failure.toml", 390, 844],
+];
+
+for (const [file, width, height] of CASES) {
+  test(`at ${width}x${height} key charts are drawn no wider than they are shown: ${file}`, async () => {
     const page = await ctx.browser.context.newPage();
     await page.setViewportSize({ width, height });
     const problems = [];
     page.on("pageerror", (e) => problems.push(String(e)));
-    await page.goto(`${ctx.server.url}${linkFragment(GUIDED)}&t=90`);
+    await page.goto(`${ctx.server.url}${linkFragment(file)}&t=90`);
     await waitStatus(page, problems, ["paused"]);
     await page.waitForFunction(() => document.querySelectorAll('#views figure[data-key="true"] canvas').length > 0);
     const keys = await page.$$eval('#views figure[data-key="true"] canvas', (cs) =>
