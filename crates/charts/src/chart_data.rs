@@ -101,14 +101,22 @@ impl ChartKind {
             ChartKind::Orphaned => "Orphaned regions",
             ChartKind::GroupStates => "Peers per GroupState",
             ChartKind::LeadersPerStore => "Leaders per store",
-            ChartKind::Stores => {
-                "Replicas per store and regions; stores by state, learners and snapshots (right)"
-            }
-            ChartKind::Writes => "Writes per second, and failed client requests so far (right)",
+            ChartKind::Stores => "Replicas per store and regions",
+            ChartKind::Writes => "Writes per second",
             ChartKind::OwnerTick => "TiCDC owner tick duration",
             ChartKind::Writers => "Captures writing one table (max per changefeed)",
             ChartKind::Lease => "etcd lease remaining per capture",
             ChartKind::Metrics => "Metrics",
+        }
+    }
+
+    /// What the title adds for the series on the right axis, when the run has any: a title
+    /// naming a right axis the chart does not draw would describe another run.
+    pub(crate) fn right_axis_title(self) -> Option<&'static str> {
+        match self {
+            ChartKind::Stores => Some("; stores by state, learners and snapshots (right)"),
+            ChartKind::Writes => Some(", and failed client requests so far (right)"),
+            _ => None,
         }
     }
 
@@ -382,14 +390,16 @@ pub fn chart_data(kind: ChartKind, runs: &[LabelledRun<'_>], cursor: Option<SimT
         .iter()
         .map(|r| r.run.end().as_secs_f64())
         .fold(1.0, f64::max);
+    let right_axis = series.iter().any(|s| s.secondary);
+    let title = match kind.right_axis_title().filter(|_| right_axis) {
+        Some(more) => format!("{}{more}", kind.title()),
+        None => kind.title().to_string(),
+    };
     ChartData {
         kind,
-        title: kind.title().to_string(),
+        title,
         y_label: kind.y_label().to_string(),
-        y2_label: series
-            .iter()
-            .any(|s| s.secondary)
-            .then(|| kind.y2_label().to_string()),
+        y2_label: right_axis.then(|| kind.y2_label().to_string()),
         x_max_secs,
         series,
         alerts: kind.alerts(),
