@@ -20,37 +20,6 @@ pub fn now_ms() -> f64 {
     }
 }
 
-/// The window's width in CSS pixels; None natively (components render there too, in the
-/// server-side rendering tests, where `web_sys::window` panics) and if the browser will not
-/// say.
-pub fn screen_width() -> Option<f64> {
-    #[cfg(target_arch = "wasm32")]
-    {
-        web_sys::window()
-            .and_then(|w| w.inner_width().ok())
-            .and_then(|v| v.as_f64())
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        None
-    }
-}
-
-/// The inner width (padding included) of the element with `id`, in CSS pixels; None if it
-/// is not on the page or not laid out yet, and natively (as [`screen_width`]).
-pub fn element_width(id: &str) -> Option<f64> {
-    #[cfg(target_arch = "wasm32")]
-    {
-        let el = web_sys::window()?.document()?.get_element_by_id(id)?;
-        Some(f64::from(el.client_width())).filter(|&w| w > 0.0)
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        let _ = id;
-        None
-    }
-}
-
 /// The URL hash including `#`, or empty.
 pub fn current_hash() -> String {
     web_sys::window()

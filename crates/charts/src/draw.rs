@@ -45,6 +45,29 @@ fn top(values: impl Iterator<Item = f64>) -> f64 {
     }
 }
 
+/// The title's font size where it fits the chart's width.
+const CAPTION_PX: u32 = 15;
+/// The smallest the title shrinks to on a narrow chart (a phone) before it is cut.
+const CAPTION_MIN_PX: u32 = 10;
+/// Rough width of a sans-serif character, as a share of its font size.
+const CHAR_EM: f64 = 0.55;
+/// The room one x tick label takes: the time axis has one label per this many pixels of
+/// chart, at most plotters' usual ten, so a chart drawn phone-wide does not run them together.
+const X_TICK_ROOM_PX: u32 = 64;
+
+/// The title's font size on a chart `width` pixels wide: the usual size where the title fits
+/// across (with the margins), smaller where it does not, never under [`CAPTION_MIN_PX`].
+fn caption_px(title: &str, width: u32) -> u32 {
+    let room = f64::from(width.saturating_sub(16));
+    let fits = room / (title.chars().count().max(1) as f64 * CHAR_EM);
+    (fits.floor() as u32).clamp(CAPTION_MIN_PX, CAPTION_PX)
+}
+
+/// How many labels the time axis of a chart `width` pixels wide gets.
+fn x_label_count(width: u32) -> usize {
+    (width / X_TICK_ROOM_PX).clamp(3, 10) as usize
+}
+
 /// An axis tick: whole numbers unless the axis is short enough to need a decimal.
 fn tick(v: f64, axis_max: f64) -> String {
     if axis_max >= 10.0 {
@@ -77,6 +100,16 @@ fn left_axis(data: &ChartData) -> (f64, Vec<bool>) {
     )
 }
 
+/// The height of a canvas `width` pixels wide that gives `data` a plot `plot_height` pixels
+/// high and its whole legend below: a narrow chart lays its legend out in more rows, and taking
+/// them from a fixed height squeezed the plot (to half on a phone, for the writes chart's ten
+/// series).
+pub fn canvas_height(data: &ChartData, width: u32, plot_height: u32) -> u32 {
+    let (_, off_scale) = left_axis(data);
+    let entries = crate::legend::entries(data, ALERT, &off_scale);
+    plot_height + crate::legend::height(&entries, width)
+}
+
 /// Draws `data` on `root`: the plot above, the legend in a strip below it. The y axes scale to
 /// the data; an alert line joins the axis only when it is near the data.
 pub fn draw_chart<DB: DrawingBackend>(
@@ -89,13 +122,15 @@ pub fn draw_chart<DB: DrawingBackend>(
     let y2_max = top(std::iter::once(crate::axis::extents(data).1));
     let entries = crate::legend::entries(data, ALERT, &off_scale);
     let (width, height) = root.dim_in_pixel();
+    // A canvas sized by [`canvas_height`] has room for the whole legend; a fixed-size SVG may
+    // not, and then the plot keeps at least half.
     let strip = crate::legend::height(&entries, width).min(height / 2);
     let (root, legend_area) = root.split_vertically(height - strip);
     crate::legend::draw(&legend_area, &entries)?;
     let root = &root;
     let has_y2 = data.y2_label.is_some();
     let mut chart = ChartBuilder::on(root)
-        .caption(&data.title, ("sans-serif", 15))
+        .caption(&data.title, ("sans-serif", caption_px(&data.title, width)))
         .margin(8)
         .margin_right(if has_y2 { 8 } else { 20 })
         .x_label_area_size(32)
@@ -106,6 +141,7 @@ pub fn draw_chart<DB: DrawingBackend>(
     chart
         .configure_mesh()
         .x_desc("simulated time (s)")
+        .x_labels(x_label_count(width))
         .y_desc(&data.y_label)
         .x_label_formatter(&|x| tick(*x, x_max))
         .y_label_formatter(&|y| tick(*y, y_max))

@@ -316,3 +316,75 @@ fn a_fault_label_that_would_overlap_the_one_before_drops_a_row() {
     // Zoomed out far enough, every label fits on the top row.
     assert_eq!(super::fault_label_rows(&refs, 0.01), vec![0, 0, 0, 0]);
 }
+
+/// A chart drawn phone-wide keeps its title whole in a smaller font and spaces its time
+/// labels out; at the usual width nothing changes.
+#[test]
+fn a_narrow_chart_shrinks_a_long_title_and_thins_its_time_labels() {
+    let run = run_at(TIFLOW_9595, 90);
+    let runs = [LabelledRun {
+        label: "run",
+        run: &run,
+    }];
+    let data = chart_data(ChartKind::Writes, &runs, None);
+    let title = "Writes per second, and failed client requests so far (right)";
+    assert_eq!(data.title, title);
+    assert_eq!(super::caption_px(title, 1102), 15);
+    assert_eq!(super::caption_px(title, 353), 10);
+    assert_eq!(super::caption_px("Leaders per store", 353), 15);
+    let ticks = |svg: &str| {
+        (0..=900)
+            .step_by(10)
+            .filter(|t| svg.contains(&format!("\n{t}\n")))
+            .count()
+    };
+    let wide = render_svg(&data, 1100, 260).expect("renders");
+    let narrow = render_svg(&data, 353, 260).expect("renders");
+    assert!(
+        title_font(&narrow, title) < title_font(&wide, title) * 0.75,
+        "the title shrunk to fit"
+    );
+    assert!(
+        ticks(&narrow) < ticks(&wide),
+        "{} time labels phone-wide, {} wide",
+        ticks(&narrow),
+        ticks(&wide)
+    );
+}
+
+/// On a narrow canvas the legend takes more rows; the canvas grows by them and the plot keeps
+/// its height.
+#[test]
+fn a_narrow_chart_grows_by_its_legend_rows_and_keeps_its_plot() {
+    let run = run_at(TIFLOW_9595, 90);
+    let runs = [LabelledRun {
+        label: "run",
+        run: &run,
+    }];
+    let data = chart_data(ChartKind::Writes, &runs, None);
+    let (wide, narrow) = (
+        super::canvas_height(&data, 1100, 220),
+        super::canvas_height(&data, 353, 220),
+    );
+    assert!(
+        wide > 220 && narrow > wide,
+        "wide {wide} px, narrow {narrow} px"
+    );
+    let axis_at = |width, height| {
+        let svg = render_svg(&data, width, height).expect("renders");
+        text_y(&svg, "\nsimulated time (s)\n")
+    };
+    assert_eq!(axis_at(353, narrow), axis_at(1100, wide));
+}
+
+/// The font size plotters' SVG backend gave the text `title`.
+fn title_font(svg: &str, title: &str) -> f64 {
+    let at = svg
+        .find(&format!("\n{title}\n"))
+        .expect("the title is drawn");
+    let tag = &svg[svg[..at].rfind("<text").expect("in a text element")..at];
+    let size = tag.split("font-size=\"").nth(1).expect("with a font size");
+    size[..size.find('"').expect("quoted")]
+        .parse()
+        .expect("a number")
+}

@@ -19,7 +19,7 @@ pub use chart_data::{
     available_charts, chart_data, fault_marks, thin, AlertLine, ChartData, ChartKind, FaultMark,
     LabelledRun, Series,
 };
-pub use draw::{draw_chart, render_svg, ChartLayout};
+pub use draw::{canvas_height, draw_chart, render_svg, ChartLayout};
 pub use key_order::{metric_node, node_colour_slot, ordered_charts, PlacedChart};
 pub use metric_chart::metric_chart;
 pub use palette::series_colour;

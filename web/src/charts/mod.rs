@@ -4,4 +4,4 @@
 #[cfg(target_arch = "wasm32")]
 pub mod canvas;
 
-pub use faultline_charts::{draw_chart, render_svg, series_colour, ChartLayout};
+pub use faultline_charts::{canvas_height, draw_chart, render_svg, series_colour, ChartLayout};

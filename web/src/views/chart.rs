@@ -6,8 +6,9 @@ use std::rc::Rc;
 use faultline_sim::SimTime;
 use yew::prelude::*;
 
+use super::shown_width::use_shown_width;
 use super::{canvas, fmt};
-use crate::charts::ChartLayout;
+use crate::charts::{canvas_height, ChartLayout};
 use crate::view_model::chart_data::ChartData;
 
 /// Props of [`Chart`].
@@ -18,8 +19,9 @@ pub struct ChartProps {
     /// Canvas width in pixels.
     #[prop_or(640)]
     pub width: u32,
-    /// Canvas height in pixels.
-    #[prop_or(260)]
+    /// The plot's height in pixels; the legend's rows add to the canvas below it (a row or two
+    /// at the usual width, so about the 260 pixels every chart had before).
+    #[prop_or(220)]
     pub height: u32,
     /// The chart was clicked at this time.
     #[prop_or_default]
@@ -35,59 +37,44 @@ pub struct ChartProps {
     pub run: Option<AttrValue>,
 }
 
-/// The views panel's padding, both sides (web/style.css `.panel`).
-const PANEL_PADDING_PX: f64 = 32.0;
-/// What the window's edges and the panel's padding take, roughly, before the panel is laid
-/// out.
-const PAGE_MARGINS_PX: f64 = 40.0;
+/// The narrowest canvas a chart is drawn on: narrower, its axis labels and legend stop fitting,
+/// so a chart shown narrower than this is scaled down instead.
+const MIN_CANVAS_PX: u32 = 280;
+/// The widest canvas a chart is drawn on, whatever the layout reports.
+const MAX_CANVAS_PX: u32 = 2560;
 
-/// The canvas width of a key chart, which spans the panel: as wide as the panel has `room`
-/// for (CSS pixels), at most twice the usual width (sharp at full width on a wide screen)
-/// and never narrower than the other charts. The text is drawn in canvas pixels and the
-/// canvas is scaled to the panel, so a key chart always 1,280 pixels wide shrank its labels
-/// to two thirds beside the other charts at 1024 pixels and to a third, unreadable, on a
-/// phone. Without a measure (natively), twice the usual width.
-fn key_chart_width(width: u32, room: Option<f64>) -> u32 {
-    let wide = width * 2;
-    match room {
-        Some(r) => wide.min(r.max(f64::from(width)) as u32),
-        None => wide,
+/// The canvas width of a chart `shown` CSS pixels wide: the same, so its text keeps the size
+/// it is drawn at. A canvas drawn at a fixed width and scaled by CSS shrank its labels, to
+/// half beside the other charts at 1024 pixels and to a third, unreadable, on a phone. Until
+/// the chart is laid out (and natively), the `usual` width, twice that for a key chart.
+fn canvas_width(shown: Option<u32>, wide: bool, usual: u32) -> u32 {
+    match shown {
+        Some(w) => w.clamp(MIN_CANVAS_PX, MAX_CANVAS_PX),
+        None if wide => usual * 2,
+        None => usual,
     }
-}
-
-/// The room a key chart has: the views panel's width inside its padding, or before it is laid
-/// out, the window's less its margins.
-fn key_chart_room() -> Option<f64> {
-    crate::dom::element_width("views")
-        .map(|w| w - PANEL_PADDING_PX)
-        .or_else(|| crate::dom::screen_width().map(|w| w - PAGE_MARGINS_PX))
 }
 
 /// A chart.
 #[function_component]
 pub fn Chart(props: &ChartProps) -> Html {
     let canvas_ref = use_node_ref();
-    let width = if props.wide {
-        key_chart_width(props.width, key_chart_room())
-    } else {
-        props.width
-    };
+    let figure_ref = use_node_ref();
+    let width = canvas_width(use_shown_width(&figure_ref), props.wide, props.width);
+    let height = canvas_height(&props.data, width, props.height);
     // Where the last drawing put the plot, for mapping clicks to time; not state, because
     // drawing it must not re-render.
     let layout = use_mut_ref(|| None::<ChartLayout>);
     {
         let (canvas_ref, layout) = (canvas_ref.clone(), layout.clone());
-        use_effect_with(
-            (props.data.clone(), width, props.height),
-            move |(data, _, _)| {
-                *layout.borrow_mut() = canvas::draw_chart(&canvas_ref, data);
-            },
-        );
+        use_effect_with((props.data.clone(), width, height), move |(data, _, _)| {
+            *layout.borrow_mut() = canvas::draw_chart(&canvas_ref, data);
+        });
     }
     let data = &props.data;
     if data.is_empty() {
         return html! {
-            <figure class="view chart empty" data-chart={ data.kind.id() }>
+            <figure ref={ figure_ref } class="view chart empty" data-chart={ data.kind.id() }>
                 <figcaption>{ &data.title }{ ": no data in this run" }</figcaption>
             </figure>
         };
@@ -111,10 +98,10 @@ pub fn Chart(props: &ChartProps) -> Html {
         props.highlighted.then_some("highlight")
     );
     html! {
-        <figure {class} data-chart={ data.kind.id() } data-key={ props.wide.to_string() } data-run={ props.run.clone() }
+        <figure ref={ figure_ref } {class} data-chart={ data.kind.id() } data-key={ props.wide.to_string() } data-run={ props.run.clone() }
                 data-series={ series.join(",") }>
             <canvas ref={ canvas_ref } width={ width.to_string() }
-                    height={ props.height.to_string() } aria-label={ data.title.clone() }
+                    height={ height.to_string() } aria-label={ data.title.clone() }
                     {onclick} />
         </figure>
     }
@@ -122,15 +109,22 @@ pub fn Chart(props: &ChartProps) -> Html {
 
 #[cfg(test)]
 mod tests {
-    use super::key_chart_width;
+    use super::canvas_width;
 
     #[test]
-    fn a_key_chart_is_as_wide_as_its_room_between_the_usual_width_and_twice_it() {
-        assert_eq!(key_chart_width(640, None), 1280);
-        assert_eq!(key_chart_width(640, Some(1400.0)), 1280);
-        // The panel beside the gallery at 1024 pixels.
-        assert_eq!(key_chart_width(640, Some(686.0)), 686);
-        // A phone: as wide as the other charts, not wider.
-        assert_eq!(key_chart_width(640, Some(350.0)), 640);
+    fn a_chart_is_drawn_as_wide_as_it_is_shown() {
+        // The panel beside the gallery at 1024 pixels, and a phone.
+        assert_eq!(canvas_width(Some(686), true, 640), 686);
+        assert_eq!(canvas_width(Some(342), false, 640), 342);
+        // Two charts a row at 1440 pixels.
+        assert_eq!(canvas_width(Some(551), false, 640), 551);
+    }
+
+    #[test]
+    fn too_narrow_a_chart_is_scaled_and_before_layout_it_has_the_usual_width() {
+        assert_eq!(canvas_width(Some(120), false, 640), 280);
+        assert_eq!(canvas_width(Some(9_000), true, 640), 2560);
+        assert_eq!(canvas_width(None, false, 640), 640);
+        assert_eq!(canvas_width(None, true, 640), 1280);
     }
 }

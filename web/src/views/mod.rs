@@ -14,6 +14,7 @@ pub mod log_panel;
 pub mod metrics_strip;
 pub mod region_detail;
 pub mod region_map;
+mod shown_width;
 pub mod space_time;
 pub mod state_lanes;
 
