@@ -4,6 +4,7 @@
 // to the end is timed: the raw model over the same stretch as a playground seek (the browser
 // test seeks the full-scale scenario from 30 s to 6 min: `6 --from 30`).
 import { readFileSync } from "node:fs";
+import { timeStretch } from "./stretch.mjs";
 
 const args = process.argv.slice(2);
 const fromAt = args.indexOf("--from");
@@ -21,10 +22,8 @@ if (fromSecs === null) {
   const secs = (performance.now() - start) / 1000;
   console.log(`wasm: ${minutes} simulated min, ${events} events, ${secs.toFixed(2)} s`);
 } else {
-  instance.exports.prepare_full_scale(fromSecs);
-  const start = performance.now();
-  const events = instance.exports.advance_prepared(minutes * 60);
-  const secs = (performance.now() - start) / 1000;
+  const { events, ms } = timeStretch(instance, fromSecs, minutes * 60);
+  const secs = ms / 1000;
   const span = minutes * 60 - fromSecs;
   console.log(
     `wasm: ${fromSecs} s -> ${minutes} simulated min, ${events} events, ${secs.toFixed(2)} s = ${(span / secs).toFixed(1)} simulated s per s`,

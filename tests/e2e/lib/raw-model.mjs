@@ -4,17 +4,16 @@
 // it). Measured here rather than under Node.js, so both figures come from the same engine on
 // the same machine in the same hour. A measurement only: nothing passes or fails on it.
 import fs from "node:fs";
+import { timeStretch } from "../../../crates/wasm-bench/stretch.mjs";
 
-/** The worker: builds the full-scale world, runs it untimed to `from` s, then times `from`
- * s -> `minutes` min (the exports `crates/wasm-bench/run.mjs` uses under Node.js). */
+/** The worker: times `from` s -> `minutes` min as `crates/wasm-bench/run.mjs` does under
+ * Node.js, with the same function. */
 const WORKER = `
+const timeStretch = ${timeStretch.toString()};
 onmessage = async (e) => {
   const { bytes, from, minutes } = e.data;
   const { instance } = await WebAssembly.instantiate(bytes, {});
-  instance.exports.prepare_full_scale(from);
-  const start = performance.now();
-  const events = instance.exports.advance_prepared(minutes * 60);
-  postMessage({ events: Number(events), ms: performance.now() - start });
+  postMessage(timeStretch(instance, from, minutes * 60));
 };`;
 
 /**
