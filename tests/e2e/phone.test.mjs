@@ -91,9 +91,14 @@ for (const file of [GUIDED, "scenarios/tiflow-9595-changefeed-stuck-after-tikv-f
         step: document.getElementById("guide").dataset.step,
         caption: document.getElementById("guide").getBoundingClientRect().top,
         views: document.getElementById("views").getBoundingClientRect().top,
+        chart: document.querySelector("#views .chart.highlight")?.getBoundingClientRect().top ?? null,
       }));
       assert.ok(at.caption < at.views, `the caption comes before the views: ${JSON.stringify(at)}`);
       assert.ok(at.caption >= 0 && at.caption < 844, `the caption is on the screen: ${JSON.stringify(at)}`);
+      // The chart the step talks about shows below it, a good part of it on the same screen.
+      if (at.chart !== null) {
+        assert.ok(at.chart > at.caption && at.chart < 844 - 150, `the step's chart is in sight: ${JSON.stringify(at)}`);
+      }
       visited++;
       const next = await page.$("#guide-next:not([disabled])");
       if (!next) break;

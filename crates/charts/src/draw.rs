@@ -68,6 +68,15 @@ fn x_label_count(width: u32) -> usize {
     (width / X_TICK_ROOM_PX).clamp(3, 10) as usize
 }
 
+/// The room one y tick label takes, in pixels of the area above the legend: a phone's lower
+/// plot gets fewer labels rather than a column of them touching.
+const Y_TICK_ROOM_PX: u32 = 26;
+
+/// How many labels a y axis gets on a plot area `height` pixels high.
+fn y_label_count(height: u32) -> usize {
+    (height / Y_TICK_ROOM_PX).clamp(3, 10) as usize
+}
+
 /// An axis tick: whole numbers unless the axis is short enough to need a decimal.
 fn tick(v: f64, axis_max: f64) -> String {
     if axis_max >= 10.0 {
@@ -133,7 +142,8 @@ pub fn draw_chart<DB: DrawingBackend>(
         .caption(&data.title, ("sans-serif", caption_px(&data.title, width)))
         .margin(8)
         .margin_right(if has_y2 { 8 } else { 20 })
-        .x_label_area_size(32)
+        // Room for the tick labels and, under them, the axis description without touching.
+        .x_label_area_size(40)
         .y_label_area_size(52)
         .right_y_label_area_size(if has_y2 { 60 } else { 0 })
         .build_cartesian_2d(0f64..x_max, 0f64..y_max)?
@@ -142,6 +152,7 @@ pub fn draw_chart<DB: DrawingBackend>(
         .configure_mesh()
         .x_desc("simulated time (s)")
         .x_labels(x_label_count(width))
+        .y_labels(y_label_count(height - strip))
         .y_desc(&data.y_label)
         .x_label_formatter(&|x| tick(*x, x_max))
         .y_label_formatter(&|y| tick(*y, y_max))
@@ -151,6 +162,7 @@ pub fn draw_chart<DB: DrawingBackend>(
         chart
             .configure_secondary_axes()
             .y_desc(label)
+            .y_labels(y_label_count(height - strip))
             .y_label_formatter(&|y| tick(*y, y2_max))
             .draw()?;
     }

@@ -352,6 +352,14 @@ fn a_narrow_chart_shrinks_a_long_title_and_thins_its_time_labels() {
     );
 }
 
+/// A low plot (a phone's) gets fewer y labels than the usual one, never under three.
+#[test]
+fn a_low_plot_gets_fewer_y_labels() {
+    assert_eq!(super::y_label_count(220), 8);
+    assert_eq!(super::y_label_count(150), 5);
+    assert_eq!(super::y_label_count(40), 3);
+}
+
 /// On a narrow canvas the legend takes more rows; the canvas grows by them and the plot keeps
 /// its height.
 #[test]

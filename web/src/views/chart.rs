@@ -19,8 +19,9 @@ pub struct ChartProps {
     /// Canvas width in pixels.
     #[prop_or(640)]
     pub width: u32,
-    /// The plot's height in pixels; the legend's rows add to the canvas below it (a row or two
-    /// at the usual width, so about the 260 pixels every chart had before).
+    /// The plot's height in pixels, lower on a narrow chart ([`plot_height`]); the legend's rows
+    /// add to the canvas below it (a row or two at the usual width, so about the 260 pixels
+    /// every chart had before).
     #[prop_or(220)]
     pub height: u32,
     /// The chart was clicked at this time.
@@ -43,6 +44,20 @@ const MIN_CANVAS_PX: u32 = 280;
 /// The widest canvas a chart is drawn on, whatever the layout reports.
 const MAX_CANVAS_PX: u32 = 2560;
 
+/// A narrow chart's plot is this much as high as the chart is wide: a phone-wide chart at the
+/// usual height took most of the screen, and a tour step's caption and the chart it talks
+/// about no longer fitted on it together.
+const PLOT_ASPECT: f64 = 0.42;
+/// The lowest a plot gets, however narrow the chart.
+const MIN_PLOT_PX: u32 = 150;
+
+/// The plot's height on a canvas `width` pixels wide: the `usual` height, lower on a chart too
+/// narrow to keep [`PLOT_ASPECT`] at it (a phone), never under [`MIN_PLOT_PX`].
+fn plot_height(width: u32, usual: u32) -> u32 {
+    let proportional = (f64::from(width) * PLOT_ASPECT).round() as u32;
+    proportional.clamp(MIN_PLOT_PX.min(usual), usual)
+}
+
 /// The canvas width of a chart `shown` CSS pixels wide: the same, so its text keeps the size
 /// it is drawn at. A canvas drawn at a fixed width and scaled by CSS shrank its labels, to
 /// half beside the other charts at 1024 pixels and to a third, unreadable, on a phone. Until
@@ -61,7 +76,7 @@ pub fn Chart(props: &ChartProps) -> Html {
     let canvas_ref = use_node_ref();
     let figure_ref = use_node_ref();
     let width = canvas_width(use_shown_width(&figure_ref), props.wide, props.width);
-    let height = canvas_height(&props.data, width, props.height);
+    let height = canvas_height(&props.data, width, plot_height(width, props.height));
     // Where the last drawing put the plot, for mapping clicks to time; not state, because
     // drawing it must not re-render.
     let layout = use_mut_ref(|| None::<ChartLayout>);
@@ -118,6 +133,16 @@ mod tests {
         assert_eq!(canvas_width(Some(342), false, 640), 342);
         // Two charts a row at 1440 pixels.
         assert_eq!(canvas_width(Some(551), false, 640), 551);
+    }
+
+    #[test]
+    fn a_phone_wide_plot_is_lower_and_a_wider_one_has_the_usual_height() {
+        use super::plot_height;
+        assert_eq!(plot_height(1102, 220), 220);
+        assert_eq!(plot_height(543, 220), 220);
+        assert_eq!(plot_height(420, 220), 176);
+        assert_eq!(plot_height(353, 220), 150);
+        assert_eq!(plot_height(280, 220), 150);
     }
 
     #[test]
