@@ -53,6 +53,19 @@ function assertDrawnAsShown(charts) {
   }
 }
 
+/** A new page at `width`x`height` on `file` at 90 s, paused, with its charts on; and the page
+ * errors it reports. */
+async function openAt(width, height, file) {
+  const page = await ctx.browser.context.newPage();
+  await page.setViewportSize({ width, height });
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(String(e)));
+  await page.goto(`${ctx.server.url}${linkFragment(file)}&t=90`);
+  await waitStatus(page, problems, ["paused"]);
+  await page.waitForFunction(() => document.querySelectorAll('#views figure[data-key="true"] canvas').length > 0);
+  return { page, problems };
+}
+
 const CASES = [
   [GUIDED, 1440, 900],
   [GUIDED, 1024, 768],
@@ -62,13 +75,7 @@ const CASES = [
 
 for (const [file, width, height] of CASES) {
   test(`at ${width}x${height} charts are drawn as wide as they are shown: ${file}`, async () => {
-    const page = await ctx.browser.context.newPage();
-    await page.setViewportSize({ width, height });
-    const problems = [];
-    page.on("pageerror", (e) => problems.push(String(e)));
-    await page.goto(`${ctx.server.url}${linkFragment(file)}&t=90`);
-    await waitStatus(page, problems, ["paused"]);
-    await page.waitForFunction(() => document.querySelectorAll('#views figure[data-key="true"] canvas').length > 0);
+    const { page, problems } = await openAt(width, height, file);
     const charts = await settledWidths(page);
     assert.ok(charts.some((c) => c.key), "the scenario has key charts");
     assert.ok(charts.some((c) => !c.key), "and other charts");
@@ -79,13 +86,7 @@ for (const [file, width, height] of CASES) {
 }
 
 test("a chart redraws at its new width when the window is resized", async () => {
-  const page = await ctx.browser.context.newPage();
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const problems = [];
-  page.on("pageerror", (e) => problems.push(String(e)));
-  await page.goto(`${ctx.server.url}${linkFragment(GUIDED)}&t=90`);
-  await waitStatus(page, problems, ["paused"]);
-  await page.waitForFunction(() => document.querySelectorAll("#views figure.chart canvas").length > 0);
+  const { page, problems } = await openAt(1440, 900, GUIDED);
   const before = await settledWidths(page);
   assertDrawnAsShown(before);
   await page.setViewportSize({ width: 390, height: 844 });

@@ -92,19 +92,11 @@ fn the_writes_chart_puts_rates_left_and_failure_counts_right() {
 /// a TiKV-only one does not.
 #[test]
 fn a_title_names_the_right_axis_only_when_the_chart_draws_it() {
-    use crate::test_support::{run_at, TIFLOW_9595, TIKV_14547};
-    let writes = |file: &str, secs: u64| {
-        let run = run_at(file, secs);
-        let runs = [LabelledRun {
-            label: "run",
-            run: &run,
-        }];
-        chart_data(ChartKind::Writes, &runs, None)
-    };
-    let quiet = writes(TIKV_14547, 90);
+    use crate::test_support::{chart_at, TIFLOW_9595, TIKV_14547};
+    let quiet = chart_at(ChartKind::Writes, TIKV_14547, 90);
     assert_eq!(quiet.y2_label, None, "no failed-request series");
     assert_eq!(quiet.title, "Writes per second");
-    let failing = writes(TIFLOW_9595, 90);
+    let failing = chart_at(ChartKind::Writes, TIFLOW_9595, 90);
     assert!(failing.y2_label.is_some(), "failed requests on the right");
     assert_eq!(
         failing.title,

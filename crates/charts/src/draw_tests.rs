@@ -6,7 +6,7 @@ use super::render_svg;
 use crate::chart_data::{chart_data, ChartData, ChartKind, LabelledRun, Series};
 use crate::palette::series_colour;
 use crate::test_support::{
-    run_at, QUORUM_LOST, SCALE_OUT_IN, TIFLOW_9595, TIFLOW_9595_FIXED, TIKV_14547,
+    chart_at, run_at, QUORUM_LOST, SCALE_OUT_IN, TIFLOW_9595, TIFLOW_9595_FIXED, TIKV_14547,
 };
 
 /// `#RRGGBB` as plotters' SVG backend writes a colour.
@@ -321,12 +321,7 @@ fn a_fault_label_that_would_overlap_the_one_before_drops_a_row() {
 /// labels out; at the usual width nothing changes.
 #[test]
 fn a_narrow_chart_shrinks_a_long_title_and_thins_its_time_labels() {
-    let run = run_at(TIFLOW_9595, 90);
-    let runs = [LabelledRun {
-        label: "run",
-        run: &run,
-    }];
-    let data = chart_data(ChartKind::Writes, &runs, None);
+    let data = chart_at(ChartKind::Writes, TIFLOW_9595, 90);
     let title = "Writes per second, and failed client requests so far (right)";
     assert_eq!(data.title, title);
     assert_eq!(super::caption_px(title, 1102), 15);
@@ -364,12 +359,7 @@ fn a_low_plot_gets_fewer_y_labels() {
 /// its height.
 #[test]
 fn a_narrow_chart_grows_by_its_legend_rows_and_keeps_its_plot() {
-    let run = run_at(TIFLOW_9595, 90);
-    let runs = [LabelledRun {
-        label: "run",
-        run: &run,
-    }];
-    let data = chart_data(ChartKind::Writes, &runs, None);
+    let data = chart_at(ChartKind::Writes, TIFLOW_9595, 90);
     let (wide, narrow) = (
         super::canvas_height(&data, 1100, 220),
         super::canvas_height(&data, 353, 220),

@@ -1,6 +1,8 @@
 //! Shipped scenarios run natively for the chart tests.
 
 use faultline_scenario::{parse_scenario, Run};
+
+use crate::chart_data::{chart_data, ChartData, ChartKind, LabelledRun};
 use faultline_sim::SimTime;
 
 pub(crate) const TIKV_14547: &str = "tikv-14547-leaders-lost-after-store-failure.toml";
@@ -18,4 +20,14 @@ pub(crate) fn run_at(file: &str, secs: u64) -> Run {
     let mut run = Run::new(&scenario).expect("a shipped scenario builds");
     run.run_until(SimTime(secs * 1_000_000));
     run
+}
+
+/// Chart `kind` of a shipped scenario's first `secs` simulated seconds, as one run.
+pub(crate) fn chart_at(kind: ChartKind, file: &str, secs: u64) -> ChartData {
+    let run = run_at(file, secs);
+    let runs = [LabelledRun {
+        label: "run",
+        run: &run,
+    }];
+    chart_data(kind, &runs, None)
 }
