@@ -9,6 +9,7 @@ use plotters::prelude::*;
 
 use crate::chart_data::{ChartData, Series};
 use crate::palette::series_colour;
+use crate::text::TextScale;
 
 /// Where the plot landed, so a click can be mapped back to a time.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -119,11 +120,23 @@ pub fn canvas_height(data: &ChartData, width: u32, plot_height: u32) -> u32 {
     plot_height + crate::legend::height(&entries, width)
 }
 
-/// Draws `data` on `root`: the plot above, the legend in a strip below it. The y axes scale to
-/// the data; an alert line joins the axis only when it is near the data.
+/// The tick labels' size in pixels (plotters' own default at the sizes charts are drawn).
+const LABEL_PX: f64 = 12.0;
+
+/// Draws `data` on `root`, a canvas: the plot above, the legend in a strip below it. The y
+/// axes scale to the data; an alert line joins the axis only when it is near the data.
 pub fn draw_chart<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     data: &ChartData,
+) -> DrawResult<ChartLayout, DB> {
+    draw_chart_in(root, data, TextScale::CANVAS)
+}
+
+/// [`draw_chart`] on a backend whose text sizes `text` corrects.
+fn draw_chart_in<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    data: &ChartData,
+    text: TextScale,
 ) -> DrawResult<ChartLayout, DB> {
     root.fill(&WHITE)?;
     let x_max = data.x_max_secs.max(1.0);
@@ -135,11 +148,14 @@ pub fn draw_chart<DB: DrawingBackend>(
     // not, and then the plot keeps at least half.
     let strip = crate::legend::height(&entries, width).min(height / 2);
     let (root, legend_area) = root.split_vertically(height - strip);
-    crate::legend::draw(&legend_area, &entries)?;
+    crate::legend::draw(&legend_area, &entries, text)?;
     let root = &root;
     let has_y2 = data.y2_label.is_some();
     let mut chart = ChartBuilder::on(root)
-        .caption(&data.title, ("sans-serif", caption_px(&data.title, width)))
+        .caption(
+            &data.title,
+            text.font(caption_px(&data.title, width).into()),
+        )
         .margin(8)
         .margin_right(if has_y2 { 8 } else { 20 })
         // Room for the tick labels and, under them, the axis description without touching.
@@ -156,6 +172,7 @@ pub fn draw_chart<DB: DrawingBackend>(
         .y_desc(&data.y_label)
         .x_label_formatter(&|x| tick(*x, x_max))
         .y_label_formatter(&|y| tick(*y, y_max))
+        .label_style(text.font(LABEL_PX))
         .light_line_style(WHITE.mix(0.0))
         .draw()?;
     if let Some(label) = &data.y2_label {
@@ -163,6 +180,7 @@ pub fn draw_chart<DB: DrawingBackend>(
             .configure_secondary_axes()
             .y_desc(label)
             .y_labels(y_label_count(height - strip))
+            .label_style(text.font(LABEL_PX))
             .y_label_formatter(&|y| tick(*y, y2_max))
             .draw()?;
     }
@@ -174,11 +192,11 @@ pub fn draw_chart<DB: DrawingBackend>(
             ALERT.stroke_width(1),
         ))?;
     }
-    draw_fault_marks(&mut chart, data, x_max, y_max)?;
+    draw_fault_marks(&mut chart, data, (x_max, y_max), text)?;
     for s in &data.series {
         draw_series(&mut chart, s, if s.secondary { y2_max } else { y_max })?;
     }
-    draw_cut_peaks(&mut chart, data, (y_max, y2_max))?;
+    draw_cut_peaks(&mut chart, data, (y_max, y2_max), text)?;
     if let Some(c) = data.cursor_secs {
         let c = c.clamp(0.0, x_max);
         chart.draw_series(LineSeries::new(
@@ -210,8 +228,8 @@ const FAULT_ROW_PX: f64 = 12.0;
 fn draw_fault_marks<'a, DB: DrawingBackend + 'a>(
     chart: &mut Dual<'a, DB>,
     data: &ChartData,
-    x_max: f64,
-    y_max: f64,
+    (x_max, y_max): (f64, f64),
+    text: TextScale,
 ) -> DrawResult<(), DB> {
     let marks: Vec<_> = data.faults.iter().filter(|f| f.secs <= x_max).collect();
     let (w_px, h_px) = chart.plotting_area().dim_in_pixel();
@@ -228,7 +246,7 @@ fn draw_fault_marks<'a, DB: DrawingBackend + 'a>(
         chart.draw_series(std::iter::once(Text::new(
             f.label.clone(),
             (f.secs, y_max - row as f64 * FAULT_ROW_PX * y_per_px),
-            ("sans-serif", 10).into_font().color(&FAULT),
+            text.font(10.0).color(&FAULT),
         )))?;
     }
     Ok(())
@@ -263,6 +281,7 @@ fn draw_cut_peaks<'a, DB: DrawingBackend + 'a>(
     chart: &mut Dual<'a, DB>,
     data: &ChartData,
     (y_max, y2_max): (f64, f64),
+    text: TextScale,
 ) -> DrawResult<(), DB> {
     for s in &data.series {
         let top = if s.secondary { y2_max } else { y_max };
@@ -273,9 +292,7 @@ fn draw_cut_peaks<'a, DB: DrawingBackend + 'a>(
         let label = Text::new(
             format!("{}: peak {value} (off scale)", s.metric),
             (secs, top * 0.93),
-            ("sans-serif", 11)
-                .into_font()
-                .color(&series_colour(s.colour)),
+            text.font(11.0).color(&series_colour(s.colour)),
         );
         if s.secondary {
             chart.draw_secondary_series(std::iter::once(label))?;
@@ -309,7 +326,7 @@ pub fn render_svg(data: &ChartData, width: u32, height: u32) -> Result<String, S
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (width, height)).into_drawing_area();
-        draw_chart(&root, data).map_err(|e| e.to_string())?;
+        draw_chart_in(&root, data, TextScale::SVG).map_err(|e| e.to_string())?;
         root.present().map_err(|e| e.to_string())?;
     }
     Ok(out)

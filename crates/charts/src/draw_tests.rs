@@ -375,6 +375,20 @@ fn a_narrow_chart_grows_by_its_legend_rows_and_keeps_its_plot() {
     assert_eq!(axis_at(353, narrow), axis_at(1100, wide));
 }
 
+/// An exported chart's text is the size the page's canvas draws it at: plotters-svg divides
+/// sizes by 1.24, and the SVG path asks for that much more.
+#[test]
+fn an_svg_chart_has_the_text_sizes_of_the_canvas() {
+    let data = chart_at(ChartKind::Writes, TIKV_14547, 90);
+    let svg = render_svg(&data, 900, 450).expect("renders");
+    let title = title_font(&svg, "Writes per second");
+    assert!((title - 15.0).abs() < 0.01, "title at {title} px");
+    let axis = title_font(&svg, "simulated time (s)");
+    assert!((axis - 12.0).abs() < 0.01, "axis description at {axis} px");
+    let legend = title_font(&svg, "writes_applied_per_sec");
+    assert!((legend - 11.0).abs() < 0.01, "legend at {legend} px");
+}
+
 /// The font size plotters' SVG backend gave the text `title`.
 fn title_font(svg: &str, title: &str) -> f64 {
     let at = svg

@@ -69,6 +69,7 @@ pub(crate) fn height(entries: &[Entry], width: u32) -> u32 {
 pub(crate) fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     entries: &[Entry],
+    text: crate::text::TextScale,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let width = area.dim_in_pixel().0 as i32;
     for (e, (row, x)) in entries.iter().zip(layout(entries, width)) {
@@ -83,7 +84,7 @@ pub(crate) fn draw<DB: DrawingBackend>(
         area.draw(&Text::new(
             e.text.clone(),
             (x + SWATCH_PX + 6, y - 6),
-            ("sans-serif", 11).into_font(),
+            text.font(11.0),
         ))?;
     }
     Ok(())

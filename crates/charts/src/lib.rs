@@ -13,6 +13,7 @@ pub mod metric_chart;
 mod palette;
 #[cfg(test)]
 mod test_support;
+mod text;
 
 pub use axis::data_extents;
 pub use chart_data::{
