@@ -96,3 +96,37 @@ test("a chart redraws at its new width when the window is resized", async () => 
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test("a chart is drawn once when it appears, at its shown width, not first at a guess", async () => {
+  const page = await ctx.browser.context.newPage();
+  await page.setViewportSize({ width: 1440, height: 900 });
+  // plotters starts every drawing by filling the whole canvas white: count those per chart.
+  await page.addInitScript(() => {
+    window.__chartDraws = [];
+    const fillRect = CanvasRenderingContext2D.prototype.fillRect;
+    CanvasRenderingContext2D.prototype.fillRect = function (x, y, w, h) {
+      const figure = this.canvas.closest?.("figure.chart");
+      if (figure && x === 0 && y === 0 && w === this.canvas.width && h === this.canvas.height) {
+        window.__chartDraws.push({ chart: figure.dataset.chart, width: w });
+      }
+      return fillRect.call(this, x, y, w, h);
+    };
+  });
+  await page.goto(`${ctx.server.url}${linkFragment(GUIDED)}&t=90`);
+  await waitStatus(page, [], ["paused"]);
+  await settledWidths(page);
+  // Away from the charts and back: every chart mounts again.
+  await page.evaluate(() => (window.__chartDraws = []));
+  await page.click('[data-view="log"]');
+  await page.waitForFunction(() => !document.querySelector("#views figure.chart"));
+  await page.click('[data-view="charts"]');
+  const charts = await settledWidths(page);
+  assertDrawnAsShown(charts);
+  const draws = await page.evaluate(() => window.__chartDraws);
+  const shown = Object.fromEntries(charts.map((c) => [c.chart, c.canvas]));
+  for (const c of charts) {
+    const mine = draws.filter((d) => d.chart === c.chart);
+    assert.deepEqual(mine.map((d) => d.width), [shown[c.chart]], `${c.chart} was drawn at ${JSON.stringify(mine)}`);
+  }
+  await page.close();
+});

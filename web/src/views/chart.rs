@@ -6,7 +6,7 @@ use std::rc::Rc;
 use faultline_sim::SimTime;
 use yew::prelude::*;
 
-use super::shown_width::use_shown_width;
+use super::shown_width::{use_shown_width, Shown};
 use super::{canvas, fmt};
 use crate::charts::{canvas_height, ChartLayout};
 use crate::view_model::chart_data::ChartData;
@@ -75,16 +75,25 @@ fn canvas_width(shown: Option<u32>, wide: bool, usual: u32) -> u32 {
 pub fn Chart(props: &ChartProps) -> Html {
     let canvas_ref = use_node_ref();
     let figure_ref = use_node_ref();
-    let width = canvas_width(use_shown_width(&figure_ref), props.wide, props.width);
+    let shown = use_shown_width(&figure_ref);
+    let width = canvas_width(shown.width(), props.wide, props.width);
     let height = canvas_height(&props.data, width, plot_height(width, props.height));
     // Where the last drawing put the plot, for mapping clicks to time; not state, because
     // drawing it must not re-render.
     let layout = use_mut_ref(|| None::<ChartLayout>);
     {
         let (canvas_ref, layout) = (canvas_ref.clone(), layout.clone());
-        use_effect_with((props.data.clone(), width, height), move |(data, _, _)| {
-            *layout.borrow_mut() = canvas::draw_chart(&canvas_ref, data);
-        });
+        // Not before the chart's width is known: it would be drawn twice on every mount (a
+        // tab switch, the first frame).
+        let ready = shown != Shown::Waiting;
+        use_effect_with(
+            (props.data.clone(), width, height, ready),
+            move |(data, _, _, ready)| {
+                if *ready {
+                    *layout.borrow_mut() = canvas::draw_chart(&canvas_ref, data);
+                }
+            },
+        );
     }
     let data = &props.data;
     if data.is_empty() {

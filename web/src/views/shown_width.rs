@@ -8,22 +8,48 @@
 
 use yew::prelude::*;
 
-/// The content-box width of the element behind `node`, in whole CSS pixels, or None until
-/// it has been laid out (and always natively, where effects do not run).
+/// What is known of an element's shown width.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shown {
+    /// Watched, not reported yet: it is reported after layout, before the next paint, so
+    /// drawing at a guessed width now would only be redone at once. Also what server-side
+    /// rendering sees, where effects do not run.
+    Waiting,
+    /// Laid out this many CSS pixels wide. Only the browser's observer reports one.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    Width(u32),
+    /// It cannot be watched (no `ResizeObserver`): draw at the width given.
+    Unknown,
+}
+
+impl Shown {
+    /// The width, once reported.
+    pub fn width(self) -> Option<u32> {
+        match self {
+            Shown::Width(w) => Some(w),
+            Shown::Waiting | Shown::Unknown => None,
+        }
+    }
+}
+
+/// The content-box width of the element behind `node`, in whole CSS pixels, as it is known.
 #[hook]
-pub fn use_shown_width(node: &NodeRef) -> Option<u32> {
-    let width = use_state_eq(|| None::<u32>);
+pub fn use_shown_width(node: &NodeRef) -> Shown {
+    let shown = use_state_eq(|| Shown::Waiting);
     {
-        let (node, width) = (node.clone(), width.clone());
+        let (node, shown) = (node.clone(), shown.clone());
         use_effect_with((), move |_| {
-            let watch = watch(&node, width);
+            let watch = watch(&node, shown.clone());
+            if watch.is_none() {
+                shown.set(Shown::Unknown);
+            }
             // Unmounting drops the watch, which stops the observer.
             move || {
                 let _stopped = watch;
             }
         });
     }
-    *width
+    *shown
 }
 
 /// Watches the element's width until dropped.
@@ -44,13 +70,13 @@ impl Drop for Watch {
 /// not on the page or the browser has no `ResizeObserver` (the chart then keeps the width
 /// it was given).
 #[cfg(target_arch = "wasm32")]
-fn watch(node: &NodeRef, width: UseStateHandle<Option<u32>>) -> Option<Watch> {
+fn watch(node: &NodeRef, shown: UseStateHandle<Shown>) -> Option<Watch> {
     use wasm_bindgen::{closure::Closure, JsCast};
     let element = node.cast::<web_sys::Element>()?;
     let on_resize = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
         // use_state_eq: an unchanged width does not re-render.
-        if let Some(shown) = last_width(&entries) {
-            width.set(Some(shown));
+        if let Some(width) = last_width(&entries) {
+            shown.set(Shown::Width(width));
         }
     });
     let observer = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
@@ -77,6 +103,6 @@ struct Watch;
 
 /// Natively nothing is laid out, so nothing is watched.
 #[cfg(not(target_arch = "wasm32"))]
-fn watch(_: &NodeRef, _: UseStateHandle<Option<u32>>) -> Option<Watch> {
+fn watch(_: &NodeRef, _: UseStateHandle<Shown>) -> Option<Watch> {
     None
 }
