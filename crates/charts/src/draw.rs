@@ -147,7 +147,8 @@ fn draw_chart_in<DB: DrawingBackend>(
     // A canvas sized by [`canvas_height`] has room for the whole legend; a fixed-size SVG may
     // not, and then the plot keeps at least half.
     let strip = crate::legend::height(&entries, width).min(height / 2);
-    let (root, legend_area) = root.split_vertically(height - strip);
+    let plot_area_px = height - strip;
+    let (root, legend_area) = root.split_vertically(plot_area_px);
     crate::legend::draw(&legend_area, &entries, text)?;
     let root = &root;
     let has_y2 = data.y2_label.is_some();
@@ -168,7 +169,7 @@ fn draw_chart_in<DB: DrawingBackend>(
         .configure_mesh()
         .x_desc("simulated time (s)")
         .x_labels(x_label_count(width))
-        .y_labels(y_label_count(height - strip))
+        .y_labels(y_label_count(plot_area_px))
         .y_desc(&data.y_label)
         .x_label_formatter(&|x| tick(*x, x_max))
         .y_label_formatter(&|y| tick(*y, y_max))
@@ -179,7 +180,7 @@ fn draw_chart_in<DB: DrawingBackend>(
         chart
             .configure_secondary_axes()
             .y_desc(label)
-            .y_labels(y_label_count(height - strip))
+            .y_labels(y_label_count(plot_area_px))
             .label_style(text.font(LABEL_PX))
             .y_label_formatter(&|y| tick(*y, y2_max))
             .draw()?;

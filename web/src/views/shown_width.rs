@@ -66,9 +66,9 @@ impl Drop for Watch {
     }
 }
 
-/// Starts watching the element behind `node`, writing its width to `width`; None if it is
-/// not on the page or the browser has no `ResizeObserver` (the chart then keeps the width
-/// it was given).
+/// Starts watching the element behind `node`, writing each width it reports to `shown`; None
+/// if it is not on the page or the browser has no `ResizeObserver` (the chart then keeps the
+/// width it was given).
 #[cfg(target_arch = "wasm32")]
 fn watch(node: &NodeRef, shown: UseStateHandle<Shown>) -> Option<Watch> {
     use wasm_bindgen::{closure::Closure, JsCast};
