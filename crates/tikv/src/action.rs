@@ -8,16 +8,16 @@
 
 use faultline_sim::{Kernel, TraceEncode, TraceHasher};
 
+use crate::cluster::Cluster;
 use crate::host::TikvHost;
 use crate::msg::Msg;
-use crate::Cluster;
 
 /// An action on the TiKV model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TikvAction {
     /// Move leadership of `region` to its peer on store `to_store` (0-based), as
     /// `pd-ctl operator add transfer-leader` does: PD orders the leader it knows of, or
-    /// refuses (logged) if that store has no peer (see `crate::admin_transfer`).
+    /// refuses (logged) if that store has no peer (see `crate::pd::admin_transfer`).
     TransferLeader {
         /// Region index.
         region: u32,
@@ -33,7 +33,7 @@ pub enum TikvAction {
         to_store: u32,
     },
     /// A new store joins (it must be one of `tikv-(stores+1)..tikv-max_stores`, not yet in);
-    /// see `crate::membership`.
+    /// see `crate::store::membership`.
     AddStore {
         /// Store index (0-based).
         store: u32,
@@ -57,7 +57,7 @@ pub enum TikvAction {
         store: u32,
     },
     /// `pd-ctl operator add split-region <region>`: cut `region` into `parts` regions, or in
-    /// two at key `at` (`--policy=usekey`; see `crate::split`).
+    /// two at key `at` (`--policy=usekey`; see `crate::region::split`).
     Split {
         /// Region index.
         region: u32,
@@ -67,7 +67,7 @@ pub enum TikvAction {
         at: Option<u64>,
     },
     /// `pd-ctl operator add merge-region <source> <target>`: `source` merges into its
-    /// neighbour `target` (see `crate::merge`); the layer above, which knows the keys, picks
+    /// neighbour `target` (see `crate::region::merge`); the layer above, which knows the keys, picks
     /// an adjacent pair.
     Merge {
         /// Region merged away.

@@ -9,21 +9,21 @@ use faultline_sim::{
 };
 
 use crate::action::TikvAction;
-use crate::bootstrap::{place_replicas, INIT_INDEX, INIT_TERM};
 use crate::config::TikvConfig;
-use crate::hibernate::GroupState;
 use crate::ids::{PeerId, RegionId};
-use crate::invariants::Invariants;
-use crate::membership::StoreState;
-use crate::metrics::Book;
 use crate::msg::{Msg, Timer};
-use crate::pd::Pd;
+use crate::observe::invariants::Invariants;
+use crate::observe::metrics::Book;
+use crate::pd::server::Pd;
 use crate::raft::proposals::Proposals;
 use crate::raft::read_index::ReadIndexes;
 use crate::raft::{Peer, PeerTail, MAX_REPLICAS};
-use crate::replace_peer::Change;
-use crate::split::{AdminCmds, RegionEpoch};
-use crate::store::Store;
+use crate::region::replace_peer::Change;
+use crate::region::split::{AdminCmds, RegionEpoch};
+use crate::store::bootstrap::{place_replicas, INIT_INDEX, INIT_TERM};
+use crate::store::hibernate::GroupState;
+use crate::store::membership::StoreState;
+use crate::store::raftstore::Store;
 
 /// The TiKV cluster and PD.
 #[derive(Clone, Debug)]
@@ -56,29 +56,29 @@ pub struct Cluster {
     pub(crate) pd: Pd,
     pub(crate) book: Book,
     pub(crate) inv: Invariants,
-    /// Regions that may look different to an observer (see [`crate::region_changes`]).
-    pub(crate) changes: crate::region_changes::RegionChanges,
+    /// Regions that may look different to an observer (see [`crate::region::region_changes`]).
+    pub(crate) changes: crate::region::region_changes::RegionChanges,
     /// Client operations riding on log entries (see [`crate::raft::proposals`]).
     pub(crate) proposals: Proposals,
     /// ReadIndex requests waiting for a quorum (see [`crate::raft::read_index`]).
     pub(crate) reads: ReadIndexes,
-    /// Admin commands leaders proposed (splits, see [`crate::split`]).
+    /// Admin commands leaders proposed (splits, see [`crate::region::split`]).
     pub(crate) admin: AdminCmds,
     /// Each region's epoch, by region id.
     pub(crate) epochs: Vec<RegionEpoch>,
     /// The region each split region came from.
     pub(crate) split_from: BTreeMap<u32, u32>,
     /// Learners added by membership changes and not yet promoted, by region.
-    pub(crate) learners: BTreeMap<u32, crate::learner::Learner>,
+    pub(crate) learners: BTreeMap<u32, crate::region::learner::Learner>,
     /// Each region's approximate size, for size splits and snapshots.
-    pub(crate) sizes: crate::size_split::RegionSizes,
-    /// Regions merging and merged (see [`crate::merge`]).
-    pub(crate) merge: crate::merge::Merges,
+    pub(crate) sizes: crate::region::size_split::RegionSizes,
+    /// Regions merging and merged (see [`crate::region::merge`]).
+    pub(crate) merge: crate::region::merge::Merges,
     load_rng: SimRng,
     load_acc: u64,
     pd_crashed: bool,
     pub(crate) watched: Option<u32>,
-    pub(crate) watch_log: Vec<crate::watch::WatchEvent>,
+    pub(crate) watch_log: Vec<crate::observe::watch::WatchEvent>,
     /// Time of the event being handled (µs).
     pub(crate) now: u64,
 }
@@ -114,7 +114,7 @@ impl Cluster {
             "replicas must be in 1..=min(5, stores)"
         );
         let pd_node = net.add_node("pd-1", "pd");
-        // Stores that may join later are nodes from the start (see `crate::membership`).
+        // Stores that may join later are nodes from the start (see `crate::store::membership`).
         let total = cfg.store_slots() as usize;
         let store_nodes: Vec<NodeId> = (1..=total)
             .map(|i| net.add_node(&format!("tikv-{i}"), "tikv"))
@@ -164,8 +164,8 @@ impl Cluster {
             epochs: vec![RegionEpoch::INIT; regions],
             split_from: BTreeMap::new(),
             learners: BTreeMap::new(),
-            sizes: crate::size_split::RegionSizes::new(cfg),
-            merge: crate::merge::Merges::default(),
+            sizes: crate::region::size_split::RegionSizes::new(cfg),
+            merge: crate::region::merge::Merges::default(),
             inv: Invariants::new(regions, INIT_INDEX + 1, INIT_TERM, INIT_TERM, |_| 0),
             load_rng: SimRng::stream(0, "load"),
             load_acc: 0,
@@ -366,7 +366,7 @@ impl Cluster {
             for i in 0..self.peers.len() {
                 let pid = PeerId(i as u32);
                 self.set_group(pid, GroupState::Ordered);
-                self.peers[i].leader_state = crate::hibernate::LeaderState::Awaken;
+                self.peers[i].leader_state = crate::store::hibernate::LeaderState::Awaken;
                 self.register_tick(pid);
             }
         }

@@ -31,56 +31,25 @@
 //!   from its quorum shows proposals with nothing applied.
 
 pub mod action;
-mod admin_transfer;
-mod balance_region;
-mod bootstrap;
-mod client_route;
 pub mod cluster;
 pub mod config;
-mod describe;
-mod evict_leader;
-mod heartbeats;
-pub mod hibernate;
 pub mod host;
 pub mod ids;
-pub mod invariants;
 pub mod knobs;
-pub mod learner;
-pub mod membership;
-mod merge;
-pub mod metrics;
 pub mod msg;
-pub mod operator_log;
+pub mod observe;
 pub mod pd;
 pub mod raft;
-pub mod raft_client;
-pub mod region_changes;
-mod replace_peer;
-pub mod size_split;
-pub mod split;
+pub mod region;
 pub mod store;
-mod store_life;
-pub mod view;
-pub mod watch;
-
-#[cfg(test)]
-mod follower_wake_tests;
-#[cfg(test)]
-mod hibernate_tests;
-#[cfg(test)]
-mod raft_client_tests;
-#[cfg(test)]
-mod read_index_tests;
-#[cfg(test)]
-mod split_epoch_tests;
 
 pub use action::TikvAction;
 pub use cluster::Cluster;
 pub use config::*;
-pub use hibernate::GroupState;
-pub use membership::StoreState;
 pub use msg::{Kind, Msg, RaftMsg, Timer};
+pub use observe::view::{PeerDetail, RaftWork, RegionDetail};
+pub use observe::watch::{WatchEvent, WatchWhat};
 pub use raft::proposals::{OpEvent, OpOutcome};
-pub use split::RegionEpoch;
-pub use view::{PeerDetail, RaftWork, RegionDetail};
-pub use watch::{WatchEvent, WatchWhat};
+pub use region::split::RegionEpoch;
+pub use store::hibernate::GroupState;
+pub use store::membership::StoreState;

@@ -254,7 +254,7 @@ impl TraceEncode for Msg {
                 h.word(*region as u64);
                 word_if_some(h, (*op != 0).then_some(*op));
                 // Only a split region's version: runs without splits keep their hashes.
-                if *version > crate::split::RegionEpoch::INIT.version {
+                if *version > crate::region::split::RegionEpoch::INIT.version {
                     h.word(*version);
                 }
             }

@@ -2,7 +2,7 @@
 //!
 //! The recorder keeps every region's last colour and, per bucket, how many regions have each
 //! colour. At each column time it re-reads only the regions the model noted as changed since
-//! the last column (`faultline_tikv::region_changes`: a leader gained or lost, a tick
+//! the last column (`faultline_tikv::region::region_changes`: a leader gained or lost, a tick
 //! registered or dropped, a peer destroyed, a split or a merge) and the leaderless ones (for
 //! the column's list of leaderless regions). An awake region whose leader stays put is not
 //! re-read: after a store is killed at full scale about 190,000 regions stay awake, and

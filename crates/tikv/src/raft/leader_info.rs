@@ -5,9 +5,9 @@
 //! `RegionReadProgressRegistry::handle_check_leaders` -> `RegionReadProgress::consume_leader_info`).
 //! Region epochs are not modelled, so term and leader are the whole check.
 
+use crate::cluster::Cluster;
 use crate::ids::{PeerId, RegionId, NO_SLOT};
 use crate::raft::{Role, MAX_REPLICAS};
-use crate::Cluster;
 
 impl Cluster {
     /// This store's peer of `region`, if any.

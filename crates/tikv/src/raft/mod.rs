@@ -12,8 +12,11 @@ pub mod read_index;
 pub mod replication;
 pub mod step;
 
-use crate::hibernate::{GroupState, LeaderState};
+#[cfg(test)]
+mod read_index_tests;
+
 use crate::ids::NO_SLOT;
+use crate::store::hibernate::{GroupState, LeaderState};
 use log::{LogHead, LogRuns, RaftLog};
 
 /// Most replicas a region may have (progress is kept inline per peer).

@@ -21,9 +21,9 @@ use std::collections::BTreeMap;
 
 use faultline_sim::Kernel;
 
+use crate::cluster::Cluster;
 use crate::host::TikvHost;
 use crate::ids::PeerId;
-use crate::Cluster;
 
 /// What happened to an operation a client proposed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,7 +176,7 @@ impl Cluster {
             self.op_event(op, region, s, OpOutcome::NotLeader { leader: hint });
             return;
         }
-        if op & crate::split::ADMIN_OP == 0 {
+        if op & crate::region::split::ADMIN_OP == 0 {
             self.grow_region(k, pid);
         }
         if op != 0 {
@@ -236,12 +236,12 @@ impl Cluster {
             return;
         }
         self.book.follower_wakeups += 1;
-        self.set_group(pid, crate::hibernate::GroupState::Chaos);
+        self.set_group(pid, crate::store::hibernate::GroupState::Chaos);
         self.register_tick(pid);
     }
 
     pub(crate) fn op_event(&mut self, op: u64, region: u32, s: usize, outcome: OpOutcome) {
-        if op & crate::split::ADMIN_OP != 0 {
+        if op & crate::region::split::ADMIN_OP != 0 {
             self.admin_outcome(op, region, s, outcome);
         } else if op != 0 {
             self.push_op_event(op, region, s, outcome);

@@ -41,11 +41,11 @@ use std::collections::BTreeMap;
 
 use faultline_sim::Kernel;
 
+use crate::cluster::Cluster;
 use crate::host::TikvHost;
 use crate::ids::{PeerId, NO_SLOT};
 use crate::msg::{Kind, RaftMsg};
 use crate::raft::proposals::OpOutcome;
-use crate::Cluster;
 
 /// One read waiting for a quorum of heartbeat answers.
 #[derive(Clone, Copy, Debug)]

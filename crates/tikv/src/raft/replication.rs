@@ -4,10 +4,10 @@
 use crate::host::TikvHost;
 use faultline_sim::Kernel;
 
+use crate::cluster::Cluster;
 use crate::ids::{PeerId, NO_SLOT};
 use crate::msg::{Kind, RaftMsg};
 use crate::raft::Role;
-use crate::Cluster;
 
 /// Most entries sent in one append (raft-rs `max_inflight`/size limits, simplified).
 const MAX_ENTRIES_PER_APPEND: u64 = 64;

@@ -4,10 +4,10 @@
 use crate::host::TikvHost;
 use faultline_sim::Kernel;
 
+use crate::cluster::Cluster;
 use crate::ids::{PeerId, NO_SLOT};
 use crate::msg::{Kind, RaftMsg};
 use crate::raft::Role;
-use crate::Cluster;
 
 impl Cluster {
     /// Feeds one message to a peer.

@@ -2,13 +2,13 @@
 //! changes, so sampling costs O(stores), never a scan of 768k peers.
 
 use crate::host::TikvHost;
-use crate::membership::StoreState;
+use crate::store::membership::StoreState;
 use std::collections::BTreeSet;
 
 use faultline_sim::{Kernel, PerSecond, SimTime};
 
+use crate::cluster::Cluster;
 use crate::ids::{PeerId, RegionId};
-use crate::Cluster;
 
 /// Counters and per-region leadership state.
 #[derive(Clone, Debug)]
@@ -255,8 +255,8 @@ impl Cluster {
             b.leaderless.len() as f64,
             (cur / 1_000_000) as f64,
             (cur.max(b.longest_leaderless) / 1_000_000) as f64,
-            (g[crate::hibernate::GroupState::Idle as usize]
-                + g[crate::hibernate::GroupState::PreChaos as usize]) as f64,
+            (g[crate::store::hibernate::GroupState::Idle as usize]
+                + g[crate::store::hibernate::GroupState::PreChaos as usize]) as f64,
             g[0] as f64,
             g[1] as f64,
             g[2] as f64,

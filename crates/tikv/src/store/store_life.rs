@@ -2,9 +2,9 @@
 
 use faultline_sim::Kernel;
 
-use crate::hibernate::GroupState;
+use crate::cluster::Cluster;
 use crate::host::TikvHost;
-use crate::Cluster;
+use crate::store::hibernate::GroupState;
 
 impl Cluster {
     /// A killed store loses every volatile peer state (leadership, votes, timers) and its

@@ -1,13 +1,13 @@
 //! A leader takes PD's membership changes: a replica on a dead store replaced (replica
 //! repair), or a replica on a live store moved to another store (balance-region and the
-//! drain of an Offline store). Both go through a learner (`crate::learner`).
+//! drain of an Offline store). Both go through a learner (`crate::region::learner`).
 
 use faultline_sim::{Kernel, Level};
 
+use crate::cluster::Cluster;
 use crate::host::TikvHost;
 use crate::ids::{PeerId, RegionId};
 use crate::raft::{Peer, PeerTail};
-use crate::Cluster;
 
 /// Why PD changes a region's membership.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,7 +20,7 @@ pub(crate) enum Change {
 
 impl Cluster {
     /// The leader on store `s` accepts PD's change of `region`'s replica in `slot` to a new
-    /// replica on `target`, and starts it with a learner (`crate::learner`). A stale order
+    /// replica on `target`, and starts it with a learner (`crate::region::learner`). A stale order
     /// (the store came back, the replica moved, the region already has a learner or a
     /// replica there) is dropped and PD's operator times out.
     pub(crate) fn change_peer<H: TikvHost>(

@@ -29,14 +29,14 @@
 
 use faultline_sim::{Kernel, Level, SimDuration};
 
-use crate::hibernate::GroupState;
+use crate::cluster::Cluster;
 use crate::host::TikvHost;
 use crate::ids::{PeerId, RegionId};
 use crate::msg::{Msg, Timer};
 use crate::raft::log::RaftLog;
 use crate::raft::proposals::OpOutcome;
 use crate::raft::Peer;
-use crate::Cluster;
+use crate::store::hibernate::GroupState;
 
 /// TiKV `DEFAULT_SNAP_MAX_BYTES_PER_SEC` (`raftstore/src/store/config.rs`), the default of
 /// `server.snap-io-max-bytes-per-sec`: 100 MiB/s.
@@ -328,7 +328,7 @@ impl Cluster {
     /// stall the operator until it times out.
     pub(crate) fn pd_push_replica_steps<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
         let now = k.now().0;
-        let ops: Vec<(u32, crate::pd::Operator)> = self
+        let ops: Vec<(u32, crate::pd::server::Operator)> = self
             .pd
             .replica_ops
             .iter()
@@ -347,7 +347,7 @@ impl Cluster {
             if let Some(op) = self.pd.replica_ops.get_mut(&r) {
                 op.pushed = now;
                 if snapshot == Some(true) {
-                    op.deadline = op.deadline.min(now + crate::pd::FAST_STEP_WAIT_US);
+                    op.deadline = op.deadline.min(now + crate::pd::server::FAST_STEP_WAIT_US);
                 }
             }
             let leader = self.pd.region_leader[r as usize].0 as usize;
@@ -356,10 +356,10 @@ impl Cluster {
     }
 
     /// The order that starts replica operator `op` of region `r`.
-    pub(crate) fn pd_replica_step(&self, r: u32, op: &crate::pd::Operator) -> Msg {
+    pub(crate) fn pd_replica_step(&self, r: u32, op: &crate::pd::server::Operator) -> Msg {
         let (region, slot, store) = (r, op.target, op.to_store as u32);
         match op.desc {
-            crate::operator_log::OpDesc::ReplaceDownReplica => Msg::ReplacePeer {
+            crate::pd::operator_log::OpDesc::ReplaceDownReplica => Msg::ReplacePeer {
                 region,
                 slot,
                 store,

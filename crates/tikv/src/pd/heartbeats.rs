@@ -4,9 +4,9 @@
 
 use faultline_sim::{Kernel, Level};
 
+use crate::cluster::Cluster;
 use crate::host::TikvHost;
 use crate::msg::{Msg, Timer};
-use crate::Cluster;
 
 impl Cluster {
     /// Store `s` sends PD its store heartbeat and sets the next one.

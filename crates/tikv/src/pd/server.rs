@@ -8,18 +8,18 @@
 //! Simplifications: PD reads region membership and whether a learner has its snapshot from
 //! the model (it learns both from region heartbeats in reality) but learns leaders only from
 //! region heartbeats. A replica operator's steps (add learner, snapshot, promote, remove) are
-//! `crate::learner`'s; the operator ends when the learner is a voter.
+//! `crate::region::learner`'s; the operator ends when the learner is a voter.
 
 use std::collections::BTreeMap;
 
 use crate::host::TikvHost;
 use faultline_sim::{Kernel, Level, NodeId};
 
+use crate::cluster::Cluster;
 use crate::ids::{PeerId, RegionId};
-use crate::membership::StoreState;
 use crate::msg::{Msg, Timer};
-use crate::operator_log::OpDesc;
-use crate::Cluster;
+use crate::pd::operator_log::OpDesc;
+use crate::store::membership::StoreState;
 
 /// A store silent this long is Disconnected for PD (PD's 20 s `StoreDisconnected` rule).
 const STORE_DISCONNECT_US: u64 = 20_000_000;
@@ -64,9 +64,9 @@ pub struct Pd {
     pub replica_ops: BTreeMap<u32, Operator>,
     /// Per store: earliest time (µs) the store limit lets PD add the next replica there.
     pub store_next_add: Vec<u64>,
-    /// Per store: under PD's evict-leader scheduler (`crate::evict_leader`).
+    /// Per store: under PD's evict-leader scheduler (`crate::pd::evict_leader`).
     pub evicting: Vec<bool>,
-    /// Per store: joined, serving, being removed or removed (`crate::membership`).
+    /// Per store: joined, serving, being removed or removed (`crate::store::membership`).
     pub store_state: Vec<StoreState>,
     pub(crate) evict_cursor: u32,
     tso_physical_ms: u64,

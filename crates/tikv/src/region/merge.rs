@@ -37,13 +37,13 @@ use std::collections::BTreeMap;
 
 use faultline_sim::{Kernel, Level, SimDuration};
 
+use crate::cluster::Cluster;
 use crate::host::TikvHost;
 use crate::ids::{PeerId, RegionId};
 use crate::msg::{Msg, Timer};
 use crate::raft::log::RaftLog;
 use crate::raft::proposals::OpOutcome;
 use crate::raft::Peer;
-use crate::Cluster;
 
 /// TiKV `merge-check-tick-interval`: how often a Merging source peer tries CommitMerge again.
 pub(crate) const MERGE_CHECK_TICK: SimDuration = SimDuration::from_secs(2);

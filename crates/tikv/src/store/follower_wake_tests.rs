@@ -4,9 +4,9 @@
 use faultline_sim::{Fault, SimDuration};
 
 use crate::action::TikvAction;
-use crate::hibernate::GroupState;
 use crate::ids::PeerId;
-use crate::raft_client_tests::{ms, world};
+use crate::store::hibernate::GroupState;
+use crate::store::raft_client_tests::{ms, world};
 
 #[test]
 fn request_on_a_sleeping_follower_wakes_it_and_is_refused() {

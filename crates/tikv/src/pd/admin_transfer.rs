@@ -12,9 +12,9 @@
 
 use faultline_sim::{Kernel, Level};
 
+use crate::cluster::Cluster;
 use crate::host::TikvHost;
-use crate::operator_log::OpDesc;
-use crate::Cluster;
+use crate::pd::operator_log::OpDesc;
 
 /// Why PD refused an admin transfer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,11 +4,11 @@
 
 use faultline_sim::{Fault, LinkChange, Network, SimDuration, World};
 
-use crate::hibernate::GroupState;
 use crate::ids::PeerId;
 use crate::msg::{Kind, RaftMsg};
 use crate::raft::proposals::{OpEvent, OpOutcome};
-use crate::raft_client_tests::{ms, world};
+use crate::store::hibernate::GroupState;
+use crate::store::raft_client_tests::{ms, world};
 use crate::{Cluster, TikvConfig};
 
 const LEADER: PeerId = PeerId(0);

@@ -5,13 +5,13 @@
 //!
 //! A replica operator lists PD's joint-consensus steps (`builder.go`
 //! `buildStepsWithJointConsensus`); the model carries out steps 1 to 3 (enter the joint
-//! state, leave it, remove the demoted peer) as one admin entry (`crate::learner`).
+//! state, leave it, remove the demoted peer) as one admin entry (`crate::region::learner`).
 
 use faultline_sim::{Kernel, Level};
 
+use crate::cluster::Cluster;
 use crate::host::TikvHost;
-use crate::pd::Operator;
-use crate::Cluster;
+use crate::pd::server::Operator;
 
 /// Which of PD's schedulers or checkers made an operator (its `desc`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -15,21 +15,21 @@
 //! a store that has not yet applied it creates an uninitialized peer there); where the keys
 //! are cut is the layer above's business (this model has no keys); a split that finds no
 //! leader is dropped with a log line (PD's operator would time out and be retried). Merges
-//! are `crate::merge`'s.
+//! are `crate::region::merge`'s.
 
 use std::collections::BTreeMap;
 
 use faultline_sim::{Kernel, Level};
 
-use crate::hibernate::GroupState;
+use crate::cluster::Cluster;
 use crate::host::TikvHost;
 use crate::ids::{PeerId, RegionId};
-use crate::learner::ConfChange;
 use crate::msg::Msg;
 use crate::raft::log::RaftLog;
 use crate::raft::proposals::OpOutcome;
 use crate::raft::{Peer, PeerTail};
-use crate::Cluster;
+use crate::region::learner::ConfChange;
+use crate::store::hibernate::GroupState;
 
 /// Ops of the admin commands a leader proposes itself carry this bit, so their outcomes stay
 /// in the cluster instead of going to the layer above (whose ops are counters from 1).
@@ -64,7 +64,7 @@ pub(crate) struct AdminCmds {
     /// Parts each split proposal cuts its region into, and the key it cuts at (if one was
     /// given), by op.
     splits: BTreeMap<u64, (u32, Option<u64>)>,
-    /// Membership changes proposed, by op (`crate::learner`).
+    /// Membership changes proposed, by op (`crate::region::learner`).
     pub(crate) conf_changes: BTreeMap<u64, (u32, ConfChange)>,
     /// Outcomes reported while an event ran, carried out before its messages go out.
     outcomes: Vec<(u64, u32, u32, OpOutcome)>,

@@ -17,10 +17,10 @@
 use crate::host::TikvHost;
 use faultline_sim::{Kernel, Level};
 
+use crate::cluster::Cluster;
 use crate::ids::{PeerId, NO_SLOT};
 use crate::msg::{Kind, RaftMsg};
 use crate::raft::Role;
-use crate::Cluster;
 
 /// GroupState of a peer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,7 +73,7 @@ impl Cluster {
         if g != GroupState::Idle {
             p.leader_state = LeaderState::Awaken;
         }
-        self.watch(pid, crate::watch::WatchWhat::Group { from, to: g });
+        self.watch(pid, crate::observe::watch::WatchWhat::Group { from, to: g });
     }
 
     /// Puts a peer in its store's awake list (TiKV `register_raft_base_tick`).

@@ -3,7 +3,7 @@
 //!
 //! As PD (`server/cluster/cluster.go`): a new store registers and is Up (Serving) once PD has
 //! its heartbeat; `pd-ctl store delete` (`RaftCluster::RemoveStore`) makes it Offline
-//! (Removing), PD's replica checker moves every replica off it (`crate::balance_region`), and
+//! (Removing), PD's replica checker moves every replica off it (`crate::pd::balance_region`), and
 //! `checkStore` buries it (Tombstone) once it holds no region; then the TiKV process stops.
 //!
 //! Simplifications: every store that may ever join is a node of the network from the start
@@ -15,8 +15,8 @@
 
 use faultline_sim::{Kernel, Level};
 
+use crate::cluster::Cluster;
 use crate::host::TikvHost;
-use crate::Cluster;
 
 /// A store's state as PD knows it (`metapb.NodeState`, with Absent for a store that has not
 /// joined yet).

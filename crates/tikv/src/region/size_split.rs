@@ -6,7 +6,7 @@
 //! (`fsm/peer.rs` `on_split_region_check_tick`); a region larger than `region-max-size`
 //! (1.5 x `region-split-size`, `coprocessor/config.rs` `Config::region_max_size`) is split into
 //! parts of at most `region-split-size`, at most `batch-split-limit` (10) at once, through the
-//! same `BatchSplit` admin command a scripted split uses (`crate::split`).
+//! same `BatchSplit` admin command a scripted split uses (`crate::region::split`).
 //!
 //! Simplifications: every write adds `workload.write_bytes`, whatever it writes (TiKV
 //! measures the data in its SST files); the size grows when the leader takes the write, not
@@ -20,10 +20,10 @@ use std::collections::BTreeSet;
 
 use faultline_sim::{CowVec, Kernel, Level, SimDuration};
 
+use crate::cluster::Cluster;
 use crate::host::TikvHost;
 use crate::ids::PeerId;
 use crate::msg::Timer;
-use crate::Cluster;
 
 const MIB: u64 = 1024 * 1024;
 

@@ -3,10 +3,10 @@
 
 use faultline_sim::Kernel;
 
+use crate::cluster::Cluster;
 use crate::host::TikvHost;
 use crate::ids::{PeerId, RegionId};
 use crate::msg::Msg;
-use crate::Cluster;
 
 impl Cluster {
     /// Sends a client request to the region's leader store. With no live leader the client's

@@ -14,11 +14,11 @@
 
 use faultline_sim::{Kernel, Level};
 
+use crate::cluster::Cluster;
 use crate::host::TikvHost;
 use crate::ids::{PeerId, RegionId};
-use crate::membership::StoreState;
-use crate::operator_log::OpDesc;
-use crate::Cluster;
+use crate::pd::operator_log::OpDesc;
+use crate::store::membership::StoreState;
 
 /// Regions one scheduling pass looks at, at most (bounds a pass on a 256,000-region cluster).
 const SCAN_PER_PASS: u32 = 20_000;
@@ -91,7 +91,7 @@ impl Cluster {
 
     /// The store to move region `r`'s leadership to, away from `from`: the first follower,
     /// in replica order, on an Up store that heartbeats, is not Down and is not evicting.
-    /// Shared by this scheduler and the drain of an Offline store (`crate::balance_region`).
+    /// Shared by this scheduler and the drain of an Offline store (`crate::pd::balance_region`).
     pub(crate) fn pd_leader_target(&self, r: u32, from: usize, now: u64) -> Option<usize> {
         (0..self.replicas as u8)
             .map(|sl| self.slot_store[PeerId::of(RegionId(r), sl, self.replicas).ix()] as usize)

@@ -2,9 +2,9 @@
 
 use faultline_sim::NodeId;
 
+use crate::cluster::Cluster;
 use crate::ids::{PeerId, RegionId};
-use crate::split::RegionEpoch;
-use crate::Cluster;
+use crate::region::split::RegionEpoch;
 
 /// One peer of a region as the UI shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]

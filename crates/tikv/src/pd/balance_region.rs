@@ -5,7 +5,7 @@
 //!
 //! Each move is a move-peer operator (`operator.CreateMovePeerOperator`): PD sends it to the
 //! region's leader, which adds a learner on the target, sends it a snapshot, and promotes it
-//! in place of the old replica (`crate::learner`); it ends when the learner is a voter, or
+//! in place of the old replica (`crate::region::learner`); it ends when the learner is a voter, or
 //! when a step outlives its timeout. A store takes at most `pd.store_limit_add_peer`
 //! new replicas a minute; drains run under `replica-schedule-limit` operators in flight,
 //! balancing under `region-schedule-limit` (2,048, PD's default). A replica PD believes leads
@@ -20,12 +20,12 @@
 
 use faultline_sim::Kernel;
 
+use crate::cluster::Cluster;
 use crate::host::TikvHost;
 use crate::ids::PeerId;
-use crate::membership::StoreState;
-use crate::operator_log::OpDesc;
-use crate::pd::{Operator, SLOW_STEP_WAIT_US};
-use crate::Cluster;
+use crate::pd::operator_log::OpDesc;
+use crate::pd::server::{Operator, SLOW_STEP_WAIT_US};
+use crate::store::membership::StoreState;
 
 /// PD `defaultRegionScheduleLimit`: balance-region operators in flight at most.
 const REGION_SCHEDULE_LIMIT: usize = 2048;
@@ -137,7 +137,7 @@ impl Cluster {
         let slot = pid.slot(self.replicas);
         self.pd.store_next_add[target] = now + self.pd_add_peer_gap();
         // The first step, adding a learner and sending it a snapshot, may take PD's
-        // `SlowStepWaitTime`; the promotion then gets `FastStepWaitTime` (`crate::learner`).
+        // `SlowStepWaitTime`; the promotion then gets `FastStepWaitTime` (`crate::region::learner`).
         let op = Operator {
             target: slot,
             deadline: now + SLOW_STEP_WAIT_US,

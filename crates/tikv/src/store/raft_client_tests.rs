@@ -3,9 +3,9 @@
 
 use faultline_sim::{Fault, LinkChange, Network, SimDuration, SimTime, World};
 
-use crate::hibernate::GroupState;
 use crate::ids::PeerId;
 use crate::msg::{Kind, RaftMsg};
+use crate::store::hibernate::GroupState;
 use crate::{Cluster, TikvConfig};
 
 /// Three stores, one hibernated region led by slot 0 on store 0.

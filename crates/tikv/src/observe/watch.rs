@@ -2,10 +2,10 @@
 //! handled, StoreUnreachable broadcasts that reached them. The UI's region panel and the
 //! tikv#14547 message-level test read it. Off by default; costs one comparison per event.
 
-use crate::hibernate::GroupState;
+use crate::cluster::Cluster;
 use crate::ids::PeerId;
 use crate::msg::Kind;
-use crate::Cluster;
+use crate::store::hibernate::GroupState;
 
 /// Most events kept for the watched region.
 pub const WATCH_CAPACITY: usize = 10_000;

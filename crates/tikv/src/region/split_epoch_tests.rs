@@ -3,7 +3,7 @@
 //! before (then its entry is refused when it applies after the split's).
 
 use crate::raft::proposals::{OpEvent, OpOutcome};
-use crate::raft_client_tests::{ms, world};
+use crate::store::raft_client_tests::{ms, world};
 
 fn outcomes(events: Vec<OpEvent>, op: u64) -> Vec<OpOutcome> {
     events

@@ -3,11 +3,11 @@
 
 use faultline_sim::{Kernel, Network, SimDuration, SimTime, World};
 
-use crate::hibernate::{GroupState, LeaderState};
 use crate::ids::PeerId;
 use crate::msg::{Kind, RaftMsg};
+use crate::observe::watch::WatchWhat;
 use crate::raft::Role;
-use crate::watch::WatchWhat;
+use crate::store::hibernate::{GroupState, LeaderState};
 use crate::{Cluster, TikvAction, TikvConfig, UnreachableBroadcast};
 
 /// Three stores, one region led by slot 0 on store 0, everything hibernated.

@@ -1,16 +1,16 @@
 //! A TiKV store: its raftstore (awake list, tick, inbox, per-store outbox batching) and the
 //! StoreUnreachable broadcast whose repetition rule is the tikv#14547 toggle. Its raft
-//! client's connections are in [`crate::raft_client`].
+//! client's connections are in [`crate::store::raft_client`].
 
 use crate::host::TikvHost;
 use faultline_sim::{Kernel, Level, SimDuration, SimRng};
 
+use crate::cluster::Cluster;
 use crate::config::UnreachableBroadcast;
-use crate::hibernate::GroupState;
 use crate::ids::PeerId;
 use crate::msg::{Msg, RaftMsg, Timer};
 use crate::raft::{Peer, Role};
-use crate::Cluster;
+use crate::store::hibernate::GroupState;
 
 /// How many peers a store's tick and its message batches bring into cache at a time before
 /// working on them (`Cluster::warm_block`). At full scale each peer touched is a cache miss
@@ -192,7 +192,7 @@ impl Cluster {
             self.stores[s].recv_count[from] += 1;
             self.book.raft_messages += 1;
             if self.watched == Some(m.region) {
-                let what = crate::watch::WatchWhat::Handled {
+                let what = crate::observe::watch::WatchWhat::Handled {
                     kind: m.kind,
                     from_slot: m.from,
                     from_store: from as u32,
@@ -323,7 +323,7 @@ impl Cluster {
             if leader_store == t && self.cfg.hibernate.enabled {
                 self.watch(
                     pid,
-                    crate::watch::WatchWhat::Unreachable { store: t as u32 },
+                    crate::observe::watch::WatchWhat::Unreachable { store: t as u32 },
                 );
                 // `reset_hibernate_state(Chaos)` + `register_raft_base_tick`: missing ticks
                 // are kept, unlike `reset_raft_tick`.
