@@ -106,7 +106,9 @@ pub fn build_world(s: &Scenario) -> SimWorld {
     // The peers twice over: their copy-on-write chunks and the per-region state around them
     // (at full scale 196 MiB of peers, 413 MiB of wasm heap after the build).
     let peers = s.topology.regions as usize * s.topology.replicas as usize;
-    faultline_sim::heap::reserve(peers * std::mem::size_of::<faultline_tikv::raft::Peer>() * 2);
+    faultline_sim::heap::reserve(
+        peers * std::mem::size_of::<faultline_tikv::raft::state::Peer>() * 2,
+    );
     let mut net = Network::new((s.network.delay_min.to_sim(), s.network.delay_max.to_sim()));
     let stack = Stack::new(&tikv_config(s), &cdc_config(s), &mut net, s.seed);
     let names = node_names(s);

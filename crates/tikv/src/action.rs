@@ -6,11 +6,7 @@
 //! for the client (TiDB) or the operator (pd-ctl): it routes the request to the region's
 //! current leader store over the network, so a dead or partitioned PD means the action is lost.
 
-use faultline_sim::{Kernel, TraceEncode, TraceHasher};
-
-use crate::cluster::Cluster;
-use crate::host::TikvHost;
-use crate::msg::Msg;
+use faultline_sim::{TraceEncode, TraceHasher};
 
 /// An action on the TiKV model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,48 +115,11 @@ impl TraceEncode for TikvAction {
             TikvAction::Split { region, parts, at } => {
                 h.word(8);
                 h.word((*region as u64) << 32 | *parts as u64);
-                crate::msg::word_if_some(h, *at);
+                crate::encode::word_if_some(h, *at);
             }
             TikvAction::Merge { source, target } => {
                 h.word(9);
                 h.word((*source as u64) << 32 | *target as u64);
-            }
-        }
-    }
-}
-
-impl Cluster {
-    /// PD carries out `action` (its timer fired on the PD node).
-    pub(crate) fn run_action<H: TikvHost>(&mut self, k: &mut Kernel<H>, action: TikvAction) {
-        match action {
-            TikvAction::Write { region } if region < self.region_count() => {
-                let region = self.merge.live_region(region);
-                let write = Msg::Propose {
-                    region,
-                    op: 0,
-                    version: 0,
-                };
-                self.route(k, write, region);
-            }
-            TikvAction::Write { .. } => {}
-            TikvAction::Split { region, parts, at } => {
-                self.pd_split_region(k, region, parts, at);
-            }
-            TikvAction::Merge { source, target } => self.pd_merge_region(k, source, target),
-            TikvAction::TransferLeader { region, to_store } => {
-                self.pd_admin_transfer(k, region, to_store as usize);
-            }
-            TikvAction::TransferLeaders {
-                from_store,
-                to_store,
-            } => {
-                self.pd_admin_transfer_store(k, from_store as usize, to_store as usize);
-            }
-            TikvAction::AddStore { store } => self.add_store(k, store as usize),
-            TikvAction::RemoveStore { store } => self.remove_store(k, store as usize),
-            TikvAction::EvictLeader { store } => self.pd_set_evict(k, store as usize, true),
-            TikvAction::RemoveEvictLeader { store } => {
-                self.pd_set_evict(k, store as usize, false);
             }
         }
     }

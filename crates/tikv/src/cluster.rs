@@ -3,27 +3,34 @@
 
 use std::collections::BTreeMap;
 
-use crate::host::TikvHost;
 use faultline_sim::{
     CowVec, Kernel, Model, Network, NodeId, NodeState, SimDuration, SimRng, SimTime,
 };
 
 use crate::action::TikvAction;
 use crate::config::TikvConfig;
-use crate::ids::{PeerId, RegionId};
-use crate::msg::{Msg, Timer};
+use crate::epoch::RegionEpoch;
+use crate::host::TikvHost;
+use crate::ids::PeerId;
+use crate::ids::RegionId;
+use crate::msg::Msg;
+use crate::msg::Timer;
 use crate::observe::invariants::Invariants;
-use crate::observe::metrics::Book;
-use crate::pd::server::Pd;
-use crate::raft::proposals::Proposals;
-use crate::raft::read_index::ReadIndexes;
-use crate::raft::{Peer, PeerTail, MAX_REPLICAS};
-use crate::region::replace_peer::Change;
-use crate::region::split::{AdminCmds, RegionEpoch};
-use crate::store::bootstrap::{place_replicas, INIT_INDEX, INIT_TERM};
-use crate::store::hibernate::GroupState;
-use crate::store::membership::StoreState;
-use crate::store::raftstore::Store;
+use crate::observe::state::Book;
+use crate::pd::state::Pd;
+use crate::raft::state::Peer;
+use crate::raft::state::PeerTail;
+use crate::raft::state::Proposals;
+use crate::raft::state::ReadIndexes;
+use crate::raft::state::MAX_REPLICAS;
+use crate::region::state::AdminCmds;
+use crate::region::state::Change;
+use crate::store::bootstrap::place_replicas;
+use crate::store::bootstrap::INIT_INDEX;
+use crate::store::bootstrap::INIT_TERM;
+use crate::store::state::GroupState;
+use crate::store::state::Store;
+use crate::store::state::StoreState;
 
 /// The TiKV cluster and PD.
 #[derive(Clone, Debug)]
@@ -57,7 +64,7 @@ pub struct Cluster {
     pub(crate) book: Book,
     pub(crate) inv: Invariants,
     /// Regions that may look different to an observer (see [`crate::region::region_changes`]).
-    pub(crate) changes: crate::region::region_changes::RegionChanges,
+    pub(crate) changes: crate::region::state::RegionChanges,
     /// Client operations riding on log entries (see [`crate::raft::proposals`]).
     pub(crate) proposals: Proposals,
     /// ReadIndex requests waiting for a quorum (see [`crate::raft::read_index`]).
@@ -69,16 +76,16 @@ pub struct Cluster {
     /// The region each split region came from.
     pub(crate) split_from: BTreeMap<u32, u32>,
     /// Learners added by membership changes and not yet promoted, by region.
-    pub(crate) learners: BTreeMap<u32, crate::region::learner::Learner>,
+    pub(crate) learners: BTreeMap<u32, crate::region::state::Learner>,
     /// Each region's approximate size, for size splits and snapshots.
-    pub(crate) sizes: crate::region::size_split::RegionSizes,
+    pub(crate) sizes: crate::region::state::RegionSizes,
     /// Regions merging and merged (see [`crate::region::merge`]).
-    pub(crate) merge: crate::region::merge::Merges,
+    pub(crate) merge: crate::region::state::Merges,
     load_rng: SimRng,
     load_acc: u64,
     pd_crashed: bool,
     pub(crate) watched: Option<u32>,
-    pub(crate) watch_log: Vec<crate::observe::watch::WatchEvent>,
+    pub(crate) watch_log: Vec<crate::observe::state::WatchEvent>,
     /// Time of the event being handled (µs).
     pub(crate) now: u64,
 }
@@ -164,8 +171,8 @@ impl Cluster {
             epochs: vec![RegionEpoch::INIT; regions],
             split_from: BTreeMap::new(),
             learners: BTreeMap::new(),
-            sizes: crate::region::size_split::RegionSizes::new(cfg),
-            merge: crate::region::merge::Merges::default(),
+            sizes: crate::region::state::RegionSizes::new(cfg),
+            merge: crate::region::state::Merges::default(),
             inv: Invariants::new(regions, INIT_INDEX + 1, INIT_TERM, INIT_TERM, |_| 0),
             load_rng: SimRng::stream(0, "load"),
             load_acc: 0,
@@ -366,7 +373,7 @@ impl Cluster {
             for i in 0..self.peers.len() {
                 let pid = PeerId(i as u32);
                 self.set_group(pid, GroupState::Ordered);
-                self.peers[i].leader_state = crate::store::hibernate::LeaderState::Awaken;
+                self.peers[i].leader_state = crate::store::state::LeaderState::Awaken;
                 self.register_tick(pid);
             }
         }

@@ -18,7 +18,7 @@ pub const DAY: SimDuration = secs(24 * 3600);
 /// Most stores the model can build: `Cluster::new` asserts `stores < 255`.
 pub const MODEL_MAX_STORES: u32 = 254;
 /// Most replicas per region the model keeps progress for, inline per peer.
-pub const MODEL_MAX_REPLICAS: u32 = crate::raft::MAX_REPLICAS as u32;
+pub const MODEL_MAX_REPLICAS: u32 = crate::raft::state::MAX_REPLICAS as u32;
 
 /// `topology.stores`.
 pub const STORES: Knob = Knob::count(

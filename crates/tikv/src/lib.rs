@@ -1,11 +1,24 @@
 //! TiKV stores holding Raft regions (with hibernate regions) and PD, as a Faultline
 //! [`Model`](faultline_sim::Model).
 //!
-//! Layout: [`raft`] is the per-region protocol (after raft-rs), [`hibernate`] the GroupState
-//! machine, [`store`] a store's raftstore and raft client (the tikv#14547 StoreUnreachable
-//! broadcast lives there), [`pd`] PD, [`metrics`] the incremental bookkeeping behind the
-//! sampled series, [`invariants`] the safety checks, [`view`] read-only accessors for the UI, [`watch`] an event trace of one region,
-//! [`action`] model-level actions a scenario schedules, [`split`] region splits and epochs.
+//! Layout (crates/tikv/README.md maps each file to the TiKV or PD mechanism it models):
+//! - [`raft`]: the per-region protocol, after raft-rs (election, step, replication, proposals,
+//!   ReadIndex, the CheckLeader answers, the payload-free log).
+//! - [`store`]: a store's process: raftstore and the tikv#14547 StoreUnreachable broadcast, the
+//!   raft client, hibernate regions, the store's life, client routing, membership, bootstrap.
+//! - [`region`]: regions changing shape and membership: splits by command and by size, merges,
+//!   learners and joint consensus, peer replacement, the change set observers read.
+//! - [`pd`]: PD's server (TSO, heartbeats, Down stores, replica repair), its schedulers and
+//!   checkers, admin transfers, model-level actions it carries out, its operator log.
+//! - [`observe`]: invariants, metrics bookkeeping, views for the UI, messages in words, the
+//!   watched region's event trace.
+//! - Leaf types at the top: [`ids`], [`epoch`], [`msg`], [`action`], [`config`] and [`knobs`];
+//!   [`host`] lets the model run inside a larger one; [`cluster`] holds the state and routes
+//!   kernel events to the handlers.
+//!
+//! Each folder keeps its data types in a `state.rs` that imports nothing above [`msg`] and
+//! [`ids`]; handler files (`impl Cluster` blocks) import those and [`cluster::Cluster`]. No file
+//! imports one that imports it back (the workspace's `no_import_cycles` test).
 //!
 //! ## Metric series
 //! - `leaders.tikv-N`: leader peers per store.
@@ -33,6 +46,8 @@
 pub mod action;
 pub mod cluster;
 pub mod config;
+mod encode;
+pub mod epoch;
 pub mod host;
 pub mod ids;
 pub mod knobs;
@@ -46,10 +61,10 @@ pub mod store;
 pub use action::TikvAction;
 pub use cluster::Cluster;
 pub use config::*;
+pub use epoch::RegionEpoch;
 pub use msg::{Kind, Msg, RaftMsg, Timer};
+pub use observe::state::{WatchEvent, WatchWhat};
 pub use observe::view::{PeerDetail, RaftWork, RegionDetail};
-pub use observe::watch::{WatchEvent, WatchWhat};
-pub use raft::proposals::{OpEvent, OpOutcome};
-pub use region::split::RegionEpoch;
-pub use store::hibernate::GroupState;
-pub use store::membership::StoreState;
+pub use raft::state::{OpEvent, OpOutcome};
+pub use store::state::GroupState;
+pub use store::state::StoreState;

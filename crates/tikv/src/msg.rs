@@ -3,6 +3,7 @@
 use faultline_sim::{TraceEncode, TraceHasher};
 
 use crate::action::TikvAction;
+use crate::encode::word_if_some;
 
 /// Raft message types (the subset of `eraftpb::MessageType` the model needs, plus TiKV's
 /// hibernate extra messages).
@@ -128,14 +129,6 @@ impl TraceEncode for RaftMsg {
     }
 }
 
-/// Hashes `v` only when there is one, so that adding an optional field to a message keeps
-/// the hashes of every run that does not use it.
-pub(crate) fn word_if_some(h: &mut TraceHasher, v: Option<u64>) {
-    if let Some(v) = v {
-        h.word(v);
-    }
-}
-
 /// A kernel message between nodes.
 #[derive(Clone, Debug)]
 pub enum Msg {
@@ -254,7 +247,7 @@ impl TraceEncode for Msg {
                 h.word(*region as u64);
                 word_if_some(h, (*op != 0).then_some(*op));
                 // Only a split region's version: runs without splits keep their hashes.
-                if *version > crate::region::split::RegionEpoch::INIT.version {
+                if *version > crate::epoch::RegionEpoch::INIT.version {
                     h.word(*version);
                 }
             }

@@ -5,7 +5,7 @@
 pub fn explain(term: &str) -> Option<&'static str> {
     Some(match term {
         // raftstore's hibernate states (TiKV hibernate_state.rs / peer_fsm.rs; this model's
-        // crates/tikv/src/hibernate.rs).
+        // crates/tikv/src/store/hibernate.rs).
         "GroupState" => {
             "How awake a region's peer is (TiKV hibernate regions): Ordered, Chaos and PreChaos peers tick; Idle peers sleep and cost nothing."
         }

@@ -1,7 +1,9 @@
 //! TiKV and PD messages in words, for the log's message view and the space-time diagram:
 //! "MsgAppend for region 12 (term 7, 2 entries)" rather than the struct's debug form.
 
-use crate::msg::{Kind, Msg, RaftMsg};
+use crate::msg::Kind;
+use crate::msg::Msg;
+use crate::msg::RaftMsg;
 
 /// How many raft messages of a batch are named one by one before "and N more".
 const NAMED_IN_BATCH: usize = 2;

@@ -4,7 +4,8 @@
 use faultline_sim::CowVec;
 
 use crate::ids::RegionId;
-use crate::raft::log::{LogHead, LogRuns};
+use crate::raft::log::LogHead;
+use crate::raft::log::LogRuns;
 
 /// Per-region records and the first violation seen. The records are copy-on-write: a
 /// snapshot of the world shares those of regions that did not change since the last one.

@@ -4,5 +4,6 @@
 pub(crate) mod describe;
 pub mod invariants;
 pub mod metrics;
+pub mod state;
 pub mod view;
 pub mod watch;

@@ -3,8 +3,9 @@
 use faultline_sim::NodeId;
 
 use crate::cluster::Cluster;
-use crate::ids::{PeerId, RegionId};
-use crate::region::split::RegionEpoch;
+use crate::epoch::RegionEpoch;
+use crate::ids::PeerId;
+use crate::ids::RegionId;
 
 /// One peer of a region as the UI shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,57 +4,9 @@
 
 use crate::cluster::Cluster;
 use crate::ids::PeerId;
-use crate::msg::Kind;
-use crate::store::hibernate::GroupState;
-
-/// Most events kept for the watched region.
-pub const WATCH_CAPACITY: usize = 10_000;
-
-/// What happened to a peer of the watched region.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WatchWhat {
-    /// GroupState changed.
-    Group {
-        /// Before.
-        from: GroupState,
-        /// After.
-        to: GroupState,
-    },
-    /// The peer handled a raft message.
-    Handled {
-        /// Message type.
-        kind: Kind,
-        /// Sender slot.
-        from_slot: u8,
-        /// Sender's store (0-based).
-        from_store: u32,
-        /// Message term.
-        term: u64,
-    },
-    /// Its store broadcast StoreUnreachable for `store` (0-based) to it.
-    Unreachable {
-        /// The unreachable store.
-        store: u32,
-    },
-    /// It became leader.
-    BecameLeader {
-        /// Term.
-        term: u64,
-    },
-}
-
-/// One event of the watched region.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WatchEvent {
-    /// Simulated time (µs).
-    pub at: u64,
-    /// Replica slot.
-    pub slot: u8,
-    /// Store of the peer (0-based).
-    pub store: u32,
-    /// What.
-    pub what: WatchWhat,
-}
+use crate::observe::state::WatchEvent;
+use crate::observe::state::WatchWhat;
+use crate::observe::state::WATCH_CAPACITY;
 
 impl Cluster {
     /// Starts recording events of `region` (replacing any previous watch).

@@ -14,7 +14,7 @@ use faultline_sim::{Kernel, Level};
 
 use crate::cluster::Cluster;
 use crate::host::TikvHost;
-use crate::pd::operator_log::OpDesc;
+use crate::pd::state::OpDesc;
 
 /// Why PD refused an admin transfer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

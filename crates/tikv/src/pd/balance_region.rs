@@ -23,9 +23,10 @@ use faultline_sim::Kernel;
 use crate::cluster::Cluster;
 use crate::host::TikvHost;
 use crate::ids::PeerId;
-use crate::pd::operator_log::OpDesc;
-use crate::pd::server::{Operator, SLOW_STEP_WAIT_US};
-use crate::store::membership::StoreState;
+use crate::pd::state::OpDesc;
+use crate::pd::state::Operator;
+use crate::pd::state::SLOW_STEP_WAIT_US;
+use crate::store::state::StoreState;
 
 /// PD `defaultRegionScheduleLimit`: balance-region operators in flight at most.
 const REGION_SCHEDULE_LIMIT: usize = 2048;

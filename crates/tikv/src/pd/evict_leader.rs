@@ -16,9 +16,10 @@ use faultline_sim::{Kernel, Level};
 
 use crate::cluster::Cluster;
 use crate::host::TikvHost;
-use crate::ids::{PeerId, RegionId};
-use crate::pd::operator_log::OpDesc;
-use crate::store::membership::StoreState;
+use crate::ids::PeerId;
+use crate::ids::RegionId;
+use crate::pd::state::OpDesc;
+use crate::store::state::StoreState;
 
 /// Regions one scheduling pass looks at, at most (bounds a pass on a 256,000-region cluster).
 const SCAN_PER_PASS: u32 = 20_000;

@@ -6,7 +6,8 @@ use faultline_sim::{Kernel, Level};
 
 use crate::cluster::Cluster;
 use crate::host::TikvHost;
-use crate::msg::{Msg, Timer};
+use crate::msg::Msg;
+use crate::msg::Timer;
 
 impl Cluster {
     /// Store `s` sends PD its store heartbeat and sets the next one.

@@ -7,4 +7,6 @@ pub(crate) mod balance_region;
 pub(crate) mod evict_leader;
 pub(crate) mod heartbeats;
 pub mod operator_log;
+pub(crate) mod run_action;
 pub mod server;
+pub mod state;

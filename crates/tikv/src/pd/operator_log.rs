@@ -11,39 +11,7 @@ use faultline_sim::{Kernel, Level};
 
 use crate::cluster::Cluster;
 use crate::host::TikvHost;
-use crate::pd::server::Operator;
-
-/// Which of PD's schedulers or checkers made an operator (its `desc`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OpDesc {
-    /// `balance-leader-scheduler`.
-    BalanceLeader,
-    /// `evict-leader-scheduler` (a rolling restart's `evict_leader`).
-    EvictLeader,
-    /// `admin-transfer-leader` (`pd-ctl operator add transfer-leader`).
-    AdminTransferLeader,
-    /// `replace-down-replica`: the replica checker rebuilds a replica of a Down store.
-    ReplaceDownReplica,
-    /// `replace-offline-replica`: the replica checker drains an Offline store (its leaders
-    /// first; upstream one operator does both, here a transfer and a move).
-    ReplaceOfflineReplica,
-    /// `balance-region-scheduler`: a replica moves to a store with fewer.
-    BalanceRegion,
-}
-
-impl OpDesc {
-    /// PD's name for it.
-    pub fn name(self) -> &'static str {
-        match self {
-            OpDesc::BalanceLeader => "balance-leader-scheduler",
-            OpDesc::EvictLeader => "evict-leader-scheduler",
-            OpDesc::AdminTransferLeader => "admin-transfer-leader",
-            OpDesc::ReplaceDownReplica => "replace-down-replica",
-            OpDesc::ReplaceOfflineReplica => "replace-offline-replica",
-            OpDesc::BalanceRegion => "balance-region-scheduler",
-        }
-    }
-}
+use crate::pd::state::Operator;
 
 /// The operator as PD's log prints it: desc, brief, kind and steps (store ids are 1-based).
 pub(crate) fn describe(op: &Operator, leader: bool) -> String {

@@ -10,117 +10,22 @@
 //! region heartbeats. A replica operator's steps (add learner, snapshot, promote, remove) are
 //! `crate::region::learner`'s; the operator ends when the learner is a voter.
 
-use std::collections::BTreeMap;
-
-use crate::host::TikvHost;
 use faultline_sim::{Kernel, Level, NodeId};
 
 use crate::cluster::Cluster;
-use crate::ids::{PeerId, RegionId};
-use crate::msg::{Msg, Timer};
-use crate::pd::operator_log::OpDesc;
-use crate::store::membership::StoreState;
+use crate::host::TikvHost;
+use crate::ids::PeerId;
+use crate::ids::RegionId;
+use crate::msg::Msg;
+use crate::msg::Timer;
+use crate::pd::state::OpDesc;
+use crate::pd::state::Operator;
+use crate::pd::state::FAST_STEP_WAIT_US;
+use crate::pd::state::SLOW_STEP_WAIT_US;
+use crate::store::state::StoreState;
 
 /// A store silent this long is Disconnected for PD (PD's 20 s `StoreDisconnected` rule).
 const STORE_DISCONNECT_US: u64 = 20_000_000;
-/// PD `operator/step.go` `FastStepWaitTime`: a leader transfer not seen within this is dropped.
-pub(crate) const FAST_STEP_WAIT_US: u64 = 60_000_000;
-/// PD `operator/step.go` `SlowStepWaitTime`: a step that sends a snapshot may take this long.
-pub(crate) const SLOW_STEP_WAIT_US: u64 = 600_000_000;
-
-/// An operator in flight: what it waits for and when PD gives up on it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Operator {
-    /// Leader transfer: the target store. Replica repair: the slot being rebuilt.
-    pub target: u8,
-    /// PD drops the operator at this time (µs) if it has not finished.
-    pub deadline: u64,
-    /// Which scheduler or checker made it.
-    pub desc: OpDesc,
-    /// The store it moves the leader or the replica from (0-based).
-    pub from_store: u8,
-    /// The store it moves the leader or the replica to (0-based).
-    pub to_store: u8,
-    /// When PD created it (µs).
-    pub created: u64,
-    /// Replica operators: when PD last sent the leader its current step (µs).
-    pub pushed: u64,
-}
-
-/// PD's own state.
-#[derive(Clone, Debug)]
-pub struct Pd {
-    /// Last heartbeat from each store (µs).
-    pub store_last_hb: Vec<u64>,
-    /// Stores PD considers Down.
-    pub store_down: Vec<bool>,
-    /// Leader counts from store heartbeats, adjusted by PD's own transfers.
-    pub store_leaders: Vec<i64>,
-    /// What region heartbeats said: `(leader store, term)` per region.
-    pub region_leader: Vec<(u8, u64)>,
-    /// Leader-transfer operators in flight, by region.
-    pub leader_ops: BTreeMap<u32, Operator>,
-    /// Replica-repair operators in flight, by region.
-    pub replica_ops: BTreeMap<u32, Operator>,
-    /// Per store: earliest time (µs) the store limit lets PD add the next replica there.
-    pub store_next_add: Vec<u64>,
-    /// Per store: under PD's evict-leader scheduler (`crate::pd::evict_leader`).
-    pub evicting: Vec<bool>,
-    /// Per store: joined, serving, being removed or removed (`crate::store::membership`).
-    pub store_state: Vec<StoreState>,
-    pub(crate) evict_cursor: u32,
-    tso_physical_ms: u64,
-    tso_logical: u64,
-    repair_cursor: u32,
-    balance_cursor: u32,
-}
-
-impl Pd {
-    /// PD for `stores` stores; `leader_of(r)` is the bootstrap leader store of each region.
-    pub fn new(stores: usize, regions: usize, term: u64, leader_of: impl Fn(usize) -> u8) -> Self {
-        Pd {
-            store_last_hb: vec![0; stores],
-            store_down: vec![false; stores],
-            store_leaders: {
-                let mut v = vec![0; stores];
-                (0..regions).for_each(|r| v[leader_of(r) as usize] += 1);
-                v
-            },
-            region_leader: (0..regions).map(|r| (leader_of(r), term)).collect(),
-            leader_ops: BTreeMap::new(),
-            replica_ops: BTreeMap::new(),
-            store_next_add: vec![0; stores],
-            evicting: vec![false; stores],
-            store_state: vec![StoreState::Up; stores],
-            evict_cursor: 0,
-            tso_physical_ms: 0,
-            tso_logical: 0,
-            repair_cursor: 0,
-            balance_cursor: 0,
-        }
-    }
-
-    /// Number of Down stores.
-    pub fn down_stores(&self) -> usize {
-        self.store_down.iter().filter(|d| **d).count()
-    }
-
-    /// A timestamp: physical milliseconds << 18 | logical, strictly increasing.
-    pub fn tso(&mut self, now_us: u64) -> u64 {
-        let ms = now_us / 1_000;
-        if ms > self.tso_physical_ms {
-            self.tso_physical_ms = ms;
-            self.tso_logical = 0;
-        } else {
-            self.tso_logical += 1;
-            if self.tso_logical >= 1 << 18 {
-                self.tso_physical_ms += 1;
-                self.tso_logical = 0;
-            }
-        }
-        self.tso_physical_ms << 18 | self.tso_logical
-    }
-}
 
 impl Cluster {
     /// PD handles a message.

@@ -1,13 +1,15 @@
 //! Elections: the election clock, pre-vote, votes, check-quorum, becoming leader or follower.
 
-use crate::host::TikvHost;
 use faultline_sim::{Kernel, Level};
 
 use crate::cluster::Cluster;
-use crate::ids::{PeerId, NO_SLOT};
-use crate::msg::{Kind, RaftMsg};
-use crate::raft::Role;
-use crate::store::hibernate::LeaderState;
+use crate::host::TikvHost;
+use crate::ids::PeerId;
+use crate::ids::NO_SLOT;
+use crate::msg::Kind;
+use crate::msg::RaftMsg;
+use crate::raft::state::Role;
+use crate::store::state::LeaderState;
 
 impl Cluster {
     /// Votes needed to win (majority of the region's replicas).
@@ -271,7 +273,7 @@ impl Cluster {
         // TiKV reports a new leader to PD at once (`on_role_changed` -> `heartbeat_pd`).
         let s = self.slot_store[pid.ix()] as usize;
         self.stores[s].region_hb.push((r.0, term));
-        self.watch(pid, crate::observe::watch::WatchWhat::BecameLeader { term });
+        self.watch(pid, crate::observe::state::WatchWhat::BecameLeader { term });
         let node = self.node_of(pid);
         k.log(
             Some(node),

@@ -6,8 +6,11 @@
 //! Region epochs are not modelled, so term and leader are the whole check.
 
 use crate::cluster::Cluster;
-use crate::ids::{PeerId, RegionId, NO_SLOT};
-use crate::raft::{Role, MAX_REPLICAS};
+use crate::ids::PeerId;
+use crate::ids::RegionId;
+use crate::ids::NO_SLOT;
+use crate::raft::state::Role;
+use crate::raft::state::MAX_REPLICAS;
 
 impl Cluster {
     /// This store's peer of `region`, if any.

@@ -17,120 +17,14 @@
 //! Only entries of proposals with an operation are tracked, so the cost follows the regions
 //! that have writes.
 
-use std::collections::BTreeMap;
-
 use faultline_sim::Kernel;
 
 use crate::cluster::Cluster;
 use crate::host::TikvHost;
 use crate::ids::PeerId;
-
-/// What happened to an operation a client proposed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OpOutcome {
-    /// The entry was applied on `store` (the layer above changes its state now).
-    Applied,
-    /// The proposer answers its client with success.
-    Done,
-    /// The proposer answers `StaleCommand`: a newer leader's log replaced the entry.
-    Stale,
-    /// The store refused the proposal: its peer is not leader (or is transferring
-    /// leadership). `leader` is the store its peer believes leads, if any.
-    NotLeader {
-        /// Leader hint (store index).
-        leader: Option<u32>,
-    },
-    /// A ReadIndex asked with [`Cluster::read_index`] is confirmed: a quorum answered the
-    /// leader's heartbeats carrying it (see [`crate::raft::read_index`]).
-    ReadReady,
-    /// A ReadIndex was refused at once: the local peer is not leader (or the replica moved
-    /// away). `leader` is the store its peer believes leads, if any.
-    ReadNotLeader {
-        /// Leader hint (store index).
-        leader: Option<u32>,
-    },
-    /// A ReadIndex was pending when its leader stepped down: TiKV answers `StaleCommand`.
-    ReadStale,
-    /// The proposer answers `EpochNotMatch`: the request was routed with an older epoch
-    /// version than the region has (it split), checked when the leader takes it and again
-    /// when its entry applies (TiKV `fsm/peer.rs` `pre_propose_raft_command` and `fsm/apply.rs`
-    /// `exec_raft_cmd`, both `util::check_req_region_epoch`: normal requests compare the
-    /// version, exactly). The entry changed nothing.
-    EpochNotMatch,
-    /// The region split: `added` new regions, ids `first..first + added`, took the first parts
-    /// of its range, and every part's epoch version is now `version`. Reported when the
-    /// `BatchSplit` entry applies, in order with the entries applied around it.
-    Split {
-        /// The first new region.
-        first: u32,
-        /// New regions.
-        added: u32,
-        /// Epoch version of the parent and the new regions.
-        version: u64,
-        /// The key a two-part split cut at (the new region ends there); `None`: cut evenly.
-        at: Option<u64>,
-    },
-    /// The proposer answers `ProposalInMergingMode`: the region is a Merging source and takes
-    /// no proposal until its merge commits or rolls back.
-    MergingMode,
-    /// The proposer answers `RegionNotFound`: the region merged into another and is gone.
-    RegionNotFound,
-    /// PrepareMerge applied on the source (this event's region): its epoch version is now
-    /// `version` and it takes no more writes.
-    PrepareMerge {
-        /// The source's epoch version.
-        version: u64,
-    },
-    /// CommitMerge applied on the target (this event's region): it took `source`'s range, and
-    /// its epoch version is now `version`; `source` is gone.
-    CommitMerge {
-        /// The merged-away region.
-        source: u32,
-        /// The target's epoch version.
-        version: u64,
-    },
-    /// RollbackMerge applied on the source (this event's region): the merge is off, and its
-    /// epoch version is now `version`.
-    RollbackMerge {
-        /// The source's epoch version.
-        version: u64,
-    },
-}
-
-/// One outcome for the layer above to act on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OpEvent {
-    /// The operation id the client gave with its proposal.
-    pub op: u64,
-    /// Region.
-    pub region: u32,
-    /// Store where it happened (the applying peer's, or the proposer's for answers).
-    pub store: u32,
-    /// What happened.
-    pub outcome: OpOutcome,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Pending {
-    term: u64,
-    op: u64,
-    /// The epoch version the request was routed with (0: not checked).
-    version: u64,
-    /// Its apply found the region's epoch newer: it changed nothing and answers
-    /// EpochNotMatch.
-    epoch_stale: bool,
-    proposer: PeerId,
-    /// The proposer's store restarted since: nobody is left to answer the client.
-    orphaned: bool,
-    applied: bool,
-}
-
-/// Tracked entries and the outcomes not yet taken by the layer above.
-#[derive(Clone, Debug, Default)]
-pub struct Proposals {
-    pending: BTreeMap<(u32, u64), Pending>,
-    events: Vec<OpEvent>,
-}
+use crate::raft::state::OpEvent;
+use crate::raft::state::OpOutcome;
+use crate::raft::state::Pending;
 
 impl Cluster {
     /// A client proposal reached store `s`: append it if the local peer leads, else answer
@@ -176,7 +70,7 @@ impl Cluster {
             self.op_event(op, region, s, OpOutcome::NotLeader { leader: hint });
             return;
         }
-        if op & crate::region::split::ADMIN_OP == 0 {
+        if op & crate::region::state::ADMIN_OP == 0 {
             self.grow_region(k, pid);
         }
         if op != 0 {
@@ -236,12 +130,12 @@ impl Cluster {
             return;
         }
         self.book.follower_wakeups += 1;
-        self.set_group(pid, crate::store::hibernate::GroupState::Chaos);
+        self.set_group(pid, crate::store::state::GroupState::Chaos);
         self.register_tick(pid);
     }
 
     pub(crate) fn op_event(&mut self, op: u64, region: u32, s: usize, outcome: OpOutcome) {
-        if op & crate::region::split::ADMIN_OP != 0 {
+        if op & crate::region::state::ADMIN_OP != 0 {
             self.admin_outcome(op, region, s, outcome);
         } else if op != 0 {
             self.push_op_event(op, region, s, outcome);

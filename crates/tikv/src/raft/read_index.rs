@@ -37,33 +37,16 @@
 //! Reads are kept per leader peer, so the cost follows the reads asked for: a step-down looks
 //! up one peer, a heartbeat answer only when it carries a context.
 
-use std::collections::BTreeMap;
-
 use faultline_sim::Kernel;
 
 use crate::cluster::Cluster;
 use crate::host::TikvHost;
-use crate::ids::{PeerId, NO_SLOT};
-use crate::msg::{Kind, RaftMsg};
-use crate::raft::proposals::OpOutcome;
-
-/// One read waiting for a quorum of heartbeat answers.
-#[derive(Clone, Copy, Debug)]
-struct PendingRead {
-    /// The caller's id, answered through `Cluster::take_op_events`.
-    op: u64,
-    /// The context its heartbeats carry (unique in the cluster, never 0).
-    ctx: u64,
-    /// Bitmask of slots that answered a heartbeat carrying `ctx` (the leader counts itself).
-    acks: u8,
-}
-
-/// Pending reads per leader peer, oldest first.
-#[derive(Clone, Debug, Default)]
-pub struct ReadIndexes {
-    by_leader: BTreeMap<u32, Vec<PendingRead>>,
-    last_ctx: u64,
-}
+use crate::ids::PeerId;
+use crate::ids::NO_SLOT;
+use crate::msg::Kind;
+use crate::msg::RaftMsg;
+use crate::raft::state::OpOutcome;
+use crate::raft::state::PendingRead;
 
 impl Cluster {
     /// The layer above (the CDC endpoint on `store`) asks a ReadIndex of `region`'s local peer;

@@ -5,10 +5,13 @@
 use faultline_sim::{Fault, LinkChange, Network, SimDuration, World};
 
 use crate::ids::PeerId;
-use crate::msg::{Kind, RaftMsg};
-use crate::raft::proposals::{OpEvent, OpOutcome};
-use crate::store::hibernate::GroupState;
-use crate::store::raft_client_tests::{ms, world};
+use crate::msg::Kind;
+use crate::msg::RaftMsg;
+use crate::raft::state::OpEvent;
+use crate::raft::state::OpOutcome;
+use crate::store::raft_client_tests::ms;
+use crate::store::raft_client_tests::world;
+use crate::store::state::GroupState;
 use crate::{Cluster, TikvConfig};
 
 const LEADER: PeerId = PeerId(0);

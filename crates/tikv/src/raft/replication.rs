@@ -1,13 +1,15 @@
 //! Log replication: proposals, appends, snapshots, heartbeats, commit and apply, leader
 //! transfer.
 
-use crate::host::TikvHost;
 use faultline_sim::Kernel;
 
 use crate::cluster::Cluster;
-use crate::ids::{PeerId, NO_SLOT};
-use crate::msg::{Kind, RaftMsg};
-use crate::raft::Role;
+use crate::host::TikvHost;
+use crate::ids::PeerId;
+use crate::ids::NO_SLOT;
+use crate::msg::Kind;
+use crate::msg::RaftMsg;
+use crate::raft::state::Role;
 
 /// Most entries sent in one append (raft-rs `max_inflight`/size limits, simplified).
 const MAX_ENTRIES_PER_APPEND: u64 = 64;
@@ -236,7 +238,7 @@ impl Cluster {
     pub(crate) fn maybe_commit<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId) -> bool {
         let n = self.replicas as usize;
         let p = &self.peers[pid.ix()];
-        let mut m = [0u64; crate::raft::MAX_REPLICAS];
+        let mut m = [0u64; crate::raft::state::MAX_REPLICAS];
         m[..n].copy_from_slice(&p.matched[..n]);
         m[..n].sort_unstable();
         let quorum_index = m[n - self.quorum() as usize];

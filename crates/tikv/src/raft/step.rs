@@ -1,13 +1,15 @@
 //! `step`: one Raft message into one peer (raft-rs `Raft::step`), term rules first, then by
 //! role.
 
-use crate::host::TikvHost;
 use faultline_sim::Kernel;
 
 use crate::cluster::Cluster;
-use crate::ids::{PeerId, NO_SLOT};
-use crate::msg::{Kind, RaftMsg};
-use crate::raft::Role;
+use crate::host::TikvHost;
+use crate::ids::PeerId;
+use crate::ids::NO_SLOT;
+use crate::msg::Kind;
+use crate::msg::RaftMsg;
+use crate::raft::state::Role;
 
 impl Cluster {
     /// Feeds one message to a peer.

@@ -31,12 +31,16 @@ use faultline_sim::{Kernel, Level, SimDuration};
 
 use crate::cluster::Cluster;
 use crate::host::TikvHost;
-use crate::ids::{PeerId, RegionId};
-use crate::msg::{Msg, Timer};
+use crate::ids::PeerId;
+use crate::ids::RegionId;
+use crate::msg::Msg;
+use crate::msg::Timer;
 use crate::raft::log::RaftLog;
-use crate::raft::proposals::OpOutcome;
-use crate::raft::Peer;
-use crate::store::hibernate::GroupState;
+use crate::raft::state::OpOutcome;
+use crate::raft::state::Peer;
+use crate::region::state::ConfChange;
+use crate::region::state::Learner;
+use crate::store::state::GroupState;
 
 /// TiKV `DEFAULT_SNAP_MAX_BYTES_PER_SEC` (`raftstore/src/store/config.rs`), the default of
 /// `server.snap-io-max-bytes-per-sec`: 100 MiB/s.
@@ -50,36 +54,6 @@ const FAST_NOTIFY_US: u64 = 2_000_000;
 /// The `conf_ver` the promotion adds: entering the joint configuration (a promotion and a
 /// demotion: 2), leaving it (2) and removing the demoted peer (1).
 const PROMOTE_CONF_VER: u64 = 5;
-
-/// A membership change a leader proposed, waiting for its entry to apply.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum ConfChange {
-    /// Add a learner on `store` that will replace the voter in `slot`.
-    AddLearner {
-        /// The voter slot it replaces.
-        slot: u8,
-        /// The learner's store.
-        store: u8,
-    },
-    /// Promote the region's learner and remove the voter it replaces.
-    Promote,
-}
-
-/// A region's learner: added by a membership change that applied, not yet a voter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Learner {
-    /// The learner's store (0-based).
-    pub store: u8,
-    /// The voter slot it will replace.
-    pub replaces: u8,
-    /// `None` while its snapshot is on the way; the snapshot's index once it applied one.
-    pub snapshot: Option<u64>,
-    /// When the snapshot being sent should land (µs); the leader sends another if the
-    /// learner has none one election timeout later.
-    pub(crate) lands_at: u64,
-    /// A promotion entry is proposed and not yet answered.
-    pub(crate) promoting: bool,
-}
 
 impl Cluster {
     /// The leader `pid` on store `s` accepted PD's move of `slot`'s replica to `target`: it
@@ -328,7 +302,7 @@ impl Cluster {
     /// stall the operator until it times out.
     pub(crate) fn pd_push_replica_steps<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
         let now = k.now().0;
-        let ops: Vec<(u32, crate::pd::server::Operator)> = self
+        let ops: Vec<(u32, crate::pd::state::Operator)> = self
             .pd
             .replica_ops
             .iter()
@@ -347,7 +321,7 @@ impl Cluster {
             if let Some(op) = self.pd.replica_ops.get_mut(&r) {
                 op.pushed = now;
                 if snapshot == Some(true) {
-                    op.deadline = op.deadline.min(now + crate::pd::server::FAST_STEP_WAIT_US);
+                    op.deadline = op.deadline.min(now + crate::pd::state::FAST_STEP_WAIT_US);
                 }
             }
             let leader = self.pd.region_leader[r as usize].0 as usize;
@@ -356,10 +330,10 @@ impl Cluster {
     }
 
     /// The order that starts replica operator `op` of region `r`.
-    pub(crate) fn pd_replica_step(&self, r: u32, op: &crate::pd::server::Operator) -> Msg {
+    pub(crate) fn pd_replica_step(&self, r: u32, op: &crate::pd::state::Operator) -> Msg {
         let (region, slot, store) = (r, op.target, op.to_store as u32);
         match op.desc {
-            crate::pd::operator_log::OpDesc::ReplaceDownReplica => Msg::ReplacePeer {
+            crate::pd::state::OpDesc::ReplaceDownReplica => Msg::ReplacePeer {
                 region,
                 slot,
                 store,

@@ -33,78 +33,20 @@
 //! `max-merge-region-size`, after `split-merge-interval`, 1 h) is not modelled; a merge
 //! order that finds no leader is dropped with a log line, as a split's is.
 
-use std::collections::BTreeMap;
-
-use faultline_sim::{Kernel, Level, SimDuration};
+use faultline_sim::{Kernel, Level};
 
 use crate::cluster::Cluster;
 use crate::host::TikvHost;
-use crate::ids::{PeerId, RegionId};
-use crate::msg::{Msg, Timer};
+use crate::ids::PeerId;
+use crate::ids::RegionId;
+use crate::msg::Msg;
+use crate::msg::Timer;
 use crate::raft::log::RaftLog;
-use crate::raft::proposals::OpOutcome;
-use crate::raft::Peer;
-
-/// TiKV `merge-check-tick-interval`: how often a Merging source peer tries CommitMerge again.
-pub(crate) const MERGE_CHECK_TICK: SimDuration = SimDuration::from_secs(2);
-
-/// One of the three admin commands of a merge, by op.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum MergeCmd {
-    /// Proposed on the source.
-    Prepare {
-        source: u32,
-        target: u32,
-        target_version: u64,
-    },
-    /// Proposed on the target.
-    Commit { source: u32 },
-    /// Proposed on the source.
-    Rollback { source: u32 },
-}
-
-/// A source region between PrepareMerge and CommitMerge (TiKV's `pending_merge_state`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Merging {
-    target: u32,
-    /// The target's epoch version PD saw: CommitMerge is checked against it.
-    target_version: u64,
-}
-
-/// Regions merging and merged.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Merges {
-    merging: BTreeMap<u32, Merging>,
-    /// Each merged (destroyed) source region and the region it merged into.
-    merged_into: BTreeMap<u32, u32>,
-    /// The merge commands in flight, by op.
-    pub(crate) cmds: BTreeMap<u64, MergeCmd>,
-}
-
-impl Merges {
-    /// True once `region` merged into another: it has no peers left.
-    pub(crate) fn is_gone(&self, region: u32) -> bool {
-        !self.merged_into.is_empty() && self.merged_into.contains_key(&region)
-    }
-
-    /// True while `region` is a Merging source.
-    pub(crate) fn is_merging(&self, region: u32) -> bool {
-        !self.merging.is_empty() && self.merging.contains_key(&region)
-    }
-
-    /// Regions merged away so far.
-    pub(crate) fn gone_count(&self) -> u32 {
-        self.merged_into.len() as u32
-    }
-
-    /// The live region `region`'s keys belong to now (itself unless it merged away).
-    pub(crate) fn live_region(&self, mut region: u32) -> u32 {
-        while let Some(t) = self.merged_into.get(&region) {
-            region = *t;
-        }
-        region
-    }
-}
+use crate::raft::state::OpOutcome;
+use crate::raft::state::Peer;
+use crate::region::state::MergeCmd;
+use crate::region::state::Merging;
+use crate::region::state::MERGE_CHECK_TICK;
 
 impl Cluster {
     /// PD got a merge of `source` into `target`: it checks what it can and orders the

@@ -9,3 +9,4 @@ pub mod size_split;
 pub mod split;
 #[cfg(test)]
 mod split_epoch_tests;
+pub mod state;

@@ -15,34 +15,7 @@
 //! nothing and holds no growing list.
 
 use crate::cluster::Cluster;
-use crate::ids::RegionId;
-
-/// Regions noted since the last [`Cluster::take_region_changes`].
-#[derive(Clone, Debug, Default)]
-pub struct RegionChanges {
-    on: bool,
-    /// Noted regions, repeats allowed (the observer dedupes).
-    regions: Vec<u32>,
-    /// Something changed that can touch any region: the observer re-reads them all.
-    all: bool,
-}
-
-impl RegionChanges {
-    /// Notes one region.
-    pub(crate) fn note(&mut self, r: RegionId) {
-        if self.on {
-            self.regions.push(r.0);
-        }
-    }
-
-    /// Notes that any region may have changed.
-    pub(crate) fn note_all(&mut self) {
-        if self.on {
-            self.all = true;
-            self.regions.clear();
-        }
-    }
-}
+use crate::region::state::RegionChanges;
 
 impl Cluster {
     /// Starts or stops noting region changes (see [`RegionChanges`]); either way the list

@@ -6,17 +6,11 @@ use faultline_sim::{Kernel, Level};
 
 use crate::cluster::Cluster;
 use crate::host::TikvHost;
-use crate::ids::{PeerId, RegionId};
-use crate::raft::{Peer, PeerTail};
-
-/// Why PD changes a region's membership.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Change {
-    /// The replica's store is dead (PD's replica checker, `checkDownPeer`).
-    Replace,
-    /// The replica's store is alive (PD's `CreateMovePeerOperator`).
-    Move,
-}
+use crate::ids::PeerId;
+use crate::ids::RegionId;
+use crate::raft::state::Peer;
+use crate::raft::state::PeerTail;
+use crate::region::state::Change;
 
 impl Cluster {
     /// The leader on store `s` accepts PD's change of `region`'s replica in `slot` to a new

@@ -16,58 +16,20 @@
 //! key-count limits (`region-split-keys`) are not modelled; the leader proposes the split
 //! itself (upstream it first asks PD for the new ids, `AskBatchSplit`).
 
-use std::collections::BTreeSet;
-
-use faultline_sim::{CowVec, Kernel, Level, SimDuration};
+use faultline_sim::{Kernel, Level, SimDuration};
 
 use crate::cluster::Cluster;
 use crate::host::TikvHost;
 use crate::ids::PeerId;
 use crate::msg::Timer;
-
-const MIB: u64 = 1024 * 1024;
+use crate::region::state::RegionSize;
+use crate::region::state::MIB;
 
 /// TiKV `split-region-check-tick-interval`.
 const SPLIT_CHECK_INTERVAL: SimDuration = SimDuration::from_secs(10);
 
 /// TiKV `BATCH_SPLIT_LIMIT`: most regions one size split makes.
 const BATCH_SPLIT_LIMIT: u64 = 10;
-
-/// One region's approximate size.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct RegionSize {
-    /// Approximate size in bytes.
-    pub bytes: u64,
-    /// Bytes written since the last split check (TiKV `size_diff_hint`).
-    pub diff: u64,
-}
-
-/// Every region's size, and which stores have a split check due.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct RegionSizes {
-    sizes: CowVec<RegionSize, 10>,
-    /// Regions whose diff reached the check diff, waiting for their leader's check.
-    due: BTreeSet<u32>,
-    /// Per store: a split-check timer is set.
-    armed: Vec<bool>,
-    /// The largest region's size, kept as writes grow regions and splits shrink them.
-    largest: u64,
-}
-
-impl RegionSizes {
-    /// The bootstrap regions of `cfg`, each `region_size_mib` large.
-    pub(crate) fn new(cfg: &crate::TikvConfig) -> Self {
-        let bytes = cfg.region_size_mib as u64 * MIB;
-        let size = RegionSize { bytes, diff: 0 };
-        let stores = cfg.store_slots() as usize;
-        RegionSizes {
-            sizes: (0..cfg.regions).map(|_| size).collect(),
-            due: BTreeSet::new(),
-            largest: bytes,
-            armed: vec![false; stores],
-        }
-    }
-}
 
 impl Cluster {
     /// `region-split-size` in bytes.

@@ -17,69 +17,24 @@
 //! leader is dropped with a log line (PD's operator would time out and be retried). Merges
 //! are `crate::region::merge`'s.
 
-use std::collections::BTreeMap;
-
 use faultline_sim::{Kernel, Level};
 
 use crate::cluster::Cluster;
+use crate::epoch::RegionEpoch;
 use crate::host::TikvHost;
-use crate::ids::{PeerId, RegionId};
+use crate::ids::PeerId;
+use crate::ids::RegionId;
 use crate::msg::Msg;
 use crate::raft::log::RaftLog;
-use crate::raft::proposals::OpOutcome;
-use crate::raft::{Peer, PeerTail};
-use crate::region::learner::ConfChange;
-use crate::store::hibernate::GroupState;
-
-/// Ops of the admin commands a leader proposes itself carry this bit, so their outcomes stay
-/// in the cluster instead of going to the layer above (whose ops are counters from 1).
-pub(crate) const ADMIN_OP: u64 = 1 << 63;
+use crate::raft::state::OpOutcome;
+use crate::raft::state::Peer;
+use crate::raft::state::PeerTail;
+use crate::store::state::GroupState;
 
 /// A split region's first log index and term (TiKV `RAFT_INIT_LOG_INDEX` and
 /// `RAFT_INIT_LOG_TERM`: a new region's peers start from the same empty state).
 const SPLIT_INIT_INDEX: u64 = 5;
 const SPLIT_INIT_TERM: u64 = 5;
-
-/// A region's epoch (`metapb.RegionEpoch`): `conf_ver` grows with each membership change,
-/// `version` with each split. A request carrying an older epoch is stale (`EpochNotMatch`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RegionEpoch {
-    /// Membership changes.
-    pub conf_ver: u64,
-    /// Splits and merges.
-    pub version: u64,
-}
-
-impl RegionEpoch {
-    /// A bootstrapped region's epoch (TiKV's `INIT_EPOCH_CONF_VER` and `INIT_EPOCH_VER`).
-    pub const INIT: RegionEpoch = RegionEpoch {
-        conf_ver: 1,
-        version: 1,
-    };
-}
-
-/// Admin commands in flight: proposed by a leader, waiting for their outcomes.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct AdminCmds {
-    /// Parts each split proposal cuts its region into, and the key it cuts at (if one was
-    /// given), by op.
-    splits: BTreeMap<u64, (u32, Option<u64>)>,
-    /// Membership changes proposed, by op (`crate::region::learner`).
-    pub(crate) conf_changes: BTreeMap<u64, (u32, ConfChange)>,
-    /// Outcomes reported while an event ran, carried out before its messages go out.
-    outcomes: Vec<(u64, u32, u32, OpOutcome)>,
-    /// New regions of splits applied in this event and not yet created.
-    unborn: u32,
-    next: u64,
-}
-
-impl AdminCmds {
-    /// A new admin command's op id.
-    pub(crate) fn next_op(&mut self) -> u64 {
-        self.next += 1;
-        ADMIN_OP | (self.next - 1)
-    }
-}
 
 impl Cluster {
     /// PD got a split of `region` into `parts` (at least 2), or in two at key `at`: it orders

@@ -2,8 +2,10 @@
 //! old epoch answers EpochNotMatch, whether the leader takes it after the split applied or
 //! before (then its entry is refused when it applies after the split's).
 
-use crate::raft::proposals::{OpEvent, OpOutcome};
-use crate::store::raft_client_tests::{ms, world};
+use crate::raft::state::OpEvent;
+use crate::raft::state::OpOutcome;
+use crate::store::raft_client_tests::ms;
+use crate::store::raft_client_tests::world;
 
 fn outcomes(events: Vec<OpEvent>, op: u64) -> Vec<OpOutcome> {
     events

@@ -4,8 +4,9 @@
 use crate::config::TikvConfig;
 use crate::ids::PeerId;
 use crate::raft::log::RaftLog;
-use crate::raft::{Peer, PeerTail};
-use crate::store::raftstore::Store;
+use crate::raft::state::Peer;
+use crate::raft::state::PeerTail;
+use crate::store::state::Store;
 
 /// TiKV's first log index and term of a bootstrapped region (`RAFT_INIT_LOG_INDEX/TERM`).
 pub(crate) const INIT_INDEX: u64 = 5;

@@ -5,7 +5,8 @@ use faultline_sim::Kernel;
 
 use crate::cluster::Cluster;
 use crate::host::TikvHost;
-use crate::ids::{PeerId, RegionId};
+use crate::ids::PeerId;
+use crate::ids::RegionId;
 use crate::msg::Msg;
 
 impl Cluster {

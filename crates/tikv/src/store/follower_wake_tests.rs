@@ -5,8 +5,9 @@ use faultline_sim::{Fault, SimDuration};
 
 use crate::action::TikvAction;
 use crate::ids::PeerId;
-use crate::store::hibernate::GroupState;
-use crate::store::raft_client_tests::{ms, world};
+use crate::store::raft_client_tests::ms;
+use crate::store::raft_client_tests::world;
+use crate::store::state::GroupState;
 
 #[test]
 fn request_on_a_sleeping_follower_wakes_it_and_is_refused() {

@@ -14,49 +14,17 @@
 //!   leader missing for `abnormal_leader_missing_duration` is logged
 //!   ([`Cluster::stale_check_peer`]).
 
-use crate::host::TikvHost;
 use faultline_sim::{Kernel, Level};
 
 use crate::cluster::Cluster;
-use crate::ids::{PeerId, NO_SLOT};
-use crate::msg::{Kind, RaftMsg};
-use crate::raft::Role;
-
-/// GroupState of a peer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GroupState {
-    /// A leader replicates normally.
-    Ordered = 0,
-    /// Leadership may be lost: keep ticking.
-    Chaos = 1,
-    /// One stale check away from Chaos (avoids flapping).
-    PreChaos = 2,
-    /// Hibernated: not ticking.
-    Idle = 3,
-}
-
-impl GroupState {
-    /// Name as TiKV prints it.
-    pub fn name(self) -> &'static str {
-        match self {
-            GroupState::Ordered => "Ordered",
-            GroupState::Chaos => "Chaos",
-            GroupState::PreChaos => "PreChaos",
-            GroupState::Idle => "Idle",
-        }
-    }
-}
-
-/// The leader's side of hibernation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LeaderState {
-    /// Working normally.
-    Awaken,
-    /// Asked followers whether they agree to hibernate; votes in `Peer::hib_votes`.
-    Poll,
-    /// Every peer agreed.
-    Hibernated,
-}
+use crate::host::TikvHost;
+use crate::ids::PeerId;
+use crate::ids::NO_SLOT;
+use crate::msg::Kind;
+use crate::msg::RaftMsg;
+use crate::raft::state::Role;
+use crate::store::state::GroupState;
+use crate::store::state::LeaderState;
 
 impl Cluster {
     /// Changes a peer's GroupState, keeping the per-state counts; leaving Idle resets the
@@ -73,7 +41,7 @@ impl Cluster {
         if g != GroupState::Idle {
             p.leader_state = LeaderState::Awaken;
         }
-        self.watch(pid, crate::observe::watch::WatchWhat::Group { from, to: g });
+        self.watch(pid, crate::observe::state::WatchWhat::Group { from, to: g });
     }
 
     /// Puts a peer in its store's awake list (TiKV `register_raft_base_tick`).

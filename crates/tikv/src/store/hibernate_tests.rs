@@ -4,10 +4,12 @@
 use faultline_sim::{Kernel, Network, SimDuration, SimTime, World};
 
 use crate::ids::PeerId;
-use crate::msg::{Kind, RaftMsg};
-use crate::observe::watch::WatchWhat;
-use crate::raft::Role;
-use crate::store::hibernate::{GroupState, LeaderState};
+use crate::msg::Kind;
+use crate::msg::RaftMsg;
+use crate::observe::state::WatchWhat;
+use crate::raft::state::Role;
+use crate::store::state::GroupState;
+use crate::store::state::LeaderState;
 use crate::{Cluster, TikvAction, TikvConfig, UnreachableBroadcast};
 
 /// Three stores, one region led by slot 0 on store 0, everything hibernated.

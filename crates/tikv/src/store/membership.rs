@@ -17,37 +17,7 @@ use faultline_sim::{Kernel, Level};
 
 use crate::cluster::Cluster;
 use crate::host::TikvHost;
-
-/// A store's state as PD knows it (`metapb.NodeState`, with Absent for a store that has not
-/// joined yet).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StoreState {
-    /// Not part of the cluster yet: its node exists but runs no TiKV.
-    Absent,
-    /// Serving.
-    Up,
-    /// Removing: PD moves its replicas off.
-    Offline,
-    /// Removed: it holds nothing and its process has stopped.
-    Tombstone,
-}
-
-impl StoreState {
-    /// The name PD and the UI use.
-    pub fn name(self) -> &'static str {
-        match self {
-            StoreState::Absent => "Absent",
-            StoreState::Up => "Up",
-            StoreState::Offline => "Offline",
-            StoreState::Tombstone => "Tombstone",
-        }
-    }
-
-    /// A TiKV process runs on the store (it holds or may hold replicas).
-    pub fn in_cluster(self) -> bool {
-        matches!(self, StoreState::Up | StoreState::Offline)
-    }
-}
+use crate::store::state::StoreState;
 
 impl Cluster {
     /// `add_store`: store `s`'s TiKV starts, registers with PD and is Up; the balancer then

@@ -14,4 +14,5 @@ pub mod raft_client;
 #[cfg(test)]
 pub(crate) mod raft_client_tests;
 pub mod raftstore;
+pub mod state;
 pub(crate) mod store_life;

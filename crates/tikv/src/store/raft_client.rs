@@ -24,10 +24,13 @@ use faultline_sim::{Kernel, Level, NodeState, SimDuration};
 use crate::cluster::Cluster;
 use crate::config::UnreachableBroadcast;
 use crate::host::TikvHost;
-use crate::ids::{PeerId, RegionId};
-use crate::msg::{Msg, RaftMsg, Timer};
-use crate::raft::Role;
-use crate::store::hibernate::GroupState;
+use crate::ids::PeerId;
+use crate::ids::RegionId;
+use crate::msg::Msg;
+use crate::msg::RaftMsg;
+use crate::msg::Timer;
+use crate::raft::state::Role;
+use crate::store::state::GroupState;
 
 /// The raftstore component that hands a message to the raft client, which decides what a
 /// refused send (a full queue) does.
@@ -226,7 +229,7 @@ impl Cluster {
             }
             self.probing[pid.ix()] |= 1 << to;
         } else if p.leader == to && self.cfg.hibernate.enabled {
-            let what = crate::observe::watch::WatchWhat::Unreachable {
+            let what = crate::observe::state::WatchWhat::Unreachable {
                 store: to_store as u32,
             };
             self.watch(pid, what);

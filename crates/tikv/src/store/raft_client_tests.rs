@@ -4,8 +4,9 @@
 use faultline_sim::{Fault, LinkChange, Network, SimDuration, SimTime, World};
 
 use crate::ids::PeerId;
-use crate::msg::{Kind, RaftMsg};
-use crate::store::hibernate::GroupState;
+use crate::msg::Kind;
+use crate::msg::RaftMsg;
+use crate::store::state::GroupState;
 use crate::{Cluster, TikvConfig};
 
 /// Three stores, one hibernated region led by slot 0 on store 0.

@@ -2,15 +2,18 @@
 //! StoreUnreachable broadcast whose repetition rule is the tikv#14547 toggle. Its raft
 //! client's connections are in [`crate::store::raft_client`].
 
-use crate::host::TikvHost;
-use faultline_sim::{Kernel, Level, SimDuration, SimRng};
+use faultline_sim::{Kernel, Level, SimDuration};
 
 use crate::cluster::Cluster;
 use crate::config::UnreachableBroadcast;
+use crate::host::TikvHost;
 use crate::ids::PeerId;
-use crate::msg::{Msg, RaftMsg, Timer};
-use crate::raft::{Peer, Role};
-use crate::store::hibernate::GroupState;
+use crate::msg::Msg;
+use crate::msg::RaftMsg;
+use crate::msg::Timer;
+use crate::raft::state::Peer;
+use crate::raft::state::Role;
+use crate::store::state::GroupState;
 
 /// How many peers a store's tick and its message batches bring into cache at a time before
 /// working on them (`Cluster::warm_block`). At full scale each peer touched is a cache miss
@@ -19,70 +22,6 @@ use crate::store::hibernate::GroupState;
 /// the wasm build (docs/bench.md, "Two lines per peer, warmed a block at a time"): 32 was the
 /// quickest of 8, 16, 32 and 64, all within 10% of each other.
 const WARM_BLOCK: usize = 32;
-
-/// Per-store state. Vectors indexed by another store's index describe this store's view of, or
-/// connection to, that store.
-#[derive(Clone, Debug)]
-pub struct Store {
-    /// Peers hosted here. May hold stale entries for replicas PD moved away; readers check
-    /// `Cluster::slot_store`.
-    pub peers: Vec<PeerId>,
-    /// Peers whose raft tick is registered (not hibernated). Cost per tick follows this list.
-    pub awake: Vec<PeerId>,
-    /// Raft messages waiting for the end of the current event, per target store.
-    pub outbox: Vec<Vec<RaftMsg>>,
-    /// The raft client's connection to that store is known broken.
-    pub conn_broken: Vec<bool>,
-    /// A failure detection is scheduled for that connection.
-    pub detect_pending: Vec<bool>,
-    /// Messages queued for that store while its connection is broken.
-    pub pending: Vec<Vec<RaftMsg>>,
-    /// Start of the raft client's last connection attempt to that store (µs).
-    pub last_attempt: Vec<Option<u64>>,
-    /// Last StoreUnreachable broadcast for that store (µs).
-    pub last_broadcast: Vec<Option<u64>>,
-    /// `recv_count` at the last broadcast (the fix's `received_message_count`).
-    pub recv_at_broadcast: Vec<u64>,
-    /// Raft messages from that store handed to local peers so far.
-    pub recv_count: Vec<u64>,
-    /// Per source store: when the last received batch is handled, so batches of one stream
-    /// stay in order.
-    pub inbox_ready: Vec<u64>,
-    /// Region heartbeats waiting to go to PD.
-    pub region_hb: Vec<(u32, u64)>,
-    /// This store's random stream (election timeouts, queueing delays).
-    pub rng: SimRng,
-}
-
-impl Store {
-    /// A store among `n` stores.
-    pub fn new(n: usize, rng: SimRng) -> Self {
-        Store {
-            peers: Vec::new(),
-            awake: Vec::new(),
-            outbox: vec![Vec::new(); n],
-            conn_broken: vec![false; n],
-            detect_pending: vec![false; n],
-            pending: vec![Vec::new(); n],
-            last_attempt: vec![None; n],
-            last_broadcast: vec![None; n],
-            recv_at_broadcast: vec![0; n],
-            recv_count: vec![0; n],
-            inbox_ready: vec![0; n],
-            region_hb: Vec::new(),
-            rng,
-        }
-    }
-
-    /// Forgets everything volatile (process restart).
-    pub fn reset_volatile(&mut self) {
-        let n = self.outbox.len();
-        let rng = self.rng.clone();
-        let peers = std::mem::take(&mut self.peers);
-        *self = Store::new(n, rng);
-        self.peers = peers;
-    }
-}
 
 impl Cluster {
     /// Queues a raft message from `from` to the peer in `to_slot` of the same region.
@@ -192,7 +131,7 @@ impl Cluster {
             self.stores[s].recv_count[from] += 1;
             self.book.raft_messages += 1;
             if self.watched == Some(m.region) {
-                let what = crate::observe::watch::WatchWhat::Handled {
+                let what = crate::observe::state::WatchWhat::Handled {
                     kind: m.kind,
                     from_slot: m.from,
                     from_store: from as u32,
@@ -323,7 +262,7 @@ impl Cluster {
             if leader_store == t && self.cfg.hibernate.enabled {
                 self.watch(
                     pid,
-                    crate::observe::watch::WatchWhat::Unreachable { store: t as u32 },
+                    crate::observe::state::WatchWhat::Unreachable { store: t as u32 },
                 );
                 // `reset_hibernate_state(Chaos)` + `register_raft_base_tick`: missing ticks
                 // are kept, unlike `reset_raft_tick`.

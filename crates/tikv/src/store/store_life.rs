@@ -4,7 +4,7 @@ use faultline_sim::Kernel;
 
 use crate::cluster::Cluster;
 use crate::host::TikvHost;
-use crate::store::hibernate::GroupState;
+use crate::store::state::GroupState;
 
 impl Cluster {
     /// A killed store loses every volatile peer state (leadership, votes, timers) and its
