@@ -10,13 +10,13 @@ use faultline_sim::{
 use crate::action::TikvAction;
 use crate::config::TikvConfig;
 use crate::epoch::RegionEpoch;
-use crate::host::TikvHost;
 use crate::ids::PeerId;
 use crate::ids::RegionId;
 use crate::msg::Msg;
 use crate::msg::Timer;
 use crate::observe::invariants::Invariants;
 use crate::observe::state::Book;
+use crate::out::Cx;
 use crate::pd::state::Pd;
 use crate::raft::state::Peer;
 use crate::raft::state::PeerTail;
@@ -81,7 +81,7 @@ pub struct Cluster {
     pub(crate) sizes: crate::region::state::RegionSizes,
     /// Regions merging and merged (see [`crate::region::merge`]).
     pub(crate) merge: crate::region::state::Merges,
-    load_rng: SimRng,
+    pub(crate) load_rng: SimRng,
     load_acc: u64,
     pd_crashed: bool,
     pub(crate) watched: Option<u32>,
@@ -224,19 +224,7 @@ impl Cluster {
             .collect()
     }
 
-    /// Re-seeds per-component streams from the run's seed (the kernel is not known at
-    /// construction).
-    fn seed_streams<H: TikvHost>(&mut self, k: &Kernel<H>) {
-        for (i, st) in self.stores.iter_mut().enumerate() {
-            st.rng = k.rng_stream(&format!("tikv-{}", i + 1));
-        }
-        self.load_rng = k.rng_stream("tikv-load");
-        for i in 0..self.peers.len() {
-            self.reset_election_clock(PeerId(i as u32));
-        }
-    }
-
-    pub(crate) fn start_store_timers<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize) {
+    pub(crate) fn start_store_timers(&mut self, cx: &mut Cx, s: usize) {
         let node = self.store_nodes[s];
         let st = &mut self.stores[s];
         // Stores boot at different instants: spread their periodic ticks.
@@ -245,61 +233,59 @@ impl Cluster {
         let stale_phase = st.rng.below(stale);
         let hb_phase = st.rng.below(self.cfg.pd.store_heartbeat.0.max(1));
         let rhb_phase = st.rng.below(self.cfg.pd.region_heartbeat.0.max(1));
-        k.set_timer(node, SimDuration(tick_phase), Timer::RaftTick);
-        k.set_timer(node, SimDuration(stale_phase), Timer::StaleCheck);
-        k.set_timer(node, SimDuration(hb_phase), Timer::StoreHeartbeat);
-        k.set_timer(node, SimDuration(rhb_phase), Timer::RegionHeartbeat);
+        cx.out
+            .set_timer(node, SimDuration(tick_phase), Timer::RaftTick);
+        cx.out
+            .set_timer(node, SimDuration(stale_phase), Timer::StaleCheck);
+        cx.out
+            .set_timer(node, SimDuration(hb_phase), Timer::StoreHeartbeat);
+        cx.out
+            .set_timer(node, SimDuration(rhb_phase), Timer::RegionHeartbeat);
     }
 
-    fn on_store_timer<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize, timer: Timer) {
+    fn on_store_timer(&mut self, cx: &mut Cx, s: usize, timer: Timer) {
         let node = self.store_nodes[s];
         match timer {
-            Timer::RaftTick => self.store_tick(k, s),
+            Timer::RaftTick => self.store_tick(cx, s),
             Timer::Process { from_store, msgs } => {
-                self.process_batch(k, s, from_store as usize, &msgs)
+                self.process_batch(cx, s, from_store as usize, &msgs)
             }
             Timer::StaleCheck => {
                 for pid in self.peers_of(s) {
-                    self.stale_check_peer(k, pid);
+                    self.stale_check_peer(cx, pid);
                 }
-                self.send_region_heartbeats(k, s);
+                self.send_region_heartbeats(cx, s);
                 let every = self.cfg.hibernate.peer_stale_state_check_interval;
-                k.set_timer(node, every, Timer::StaleCheck);
+                cx.out.set_timer(node, every, Timer::StaleCheck);
             }
-            Timer::ConnFailed { store } => self.on_conn_failure_detected(k, s, store as usize),
-            Timer::SplitCheck => self.split_check(k, s),
-            Timer::MergeCheck { source } => self.check_merge(k, s, source),
+            Timer::ConnFailed { store } => self.on_conn_failure_detected(cx, s, store as usize),
+            Timer::SplitCheck => self.split_check(cx, s),
+            Timer::MergeCheck { source } => self.check_merge(cx, s, source),
             Timer::SnapshotSent {
                 region,
                 to_store,
                 index,
-            } => self.on_snapshot_sent(k, s, (region, to_store, index)),
-            Timer::Reconnect { store } => self.reconnect(k, s, store as usize),
-            Timer::StoreHeartbeat => self.send_store_heartbeat(k, s),
-            Timer::RegionHeartbeat => self.send_awake_region_heartbeats(k, s),
+            } => self.on_snapshot_sent(cx, s, (region, to_store, index)),
+            Timer::Reconnect { store } => self.reconnect(cx, s, store as usize),
+            Timer::StoreHeartbeat => self.send_store_heartbeat(cx, s),
+            Timer::RegionHeartbeat => self.send_awake_region_heartbeats(cx, s),
             _ => {}
         }
     }
 
-    fn on_store_message<H: TikvHost>(
-        &mut self,
-        k: &mut Kernel<H>,
-        s: usize,
-        from: NodeId,
-        msg: Msg,
-    ) {
+    fn on_store_message(&mut self, cx: &mut Cx, s: usize, from: NodeId, msg: Msg) {
         match msg {
             Msg::Raft(msgs) => {
                 if let Some(t) = self.node_store[from.0 as usize] {
-                    self.on_raft_batch(k, s, t as usize, msgs);
+                    self.on_raft_batch(cx, s, t as usize, msgs);
                 }
             }
             Msg::Propose {
                 region,
                 op,
                 version,
-            } => self.propose_op(k, s, (region, version), op),
-            Msg::Split { region, parts, at } => self.propose_split(k, s, region, (parts, at)),
+            } => self.propose_op(cx, s, (region, version), op),
+            Msg::Split { region, parts, at } => self.propose_split(cx, s, region, (parts, at)),
             Msg::TransferLeader { region, to_store } => {
                 let Some(pid) = self.local_peer(s, region) else {
                     return;
@@ -316,28 +302,30 @@ impl Cluster {
                 region,
                 slot,
                 store,
-            } => self.change_peer(k, s, (region, slot, store as usize), Change::Replace),
+            } => self.change_peer(cx, s, (region, slot, store as usize), Change::Replace),
             Msg::MovePeer {
                 region,
                 slot,
                 store,
-            } => self.change_peer(k, s, (region, slot, store as usize), Change::Move),
-            Msg::LearnerSnapshot { region, index } => self.on_learner_snapshot(k, s, region, index),
-            Msg::PromoteLearner { region } => self.on_promote_learner(k, s, region),
+            } => self.change_peer(cx, s, (region, slot, store as usize), Change::Move),
+            Msg::LearnerSnapshot { region, index } => {
+                self.on_learner_snapshot(cx, s, region, index)
+            }
+            Msg::PromoteLearner { region } => self.on_promote_learner(cx, s, region),
             Msg::PrepareMerge {
                 source,
                 target,
                 target_version,
-            } => self.propose_prepare_merge(k, s, (source, target, target_version)),
+            } => self.propose_prepare_merge(cx, s, (source, target, target_version)),
             _ => {}
         }
     }
 
-    fn on_pd_timer<H: TikvHost>(&mut self, k: &mut Kernel<H>, timer: Timer) {
+    fn on_pd_timer(&mut self, cx: &mut Cx, timer: Timer) {
         match timer {
-            Timer::PdTick => self.pd_tick(k),
+            Timer::PdTick => self.pd_tick(cx),
             Timer::Load => {
-                if self.cfg.load.stop_at.is_some_and(|t| k.now().0 >= t.0) {
+                if self.cfg.load.stop_at.is_some_and(|t| cx.now.0 >= t.0) {
                     return;
                 }
                 self.load_acc += self.cfg.load.writes_per_sec as u64;
@@ -352,11 +340,11 @@ impl Cluster {
                         op: 0,
                         version: 0,
                     };
-                    self.route(k, write, r);
+                    self.route(cx, write, r);
                 }
-                k.set_timer(self.pd_node, LOAD_INTERVAL, Timer::Load);
+                cx.out.set_timer(self.pd_node, LOAD_INTERVAL, Timer::Load);
             }
-            Timer::Action(action) => self.run_action(k, action),
+            Timer::Action(action) => self.run_action(cx, action),
             _ => {}
         }
     }
@@ -364,9 +352,8 @@ impl Cluster {
 
 impl Cluster {
     /// Arms the first timers (the `Model::init` of this layer).
-    pub fn init_in<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
-        self.now = k.now().0;
-        self.seed_streams(k);
+    pub(crate) fn handle_init(&mut self, cx: &mut Cx) {
+        self.now = cx.now.0;
         self.bootstrap_missing_ticks();
         if !self.cfg.hibernate.enabled {
             // Without hibernation every peer ticks from the start.
@@ -379,12 +366,13 @@ impl Cluster {
         }
         for s in 0..self.stores.len() {
             if self.pd.store_state[s].in_cluster() {
-                self.start_store_timers(k, s);
+                self.start_store_timers(cx, s);
             }
         }
-        k.set_timer(self.pd_node, SimDuration::from_secs(1), Timer::PdTick);
+        cx.out
+            .set_timer(self.pd_node, SimDuration::from_secs(1), Timer::PdTick);
         if self.cfg.load.writes_per_sec > 0 {
-            k.set_timer(self.pd_node, LOAD_INTERVAL, Timer::Load);
+            cx.out.set_timer(self.pd_node, LOAD_INTERVAL, Timer::Load);
         }
     }
 
@@ -395,41 +383,30 @@ impl Cluster {
     }
 
     /// Handles a TiKV/PD message delivered by the kernel.
-    pub fn message_in<H: TikvHost>(
-        &mut self,
-        k: &mut Kernel<H>,
-        from: NodeId,
-        to: NodeId,
-        msg: Msg,
-    ) {
-        self.now = k.now().0;
+    pub(crate) fn handle_message(&mut self, cx: &mut Cx, from: NodeId, to: NodeId, msg: Msg) {
+        self.now = cx.now.0;
         if to == self.pd_node {
-            self.pd_on_message(k, from, msg);
+            self.pd_on_message(cx, from, msg);
         } else if let Some(s) = self.joined_store(to) {
-            self.on_store_message(k, s, from, msg);
+            self.on_store_message(cx, s, from, msg);
         }
-        self.flush(k);
+        self.flush(cx);
     }
 
     /// Handles a TiKV/PD timer.
-    pub fn timer_in<H: TikvHost>(&mut self, k: &mut Kernel<H>, node: NodeId, timer: Timer) {
-        self.now = k.now().0;
+    pub(crate) fn handle_timer(&mut self, cx: &mut Cx, node: NodeId, timer: Timer) {
+        self.now = cx.now.0;
         if node == self.pd_node {
-            self.on_pd_timer(k, timer);
+            self.on_pd_timer(cx, timer);
         } else if let Some(s) = self.joined_store(node) {
-            self.on_store_timer(k, s, timer);
+            self.on_store_timer(cx, s, timer);
         }
-        self.flush(k);
+        self.flush(cx);
     }
 
     /// A node was killed, restarted, paused or resumed.
-    pub fn node_state_in<H: TikvHost>(
-        &mut self,
-        k: &mut Kernel<H>,
-        node: NodeId,
-        state: NodeState,
-    ) {
-        self.now = k.now().0;
+    pub(crate) fn handle_node_state(&mut self, cx: &mut Cx, node: NodeId, state: NodeState) {
+        self.now = cx.now.0;
         if let Some(s) = self.node_store.get(node.0 as usize).copied().flatten() {
             let s = s as usize;
             if !self.pd.store_state[s].in_cluster() {
@@ -437,30 +414,31 @@ impl Cluster {
                 return;
             }
             match state {
-                NodeState::Crashed => self.store_crashed(k, s),
-                NodeState::Up if !self.store_live[s] => self.store_restarted(k, s),
+                NodeState::Crashed => self.store_crashed(cx, s),
+                NodeState::Up if !self.store_live[s] => self.store_restarted(cx, s),
                 NodeState::Up => self.store_paused(s, false),
                 NodeState::Paused => self.store_paused(s, true),
             }
             // A stalled store answers no keepalive ping.
-            self.schedule_failure_detection(k);
+            self.schedule_failure_detection(cx);
         } else if node == self.pd_node && state == NodeState::Crashed {
             self.pd_crashed = true;
         } else if node == self.pd_node && state == NodeState::Up && self.pd_crashed {
             // A restarted PD re-arms its loops (its view is kept, as if persisted in etcd).
             self.pd_crashed = false;
-            k.set_timer(self.pd_node, SimDuration::from_secs(1), Timer::PdTick);
+            cx.out
+                .set_timer(self.pd_node, SimDuration::from_secs(1), Timer::PdTick);
             if self.cfg.load.writes_per_sec > 0 {
-                k.set_timer(self.pd_node, LOAD_INTERVAL, Timer::Load);
+                cx.out.set_timer(self.pd_node, LOAD_INTERVAL, Timer::Load);
             }
         }
-        self.flush(k);
+        self.flush(cx);
     }
 
     /// Links changed: raft clients notice broken connections.
-    pub fn links_changed_in<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
-        self.now = k.now().0;
-        self.schedule_failure_detection(k);
+    pub(crate) fn handle_links_changed(&mut self, cx: &mut Cx) {
+        self.now = cx.now.0;
+        self.schedule_failure_detection(cx);
     }
 }
 

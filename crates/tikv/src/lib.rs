@@ -13,8 +13,8 @@
 //! - [`observe`]: invariants, metrics bookkeeping, views for the UI, messages in words, the
 //!   watched region's event trace.
 //! - Leaf types at the top: [`ids`], [`epoch`], [`msg`], [`action`], [`config`] and [`knobs`];
-//!   [`host`] lets the model run inside a larger one; [`cluster`] holds the state and routes
-//!   kernel events to the handlers.
+//!   [`out`] is a handler's context and outbox; [`host`] runs a handler and hands its commands
+//!   to the kernel; [`cluster`] holds the state and routes kernel events to the handlers.
 //!
 //! Each folder keeps its data types in a `state.rs` that imports nothing above [`msg`] and
 //! [`ids`]; handler files (`impl Cluster` blocks) import those and [`cluster::Cluster`]. No file
@@ -47,12 +47,14 @@ pub mod action;
 pub mod cluster;
 pub mod config;
 mod encode;
+mod entry;
 pub mod epoch;
 pub mod host;
 pub mod ids;
 pub mod knobs;
 pub mod msg;
 pub mod observe;
+pub mod out;
 pub mod pd;
 pub mod raft;
 pub mod region;

@@ -1,22 +1,22 @@
 //! Incremental bookkeeping behind the sampled metrics. Everything is updated where the state
 //! changes, so sampling costs O(stores), never a scan of 768k peers.
 
-use faultline_sim::{Kernel, SimTime};
+use faultline_sim::SimTime;
 
 use crate::cluster::Cluster;
-use crate::host::TikvHost;
 use crate::ids::PeerId;
+use crate::out::Cx;
 use crate::store::state::StoreState;
 
 impl Cluster {
     /// A peer became leader.
-    pub(crate) fn leader_gained<H: TikvHost>(&mut self, k: &Kernel<H>, pid: PeerId) {
+    pub(crate) fn leader_gained(&mut self, cx: &Cx, pid: PeerId) {
         let s = self.slot_store[pid.ix()] as usize;
         let r = pid.region(self.replicas);
         self.changes.note(r);
         self.book.leaders_per_store[s] += 1;
         if self.store_up[s] {
-            self.book.live_leader_up(r, k.now().0);
+            self.book.live_leader_up(r, cx.now.0);
         }
         let p = &self.peers[pid.ix()];
         let runs = &self.tails[pid.ix()].runs;

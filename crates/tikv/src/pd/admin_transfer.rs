@@ -10,10 +10,10 @@
 //! instead of riding on the next region heartbeat's response; admin operators count towards
 //! `leader-schedule-limit` for the schedulers, as upstream, but are not bounded by it.
 
-use faultline_sim::{Kernel, Level};
+use faultline_sim::Level;
 
 use crate::cluster::Cluster;
-use crate::host::TikvHost;
+use crate::out::Cx;
 use crate::pd::state::OpDesc;
 
 /// Why PD refused an admin transfer.
@@ -29,16 +29,16 @@ enum Refusal {
 
 impl Cluster {
     /// `pd-ctl operator add transfer-leader`: move `region`'s leadership to store `to`.
-    pub(crate) fn pd_admin_transfer<H: TikvHost>(&mut self, k: &mut Kernel<H>, r: u32, to: usize) {
+    pub(crate) fn pd_admin_transfer(&mut self, cx: &mut Cx, r: u32, to: usize) {
         if r >= self.region_count() || to >= self.stores.len() {
             return;
         }
         match self.pd_admin_transfer_check(r, to) {
             Ok(from) => {
                 self.book.admin_transfer_ops += 1;
-                self.pd_order_transfer(k, r, (from, to), OpDesc::AdminTransferLeader);
+                self.pd_order_transfer(cx, r, (from, to), OpDesc::AdminTransferLeader);
                 let detail = format!("region_id={r} from_store={} to_store={}", from + 1, to + 1);
-                k.log(
+                cx.out.log(
                     Some(self.pd_node),
                     Level::Info,
                     "admin-transfer-leader added",
@@ -52,7 +52,7 @@ impl Cluster {
                     Refusal::Busy => "the region has an operator in flight",
                 };
                 let detail = format!("region_id={r} to_store={} reason=\"{why}\"", to + 1);
-                k.log(
+                cx.out.log(
                     Some(self.pd_node),
                     Level::Warn,
                     "admin-transfer-leader refused",
@@ -64,12 +64,7 @@ impl Cluster {
 
     /// Every region PD believes store `from` leads, with a replica on `to`, gets an admin
     /// transfer to `to`; regions without a replica there keep their leader (PD would refuse).
-    pub(crate) fn pd_admin_transfer_store<H: TikvHost>(
-        &mut self,
-        k: &mut Kernel<H>,
-        from: usize,
-        to: usize,
-    ) {
+    pub(crate) fn pd_admin_transfer_store(&mut self, cx: &mut Cx, from: usize, to: usize) {
         let n = self.stores.len();
         if from >= n || to >= n || from == to {
             return;
@@ -81,7 +76,7 @@ impl Cluster {
             }
             if let Ok(from) = self.pd_admin_transfer_check(r, to) {
                 self.book.admin_transfer_ops += 1;
-                self.pd_order_transfer(k, r, (from, to), OpDesc::AdminTransferLeader);
+                self.pd_order_transfer(cx, r, (from, to), OpDesc::AdminTransferLeader);
                 ordered += 1;
             }
         }
@@ -90,7 +85,7 @@ impl Cluster {
             from + 1,
             to + 1
         );
-        k.log(
+        cx.out.log(
             Some(self.pd_node),
             Level::Info,
             "admin-transfer-leader added",

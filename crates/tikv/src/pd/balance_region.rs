@@ -18,11 +18,9 @@
 //! modelled; PD reads membership from the model; candidates are walked in store order, not
 //! drawn at random.
 
-use faultline_sim::Kernel;
-
 use crate::cluster::Cluster;
-use crate::host::TikvHost;
 use crate::ids::PeerId;
+use crate::out::Cx;
 use crate::pd::state::OpDesc;
 use crate::pd::state::Operator;
 use crate::pd::state::SLOW_STEP_WAIT_US;
@@ -33,18 +31,18 @@ const REGION_SCHEDULE_LIMIT: usize = 2048;
 
 impl Cluster {
     /// PD's replica moves for one scheduling round.
-    pub(crate) fn pd_balance_regions<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
-        let now = k.now().0;
+    pub(crate) fn pd_balance_regions(&mut self, cx: &mut Cx) {
+        let now = cx.now.0;
         for s in 0..self.stores.len() {
             if self.pd.store_state[s] == StoreState::Offline {
-                self.pd_drain(k, s, now);
+                self.pd_drain(cx, s, now);
             }
         }
-        self.pd_even_out(k, now);
+        self.pd_even_out(cx, now);
     }
 
     /// Moves replicas off Offline store `s`, leaders first.
-    fn pd_drain<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize, now: u64) {
+    fn pd_drain(&mut self, cx: &mut Cx, s: usize, now: u64) {
         let limit = self.cfg.pd.replica_schedule_limit as usize;
         for pid in self.stores[s].peers.clone() {
             if self.pd.replica_ops.len() >= limit {
@@ -56,19 +54,19 @@ impl Cluster {
             }
             if self.pd.region_leader[r as usize].0 as usize == s {
                 if let Some(to) = self.pd_leader_target(r, s, now) {
-                    self.pd_order_transfer(k, r, (s, to), OpDesc::ReplaceOfflineReplica);
+                    self.pd_order_transfer(cx, r, (s, to), OpDesc::ReplaceOfflineReplica);
                 }
                 continue;
             }
             if let Some(target) = self.pd_replica_target(r, now) {
-                self.pd_order_move(k, (pid, target), now, OpDesc::ReplaceOfflineReplica);
+                self.pd_order_move(cx, (pid, target), now, OpDesc::ReplaceOfflineReplica);
             }
         }
     }
 
     /// The balance-region scheduler: one replica at a time from the fullest Up store to the
     /// emptiest, on counts that include the moves just ordered (PD's operator influence).
-    fn pd_even_out<H: TikvHost>(&mut self, k: &mut Kernel<H>, now: u64) {
+    fn pd_even_out(&mut self, cx: &mut Cx, now: u64) {
         let up: Vec<usize> = (0..self.stores.len())
             .filter(|s| {
                 self.pd.store_state[*s] == StoreState::Up && self.pd_store_connected(*s, now)
@@ -89,7 +87,7 @@ impl Cluster {
             let Some(pid) = self.pd_movable_replica(from, to) else {
                 return;
             };
-            self.pd_order_move(k, (pid, to), now, OpDesc::BalanceRegion);
+            self.pd_order_move(cx, (pid, to), now, OpDesc::BalanceRegion);
             count[from] -= 1;
             count[to] += 1;
         }
@@ -127,9 +125,9 @@ impl Cluster {
 
     /// PD orders the leader of `pid`'s region to move that replica to store `target` (an
     /// operator made by `desc`).
-    fn pd_order_move<H: TikvHost>(
+    fn pd_order_move(
         &mut self,
-        k: &mut Kernel<H>,
+        cx: &mut Cx,
         (pid, target): (PeerId, usize),
         now: u64,
         desc: OpDesc,
@@ -149,10 +147,10 @@ impl Cluster {
             pushed: now,
         };
         self.pd.replica_ops.insert(r, op);
-        self.log_operator_added(k, r, &op, false);
+        self.log_operator_added(cx, r, &op, false);
         self.book.region_moves += 1;
         let leader = self.pd.region_leader[r as usize].0 as usize;
         let msg = self.pd_replica_step(r, &op);
-        k.send(self.pd_node, self.store_nodes[leader], msg);
+        cx.out.send(self.pd_node, self.store_nodes[leader], msg);
     }
 }

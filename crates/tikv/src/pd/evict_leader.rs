@@ -12,12 +12,12 @@
 //! connected, Up (not Offline), not Down and not evicting (upstream: a random one among the healthy followers);
 //! regions with a down or pending peer are not left for last.
 
-use faultline_sim::{Kernel, Level};
+use faultline_sim::Level;
 
 use crate::cluster::Cluster;
-use crate::host::TikvHost;
 use crate::ids::PeerId;
 use crate::ids::RegionId;
+use crate::out::Cx;
 use crate::pd::state::OpDesc;
 use crate::store::state::StoreState;
 
@@ -26,7 +26,7 @@ const SCAN_PER_PASS: u32 = 20_000;
 
 impl Cluster {
     /// Adds (`on`) or removes the evict-leader scheduler of store `s`.
-    pub(crate) fn pd_set_evict<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize, on: bool) {
+    pub(crate) fn pd_set_evict(&mut self, cx: &mut Cx, s: usize, on: bool) {
         if s >= self.stores.len() || self.pd.evicting[s] == on {
             return;
         }
@@ -36,24 +36,24 @@ impl Cluster {
         } else {
             "evict-leader scheduler removed"
         };
-        k.log(
+        cx.out.log(
             Some(self.pd_node),
             Level::Info,
             what,
             format!("store_id={}", s + 1),
         );
         if on {
-            self.pd_evict_leaders(k);
+            self.pd_evict_leaders(cx);
         }
     }
 
     /// One scheduling pass: transfers leaders off every evicting store while the leader
     /// operator limit allows.
-    pub(crate) fn pd_evict_leaders<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
+    pub(crate) fn pd_evict_leaders(&mut self, cx: &mut Cx) {
         if !self.pd.evicting.iter().any(|e| *e) {
             return;
         }
-        let now = k.now().0;
+        let now = cx.now.0;
         let limit = self.cfg.pd.leader_schedule_limit as usize;
         let regions = self.region_count();
         let mut scan = regions.min(SCAN_PER_PASS);
@@ -72,21 +72,21 @@ impl Cluster {
                 continue;
             };
             self.book.evict_leader_ops += 1;
-            self.pd_order_transfer(k, r, (from, to), OpDesc::EvictLeader);
+            self.pd_order_transfer(cx, r, (from, to), OpDesc::EvictLeader);
         }
     }
 
     /// A region heartbeat arrived while a store is evicting: end the operators it completed
     /// and schedule the next transfers at once (upstream PD checks operators on every region
     /// heartbeat, and the scheduler runs again within 10 ms).
-    pub(crate) fn pd_evict_on_heartbeat<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
+    pub(crate) fn pd_evict_on_heartbeat(&mut self, cx: &mut Cx) {
         if !self.pd.evicting.iter().any(|e| *e) {
             return;
         }
         let before = self.pd.leader_ops.len();
-        self.pd_retire_operators(k);
+        self.pd_retire_operators(cx);
         if self.pd.leader_ops.len() < before {
-            self.pd_evict_leaders(k);
+            self.pd_evict_leaders(cx);
         }
     }
 

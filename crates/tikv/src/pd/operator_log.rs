@@ -7,10 +7,10 @@
 //! `buildStepsWithJointConsensus`); the model carries out steps 1 to 3 (enter the joint
 //! state, leave it, remove the demoted peer) as one admin entry (`crate::region::learner`).
 
-use faultline_sim::{Kernel, Level};
+use faultline_sim::Level;
 
 use crate::cluster::Cluster;
-use crate::host::TikvHost;
+use crate::out::Cx;
 use crate::pd::state::Operator;
 
 /// The operator as PD's log prints it: desc, brief, kind and steps (store ids are 1-based).
@@ -34,22 +34,17 @@ pub(crate) fn describe(op: &Operator, leader: bool) -> String {
 
 impl Cluster {
     /// PD logs an operator it just created for region `r`.
-    pub(crate) fn log_operator_added<H: TikvHost>(
-        &self,
-        k: &mut Kernel<H>,
-        r: u32,
-        op: &Operator,
-        leader: bool,
-    ) {
+    pub(crate) fn log_operator_added(&self, cx: &mut Cx, r: u32, op: &Operator, leader: bool) {
         let detail = format!("region-id={r} operator=\"{}\"", describe(op, leader));
-        k.log(Some(self.pd_node), Level::Info, "add operator", detail);
+        cx.out
+            .log(Some(self.pd_node), Level::Info, "add operator", detail);
     }
 
     /// PD logs an operator that ended at `now` (µs): finished, or dropped at its deadline;
     /// each is counted (`pd.operators_finished`, `pd.operators_timed_out`).
-    pub(crate) fn log_operator_ended<H: TikvHost>(
+    pub(crate) fn log_operator_ended(
         &mut self,
-        k: &mut Kernel<H>,
+        cx: &mut Cx,
         (r, op, leader): (u32, Operator, bool),
         now: u64,
     ) {
@@ -66,6 +61,6 @@ impl Cluster {
             "region-id={r} takes={takes}s operator=\"{}\"",
             describe(&op, leader)
         );
-        k.log(Some(self.pd_node), Level::Info, message, detail);
+        cx.out.log(Some(self.pd_node), Level::Info, message, detail);
     }
 }

@@ -10,14 +10,14 @@
 //! region heartbeats. A replica operator's steps (add learner, snapshot, promote, remove) are
 //! `crate::region::learner`'s; the operator ends when the learner is a voter.
 
-use faultline_sim::{Kernel, Level, NodeId};
+use faultline_sim::{Level, NodeId};
 
 use crate::cluster::Cluster;
-use crate::host::TikvHost;
 use crate::ids::PeerId;
 use crate::ids::RegionId;
 use crate::msg::Msg;
 use crate::msg::Timer;
+use crate::out::Cx;
 use crate::pd::state::OpDesc;
 use crate::pd::state::Operator;
 use crate::pd::state::FAST_STEP_WAIT_US;
@@ -29,18 +29,18 @@ const STORE_DISCONNECT_US: u64 = 20_000_000;
 
 impl Cluster {
     /// PD handles a message.
-    pub(crate) fn pd_on_message<H: TikvHost>(&mut self, k: &mut Kernel<H>, from: NodeId, msg: Msg) {
+    pub(crate) fn pd_on_message(&mut self, cx: &mut Cx, from: NodeId, msg: Msg) {
         if matches!(msg, Msg::StoreHeartbeat { .. } | Msg::RegionHeartbeats(_)) {
             self.book.pd_heartbeats += 1;
         }
         match msg {
             Msg::StoreHeartbeat { store, leaders, .. } => {
                 let s = store as usize;
-                self.pd.store_last_hb[s] = k.now().0;
+                self.pd.store_last_hb[s] = cx.now.0;
                 self.pd.store_leaders[s] = leaders as i64;
                 if self.pd.store_down[s] {
                     self.pd.store_down[s] = false;
-                    k.log(
+                    cx.out.log(
                         Some(self.pd_node),
                         Level::Info,
                         "store is up",
@@ -58,21 +58,21 @@ impl Cluster {
                         *known = (s as u8, term);
                     }
                 }
-                self.pd_evict_on_heartbeat(k);
+                self.pd_evict_on_heartbeat(cx);
             }
             _ => {}
         }
     }
 
     /// PD's scheduling round, every second.
-    pub(crate) fn pd_tick<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
-        let now = k.now().0;
+    pub(crate) fn pd_tick(&mut self, cx: &mut Cx) {
+        let now = cx.now.0;
         let max_down = self.cfg.pd.max_store_down_time.0;
         for s in 0..self.stores.len() {
             let silent = now.saturating_sub(self.pd.store_last_hb[s]) >= max_down;
             if !self.pd.store_down[s] && silent && self.pd.store_state[s].in_cluster() {
                 self.pd.store_down[s] = true;
-                k.log(
+                cx.out.log(
                     Some(self.pd_node),
                     Level::Warn,
                     "store is down",
@@ -84,19 +84,19 @@ impl Cluster {
                 );
             }
         }
-        self.pd_retire_operators(k);
-        self.pd_push_replica_steps(k);
+        self.pd_retire_operators(cx);
+        self.pd_push_replica_steps(cx);
         if self.pd.down_stores() > 0 {
-            self.pd_repair(k);
+            self.pd_repair(cx);
         }
-        self.pd_balance_regions(k);
-        self.pd_bury_empty_stores(k);
+        self.pd_balance_regions(cx);
+        self.pd_bury_empty_stores(cx);
         // The evict-leader scheduler's operators are urgent: it runs before the balancer.
-        self.pd_evict_leaders(k);
+        self.pd_evict_leaders(cx);
         if self.cfg.pd.leader_balance {
-            self.pd_balance_leaders(k);
+            self.pd_balance_leaders(cx);
         }
-        k.set_timer(
+        cx.out.set_timer(
             self.pd_node,
             faultline_sim::SimDuration::from_secs(1),
             Timer::PdTick,
@@ -105,8 +105,8 @@ impl Cluster {
 
     /// Ends the operators that finished (a transferred leader PD has heard of; a new replica
     /// that has its snapshot) or timed out (PD `Operator::CheckTimeout`), and logs each.
-    pub(crate) fn pd_retire_operators<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
-        let now = k.now().0;
+    pub(crate) fn pd_retire_operators(&mut self, cx: &mut Cx) {
+        let now = cx.now.0;
         let mut ended = Vec::new();
         let region_leader = &self.pd.region_leader;
         self.pd.leader_ops.retain(|r, op| {
@@ -131,7 +131,7 @@ impl Cluster {
             }
         }
         for e in ended {
-            self.log_operator_ended(k, e, now);
+            self.log_operator_ended(cx, e, now);
         }
     }
 
@@ -140,8 +140,8 @@ impl Cluster {
     /// `max_peer_down_duration` (a down peer in its leader's heartbeat), gets an operator that
     /// rebuilds it on a live store, while fewer than `replica_schedule_limit` are in flight and
     /// the target's store limit has a token.
-    fn pd_repair<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
-        let now = k.now().0;
+    fn pd_repair(&mut self, cx: &mut Cx) {
+        let now = cx.now.0;
         let regions = self.region_count();
         let n = self.stores.len();
         let limit = self.cfg.pd.replica_schedule_limit as usize;
@@ -187,9 +187,10 @@ impl Cluster {
                 pushed: now,
             };
             self.pd.replica_ops.insert(r, op);
-            self.log_operator_added(k, r, &op, false);
+            self.log_operator_added(cx, r, &op, false);
             let msg = self.pd_replica_step(r, &op);
-            k.send(self.pd_node, self.store_nodes[leader as usize], msg);
+            cx.out
+                .send(self.pd_node, self.store_nodes[leader as usize], msg);
         }
     }
 
@@ -204,9 +205,9 @@ impl Cluster {
     /// one pair overshoots whenever the gap is smaller than twice the budget: 20/23 leaders
     /// became 24/19, the next round moved them back, and leaders ping-ponged (four elections a
     /// second) for as long as the cluster ran.
-    fn pd_balance_leaders<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
+    fn pd_balance_leaders(&mut self, cx: &mut Cx) {
         // PD only schedules onto and away from stores that heartbeat (not Disconnected).
-        let now = k.now().0;
+        let now = cx.now.0;
         // An evicting store takes no leaders (PD `PauseLeaderTransfer(store, In)`).
         // Nor onto or away from an Offline store: draining it moves its leaders.
         let live: Vec<usize> = (0..self.stores.len())
@@ -229,7 +230,7 @@ impl Cluster {
             let Some((from, to, r)) = self.pd_leader_move(&live, tolerance, &mut scan) else {
                 return;
             };
-            self.pd_order_transfer(k, r, (from, to), OpDesc::BalanceLeader);
+            self.pd_order_transfer(cx, r, (from, to), OpDesc::BalanceLeader);
         }
     }
 
@@ -269,16 +270,16 @@ impl Cluster {
     /// A leader-transfer operator (made by `desc`) for region `r` from store `from` to `to`:
     /// counted in PD's leader counts at once (operator influence) and sent to the leader's
     /// store.
-    pub(crate) fn pd_order_transfer<H: TikvHost>(
+    pub(crate) fn pd_order_transfer(
         &mut self,
-        k: &mut Kernel<H>,
+        cx: &mut Cx,
         r: u32,
         (from, to): (usize, usize),
         desc: OpDesc,
     ) {
         self.pd.store_leaders[from] -= 1;
         self.pd.store_leaders[to] += 1;
-        let now = k.now().0;
+        let now = cx.now.0;
         let op = Operator {
             target: to as u8,
             deadline: now + FAST_STEP_WAIT_US,
@@ -289,12 +290,12 @@ impl Cluster {
             pushed: now,
         };
         self.pd.leader_ops.insert(r, op);
-        self.log_operator_added(k, r, &op, true);
+        self.log_operator_added(cx, r, &op, true);
         let msg = Msg::TransferLeader {
             region: r,
             to_store: to as u32,
         };
-        k.send(self.pd_node, self.store_nodes[from], msg);
+        cx.out.send(self.pd_node, self.store_nodes[from], msg);
     }
 
     /// Time (µs) the add-peer store limit puts between two new replicas on one store.

@@ -1,13 +1,13 @@
 //! Elections: the election clock, pre-vote, votes, check-quorum, becoming leader or follower.
 
-use faultline_sim::{Kernel, Level};
+use faultline_sim::Level;
 
 use crate::cluster::Cluster;
-use crate::host::TikvHost;
 use crate::ids::PeerId;
 use crate::ids::NO_SLOT;
 use crate::msg::Kind;
 use crate::msg::RaftMsg;
+use crate::out::Cx;
 use crate::raft::state::Role;
 use crate::store::state::LeaderState;
 
@@ -30,21 +30,21 @@ impl Cluster {
     }
 
     /// One Raft tick (raft-rs `tick_election` / `tick_heartbeat`).
-    pub(crate) fn raft_tick<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId) {
+    pub(crate) fn raft_tick(&mut self, cx: &mut Cx, pid: PeerId) {
         if self.peers[pid.ix()].role == Role::Leader {
-            self.tick_heartbeat(k, pid);
+            self.tick_heartbeat(cx, pid);
         } else {
             let p = &mut self.peers[pid.ix()];
             p.election_elapsed = p.election_elapsed.saturating_add(1);
             if p.election_elapsed >= p.randomized_timeout {
                 p.election_elapsed = 0;
                 let pre = self.cfg.raft.prevote;
-                self.campaign(k, pid, pre);
+                self.campaign(cx, pid, pre);
             }
         }
     }
 
-    fn tick_heartbeat<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId) {
+    fn tick_heartbeat(&mut self, cx: &mut Cx, pid: PeerId) {
         let me = pid.slot(self.replicas);
         let quorum = self.quorum();
         let p = &mut self.peers[pid.ix()];
@@ -59,7 +59,7 @@ impl Cluster {
                 if active < quorum {
                     let term = p.term;
                     let node = self.node_of(pid);
-                    k.log(
+                    cx.out.log(
                         Some(node),
                         Level::Warn,
                         "stepped down to follower since quorum is not active",
@@ -69,7 +69,7 @@ impl Cluster {
                     return;
                 }
                 let lease = self.cfg.raft.leader_lease.0;
-                self.peers[pid.ix()].lease_until = k.now().0 + lease;
+                self.peers[pid.ix()].lease_until = cx.now.0 + lease;
             }
         }
         let p = &mut self.peers[pid.ix()];
@@ -99,13 +99,7 @@ impl Cluster {
 
     /// Starts a pre-vote (`pre`) or a real election (raft-rs `campaign`). `force` skips the
     /// receivers' lease check (leader transfer).
-    pub(crate) fn campaign_with<H: TikvHost>(
-        &mut self,
-        k: &mut Kernel<H>,
-        pid: PeerId,
-        pre: bool,
-        force: bool,
-    ) {
+    pub(crate) fn campaign_with(&mut self, cx: &mut Cx, pid: PeerId, pre: bool, force: bool) {
         let me = pid.slot(self.replicas);
         let r = pid.region(self.replicas).0;
         self.book.elections_started += 1;
@@ -129,14 +123,14 @@ impl Cluster {
         p.rejected = 0;
         let (li, lt) = (p.log.last_index, p.log.last_term());
         let node = self.node_of(pid);
-        k.log(
+        cx.out.log(
             Some(node),
             Level::Info,
             "starting a new election",
             format!("region_id={r} term={campaign_term} pre_vote={pre}"),
         );
         if self.quorum() <= 1 {
-            self.on_campaign_won(k, pid, pre);
+            self.on_campaign_won(cx, pid, pre);
             return;
         }
         let kind = if pre { Kind::PreVote } else { Kind::Vote };
@@ -153,15 +147,15 @@ impl Cluster {
     }
 
     /// Campaign after an election timeout.
-    pub(crate) fn campaign<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId, pre: bool) {
-        self.campaign_with(k, pid, pre, false);
+    pub(crate) fn campaign(&mut self, cx: &mut Cx, pid: PeerId, pre: bool) {
+        self.campaign_with(cx, pid, pre, false);
     }
 
-    fn on_campaign_won<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId, pre: bool) {
+    fn on_campaign_won(&mut self, cx: &mut Cx, pid: PeerId, pre: bool) {
         if pre {
-            self.campaign_with(k, pid, false, false);
+            self.campaign_with(cx, pid, false, false);
         } else {
-            self.become_leader(k, pid);
+            self.become_leader(cx, pid);
         }
     }
 
@@ -196,12 +190,7 @@ impl Cluster {
     }
 
     /// Tallies a (pre-)vote answer for the current campaign.
-    pub(crate) fn handle_vote_response<H: TikvHost>(
-        &mut self,
-        k: &mut Kernel<H>,
-        pid: PeerId,
-        m: &RaftMsg,
-    ) {
+    pub(crate) fn handle_vote_response(&mut self, cx: &mut Cx, pid: PeerId, m: &RaftMsg) {
         let p = &mut self.peers[pid.ix()];
         let (want_role, pre) = match m.kind {
             Kind::PreVoteResp => (Role::PreCandidate, true),
@@ -217,7 +206,7 @@ impl Cluster {
         }
         let (g, rj, term) = (p.granted.count_ones(), p.rejected.count_ones(), p.term);
         if g >= self.quorum() {
-            self.on_campaign_won(k, pid, pre);
+            self.on_campaign_won(cx, pid, pre);
         } else if rj >= self.quorum() {
             self.become_follower(pid, term, NO_SLOT);
         }
@@ -243,11 +232,11 @@ impl Cluster {
     }
 
     /// raft-rs `become_leader`: reset progress and append an empty entry of the new term.
-    pub(crate) fn become_leader<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId) {
+    pub(crate) fn become_leader(&mut self, cx: &mut Cx, pid: PeerId) {
         let me = pid.slot(self.replicas);
         let r = pid.region(self.replicas);
         self.reset_election_clock(pid);
-        let now = k.now().0;
+        let now = cx.now.0;
         let lease = self.cfg.raft.leader_lease.0;
         let p = &mut self.peers[pid.ix()];
         p.role = Role::Leader;
@@ -269,19 +258,19 @@ impl Cluster {
         }
         p.matched[me as usize] = last;
         t.next[me as usize] = last + 1;
-        self.leader_gained(k, pid);
+        self.leader_gained(cx, pid);
         // TiKV reports a new leader to PD at once (`on_role_changed` -> `heartbeat_pd`).
         let s = self.slot_store[pid.ix()] as usize;
         self.stores[s].region_hb.push((r.0, term));
         self.watch(pid, crate::observe::state::WatchWhat::BecameLeader { term });
         let node = self.node_of(pid);
-        k.log(
+        cx.out.log(
             Some(node),
             Level::Info,
             "became leader",
             format!("region_id={} term={term}", r.0),
         );
         self.bcast_append(pid);
-        self.maybe_commit(k, pid);
+        self.maybe_commit(cx, pid);
     }
 }

@@ -17,11 +17,9 @@
 //! Only entries of proposals with an operation are tracked, so the cost follows the regions
 //! that have writes.
 
-use faultline_sim::Kernel;
-
 use crate::cluster::Cluster;
-use crate::host::TikvHost;
 use crate::ids::PeerId;
+use crate::out::Cx;
 use crate::raft::state::OpEvent;
 use crate::raft::state::OpOutcome;
 use crate::raft::state::Pending;
@@ -31,9 +29,9 @@ impl Cluster {
     /// `NotLeader` (TiKV `PeerFsmDelegate::propose_raft_command` -> `pre_propose_raft_command`),
     /// or `EpochNotMatch` if `version` (when not 0) is not the region's.
     /// `op` 0 is an untracked write (the TiKV-only load).
-    pub(crate) fn propose_op<H: TikvHost>(
+    pub(crate) fn propose_op(
         &mut self,
-        k: &mut Kernel<H>,
+        cx: &mut Cx,
         s: usize,
         (region, version): (u32, u64),
         op: u64,
@@ -63,7 +61,7 @@ impl Cluster {
             self.op_event(op, region, s, OpOutcome::MergingMode);
             return;
         }
-        if !self.propose(k, pid) {
+        if !self.propose(cx, pid) {
             self.book.writes_dropped += 1;
             self.wake_on_request(pid);
             let hint = self.leader_hint(pid);
@@ -71,7 +69,7 @@ impl Cluster {
             return;
         }
         if op & crate::region::state::ADMIN_OP == 0 {
-            self.grow_region(k, pid);
+            self.grow_region(cx, pid);
         }
         if op != 0 {
             let p = &self.peers[pid.ix()];
@@ -97,17 +95,11 @@ impl Cluster {
     /// peer at once, as [`Cluster::read_index`] does for a read, with its outcome coming back
     /// as for a client's proposal. Sends the messages it causes at once, as the end of an
     /// event does.
-    pub fn propose_local<H: TikvHost>(
-        &mut self,
-        k: &mut Kernel<H>,
-        store: u32,
-        region: u32,
-        op: u64,
-    ) {
-        self.now = k.now().0;
+    pub(crate) fn handle_propose_local(&mut self, cx: &mut Cx, store: u32, region: u32, op: u64) {
+        self.now = cx.now.0;
         if region < self.region_count() && (store as usize) < self.stores.len() {
-            self.propose_op(k, store as usize, (region, 0), op);
-            self.flush(k);
+            self.propose_op(cx, store as usize, (region, 0), op);
+            self.flush(cx);
         } else {
             let refused = OpOutcome::NotLeader { leader: None };
             self.op_event(op, region, store as usize, refused);

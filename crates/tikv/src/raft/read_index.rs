@@ -37,14 +37,12 @@
 //! Reads are kept per leader peer, so the cost follows the reads asked for: a step-down looks
 //! up one peer, a heartbeat answer only when it carries a context.
 
-use faultline_sim::Kernel;
-
 use crate::cluster::Cluster;
-use crate::host::TikvHost;
 use crate::ids::PeerId;
 use crate::ids::NO_SLOT;
 use crate::msg::Kind;
 use crate::msg::RaftMsg;
+use crate::out::Cx;
 use crate::raft::state::OpOutcome;
 use crate::raft::state::PendingRead;
 
@@ -53,11 +51,11 @@ impl Cluster {
     /// `op` (non-zero) comes back in an [`crate::OpEvent`] with [`OpOutcome::ReadReady`] once
     /// confirmed, or with [`OpOutcome::ReadNotLeader`] / [`OpOutcome::ReadStale`]. Sends the
     /// messages it causes at once, as the end of an event does.
-    pub fn read_index<H: TikvHost>(&mut self, k: &mut Kernel<H>, store: u32, region: u32, op: u64) {
-        self.now = k.now().0;
+    pub(crate) fn handle_read_index(&mut self, cx: &mut Cx, store: u32, region: u32, op: u64) {
+        self.now = cx.now.0;
         if region < self.region_count() && (store as usize) < self.stores.len() {
             self.read_index_on(store as usize, region, op);
-            self.flush(k);
+            self.flush(cx);
         } else {
             self.op_event(
                 op,

@@ -2,6 +2,7 @@
 //! heartbeat answers carrying its context, fails when its leader steps down, and is refused on
 //! a follower (see [`crate::raft::read_index`]).
 
+use crate::host::routed;
 use faultline_sim::{Fault, LinkChange, Network, SimDuration, World};
 
 use crate::ids::PeerId;
@@ -106,14 +107,14 @@ fn a_read_is_confirmed_only_by_answers_from_a_quorum_of_distinct_followers() {
     let ctx = w.model.read_ctx(LEADER);
     assert_ne!(ctx, 0, "the heartbeats carry the read's context");
     for m in [ack(&w, 1, ctx + 1), ack(&w, 1, ctx), ack(&w, 1, ctx)] {
-        w.model.step(&mut w.kernel, LEADER, &m);
+        routed(&mut w.kernel, |cx| w.model.step(cx, LEADER, &m));
     }
     assert!(
         outcomes(&mut w).is_empty(),
         "another context and a repeated answer do not count: 2 of 5"
     );
     let m = ack(&w, 3, ctx);
-    w.model.step(&mut w.kernel, LEADER, &m);
+    routed(&mut w.kernel, |cx| w.model.step(cx, LEADER, &m));
     assert_eq!(outcomes(&mut w), vec![OpOutcome::ReadReady], "3 of 5");
     assert!(!w.model.has_pending_reads(LEADER));
 }
@@ -171,7 +172,7 @@ fn a_new_leader_holds_a_read_until_it_commits_an_entry_of_its_term() {
     let (mut w, _) = leader_cut_at_one_second();
     // Slot 0 wins a new term (its votes are not the point): its empty entry is uncommitted.
     w.model.peers[LEADER.ix()].term += 1;
-    w.model.become_leader(&mut w.kernel, LEADER);
+    routed(&mut w.kernel, |cx| w.model.become_leader(cx, LEADER));
     w.model.read_index(&mut w.kernel, 0, 0, 4);
     assert_eq!(
         w.model.read_ctx(LEADER),
@@ -181,11 +182,11 @@ fn a_new_leader_holds_a_read_until_it_commits_an_entry_of_its_term() {
     let p = &w.model.peers[LEADER.ix()];
     let mut resp = RaftMsg::new(0, 1, 0, Kind::AppendResp, p.term);
     resp.index = p.log.last_index;
-    w.model.step(&mut w.kernel, LEADER, &resp);
+    routed(&mut w.kernel, |cx| w.model.step(cx, LEADER, &resp));
     let ctx = w.model.read_ctx(LEADER);
     assert_ne!(ctx, 0, "the commit released the read to the heartbeats");
     assert!(outcomes(&mut w).is_empty());
     let m = ack(&w, 1, ctx);
-    w.model.step(&mut w.kernel, LEADER, &m);
+    routed(&mut w.kernel, |cx| w.model.step(cx, LEADER, &m));
     assert_eq!(outcomes(&mut w), vec![OpOutcome::ReadReady]);
 }

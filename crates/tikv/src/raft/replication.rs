@@ -1,14 +1,12 @@
 //! Log replication: proposals, appends, snapshots, heartbeats, commit and apply, leader
 //! transfer.
 
-use faultline_sim::Kernel;
-
 use crate::cluster::Cluster;
-use crate::host::TikvHost;
 use crate::ids::PeerId;
 use crate::ids::NO_SLOT;
 use crate::msg::Kind;
 use crate::msg::RaftMsg;
+use crate::out::Cx;
 use crate::raft::state::Role;
 
 /// Most entries sent in one append (raft-rs `max_inflight`/size limits, simplified).
@@ -16,7 +14,7 @@ const MAX_ENTRIES_PER_APPEND: u64 = 64;
 
 impl Cluster {
     /// A write reached the leader: append one entry and replicate it.
-    pub(crate) fn propose<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId) -> bool {
+    pub(crate) fn propose(&mut self, cx: &mut Cx, pid: PeerId) -> bool {
         if self.peers[pid.ix()].role != Role::Leader || self.peers[pid.ix()].transferee != NO_SLOT {
             return false;
         }
@@ -29,9 +27,9 @@ impl Cluster {
         let next = p.log.last_index + 1;
         self.set_next(pid, me as u8, next);
         self.book.writes_proposed += 1;
-        self.book.proposed_per_sec.add(k.now(), 1);
+        self.book.proposed_per_sec.add(cx.now, 1);
         self.bcast_append(pid);
-        self.maybe_commit(k, pid);
+        self.maybe_commit(cx, pid);
         true
     }
 
@@ -94,12 +92,7 @@ impl Cluster {
     }
 
     /// A follower handles an append from its leader (raft-rs `handle_append_entries`).
-    pub(crate) fn handle_append<H: TikvHost>(
-        &mut self,
-        k: &mut Kernel<H>,
-        pid: PeerId,
-        m: &RaftMsg,
-    ) {
+    pub(crate) fn handle_append(&mut self, cx: &mut Cx, pid: PeerId, m: &RaftMsg) {
         let me = pid.slot(self.replicas);
         let p = &self.peers[pid.ix()];
         let mut resp = RaftMsg::new(m.region, me, m.from, Kind::AppendResp, p.term);
@@ -133,18 +126,13 @@ impl Cluster {
                 log.append(runs, last_new - log.last_index, m.ent_term);
             }
         }
-        self.advance_commit(k, pid, m.commit.min(last_new));
+        self.advance_commit(cx, pid, m.commit.min(last_new));
         resp.index = last_new;
         self.send(pid, m.from, resp);
     }
 
     /// A follower installs a snapshot (instantly: no data moves in the model).
-    pub(crate) fn handle_snapshot<H: TikvHost>(
-        &mut self,
-        k: &mut Kernel<H>,
-        pid: PeerId,
-        m: &RaftMsg,
-    ) {
+    pub(crate) fn handle_snapshot(&mut self, cx: &mut Cx, pid: PeerId, m: &RaftMsg) {
         let me = pid.slot(self.replicas);
         let p = &mut self.peers[pid.ix()];
         if m.index > p.log.commit {
@@ -153,7 +141,7 @@ impl Cluster {
             let p = &self.peers[pid.ix()];
             self.inv
                 .on_commit(pid.region(self.replicas), &p.log, &t.runs, p.term);
-            let _ = k;
+            let _ = cx;
         }
         let p = &self.peers[pid.ix()];
         let mut resp = RaftMsg::new(m.region, me, m.from, Kind::AppendResp, p.term);
@@ -163,14 +151,9 @@ impl Cluster {
 
     /// A follower handles a heartbeat, echoing its read context (raft-rs
     /// `handle_heartbeat` copies `context` into `MsgHeartbeatResponse`).
-    pub(crate) fn handle_heartbeat<H: TikvHost>(
-        &mut self,
-        k: &mut Kernel<H>,
-        pid: PeerId,
-        m: &RaftMsg,
-    ) {
+    pub(crate) fn handle_heartbeat(&mut self, cx: &mut Cx, pid: PeerId, m: &RaftMsg) {
         let me = pid.slot(self.replicas);
-        self.advance_commit(k, pid, m.commit);
+        self.advance_commit(cx, pid, m.commit);
         let mut resp = RaftMsg::new(
             m.region,
             me,
@@ -183,12 +166,7 @@ impl Cluster {
     }
 
     /// The leader handles an append answer.
-    pub(crate) fn handle_append_response<H: TikvHost>(
-        &mut self,
-        k: &mut Kernel<H>,
-        pid: PeerId,
-        m: &RaftMsg,
-    ) {
+    pub(crate) fn handle_append_response(&mut self, cx: &mut Cx, pid: PeerId, m: &RaftMsg) {
         let f = m.from as usize;
         let next = self.tails[pid.ix()].next[f];
         let p = &mut self.peers[pid.ix()];
@@ -213,7 +191,7 @@ impl Cluster {
         let p = &self.peers[pid.ix()];
         let more = next.max(m.index + 1) <= p.log.last_index;
         let transfer_ready = p.transferee == m.from && p.matched[f] == p.log.last_index;
-        if self.maybe_commit(k, pid) {
+        if self.maybe_commit(cx, pid) {
             self.bcast_append(pid);
         } else if more {
             self.send_append(pid, m.from);
@@ -235,7 +213,7 @@ impl Cluster {
     }
 
     /// Commits what a quorum has, but only entries of the leader's own term (Raft §5.4.2).
-    pub(crate) fn maybe_commit<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId) -> bool {
+    pub(crate) fn maybe_commit(&mut self, cx: &mut Cx, pid: PeerId) -> bool {
         let n = self.replicas as usize;
         let p = &self.peers[pid.ix()];
         let mut m = [0u64; crate::raft::state::MAX_REPLICAS];
@@ -244,7 +222,7 @@ impl Cluster {
         let quorum_index = m[n - self.quorum() as usize];
         let runs = &self.tails[pid.ix()].runs;
         if quorum_index > p.log.commit && p.log.term_at(runs, quorum_index) == Some(p.term) {
-            self.advance_commit(k, pid, quorum_index);
+            self.advance_commit(cx, pid, quorum_index);
             return true;
         }
         false
@@ -253,7 +231,7 @@ impl Cluster {
     /// Raises a peer's commit index; applying is immediate in the model, so tracked client
     /// operations resolve here. Counts applied entries on leaders (entries include each
     /// term's empty entry).
-    pub(crate) fn advance_commit<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId, c: u64) {
+    pub(crate) fn advance_commit(&mut self, cx: &mut Cx, pid: PeerId, c: u64) {
         let p = &mut self.peers[pid.ix()];
         let before = p.log.commit;
         let n = p.log.commit_to(c);
@@ -267,8 +245,8 @@ impl Cluster {
         let before_term = p.log.term_at(runs, before);
         if p.role == Role::Leader {
             self.book.writes_applied += n;
-            self.book.applied_per_sec.add(k.now(), n);
-            p.lease_until = k.now().0 + self.cfg.raft.leader_lease.0;
+            self.book.applied_per_sec.add(cx.now, n);
+            p.lease_until = cx.now.0 + self.cfg.raft.leader_lease.0;
         }
         let p = &self.peers[pid.ix()];
         self.inv

@@ -1,19 +1,17 @@
 //! `step`: one Raft message into one peer (raft-rs `Raft::step`), term rules first, then by
 //! role.
 
-use faultline_sim::Kernel;
-
 use crate::cluster::Cluster;
-use crate::host::TikvHost;
 use crate::ids::PeerId;
 use crate::ids::NO_SLOT;
 use crate::msg::Kind;
 use crate::msg::RaftMsg;
+use crate::out::Cx;
 use crate::raft::state::Role;
 
 impl Cluster {
     /// Feeds one message to a peer.
-    pub(crate) fn step<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId, m: &RaftMsg) {
+    pub(crate) fn step(&mut self, cx: &mut Cx, pid: PeerId, m: &RaftMsg) {
         let me = pid.slot(self.replicas);
         let p = &self.peers[pid.ix()];
         if m.term > p.term {
@@ -52,9 +50,9 @@ impl Cluster {
             Kind::HibernateRequest => self.on_hibernate_request(pid, m),
             Kind::HibernateResponse => self.on_hibernate_response(pid, m),
             _ => match self.peers[pid.ix()].role {
-                Role::Leader => self.step_leader(pid, k, m),
-                Role::Follower => self.step_follower(k, pid, m),
-                Role::PreCandidate | Role::Candidate => self.step_candidate(k, pid, m),
+                Role::Leader => self.step_leader(cx, pid, m),
+                Role::Follower => self.step_follower(cx, pid, m),
+                Role::PreCandidate | Role::Candidate => self.step_candidate(cx, pid, m),
             },
         }
     }
@@ -68,15 +66,15 @@ impl Cluster {
                 || (p.election_elapsed as u32) < self.cfg.raft.election_ticks)
     }
 
-    fn step_leader<H: TikvHost>(&mut self, pid: PeerId, k: &mut Kernel<H>, m: &RaftMsg) {
+    fn step_leader(&mut self, cx: &mut Cx, pid: PeerId, m: &RaftMsg) {
         match m.kind {
-            Kind::AppendResp => self.handle_append_response(k, pid, m),
+            Kind::AppendResp => self.handle_append_response(cx, pid, m),
             Kind::HeartbeatResp => self.handle_heartbeat_response(pid, m),
             _ => {}
         }
     }
 
-    fn step_follower<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId, m: &RaftMsg) {
+    fn step_follower(&mut self, cx: &mut Cx, pid: PeerId, m: &RaftMsg) {
         match m.kind {
             Kind::Append | Kind::Heartbeat | Kind::Snapshot => {
                 let p = &mut self.peers[pid.ix()];
@@ -84,24 +82,24 @@ impl Cluster {
                 p.leader = m.from;
                 p.leader_missing_since = u64::MAX;
                 match m.kind {
-                    Kind::Append => self.handle_append(k, pid, m),
-                    Kind::Heartbeat => self.handle_heartbeat(k, pid, m),
-                    _ => self.handle_snapshot(k, pid, m),
+                    Kind::Append => self.handle_append(cx, pid, m),
+                    Kind::Heartbeat => self.handle_heartbeat(cx, pid, m),
+                    _ => self.handle_snapshot(cx, pid, m),
                 }
             }
-            Kind::TimeoutNow => self.campaign_with(k, pid, false, true),
+            Kind::TimeoutNow => self.campaign_with(cx, pid, false, true),
             _ => {}
         }
     }
 
-    fn step_candidate<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId, m: &RaftMsg) {
+    fn step_candidate(&mut self, cx: &mut Cx, pid: PeerId, m: &RaftMsg) {
         match m.kind {
             Kind::Append | Kind::Heartbeat | Kind::Snapshot => {
                 let term = m.term;
                 self.become_follower(pid, term, m.from);
-                self.step_follower(k, pid, m);
+                self.step_follower(cx, pid, m);
             }
-            Kind::PreVoteResp | Kind::VoteResp => self.handle_vote_response(k, pid, m),
+            Kind::PreVoteResp | Kind::VoteResp => self.handle_vote_response(cx, pid, m),
             _ => {}
         }
     }

@@ -27,14 +27,14 @@
 //! and `concurrent-recv-snap-limit` (32 each) are not modelled: PD's store limit (15 new
 //! replicas a minute per store) keeps transfers well below them.
 
-use faultline_sim::{Kernel, Level, SimDuration};
+use faultline_sim::{Level, SimDuration};
 
 use crate::cluster::Cluster;
-use crate::host::TikvHost;
 use crate::ids::PeerId;
 use crate::ids::RegionId;
 use crate::msg::Msg;
 use crate::msg::Timer;
+use crate::out::Cx;
 use crate::raft::log::RaftLog;
 use crate::raft::state::OpOutcome;
 use crate::raft::state::Peer;
@@ -58,9 +58,9 @@ const PROMOTE_CONF_VER: u64 = 5;
 impl Cluster {
     /// The leader `pid` on store `s` accepted PD's move of `slot`'s replica to `target`: it
     /// proposes the learner (TiKV `propose_conf_change` with `AddLearnerNode`).
-    pub(crate) fn propose_add_learner<H: TikvHost>(
+    pub(crate) fn propose_add_learner(
         &mut self,
-        k: &mut Kernel<H>,
+        cx: &mut Cx,
         (s, pid): (usize, PeerId),
         slot: u8,
         target: usize,
@@ -72,24 +72,24 @@ impl Cluster {
             store: target as u8,
         };
         self.admin.conf_changes.insert(op, (region, change));
-        self.propose_op(k, s, (region, 0), op);
+        self.propose_op(cx, s, (region, 0), op);
     }
 
     /// Carries out a membership change's outcome on store `s`.
-    pub(crate) fn conf_change_outcome<H: TikvHost>(
+    pub(crate) fn conf_change_outcome(
         &mut self,
-        k: &mut Kernel<H>,
+        cx: &mut Cx,
         (op, region, s): (u64, u32, usize),
         change: ConfChange,
         outcome: OpOutcome,
     ) {
         match (outcome, change) {
             (OpOutcome::Applied, ConfChange::AddLearner { slot, store }) => {
-                self.apply_add_learner(k, (s, region), slot, store as usize);
+                self.apply_add_learner(cx, (s, region), slot, store as usize);
                 return;
             }
             (OpOutcome::Applied, ConfChange::Promote) => {
-                self.apply_promote(k, s, region);
+                self.apply_promote(cx, s, region);
                 return;
             }
             (OpOutcome::Done, _) => {}
@@ -105,9 +105,9 @@ impl Cluster {
 
     /// The learner's entry applied on the leader's store `s`: the region has a learner on
     /// `store`, and the leader sends it a snapshot.
-    fn apply_add_learner<H: TikvHost>(
+    fn apply_add_learner(
         &mut self,
-        k: &mut Kernel<H>,
+        cx: &mut Cx,
         (s, region): (usize, u32),
         slot: u8,
         store: usize,
@@ -125,13 +125,13 @@ impl Cluster {
         };
         self.learners.insert(region, learner);
         let detail = format!("region_id={region} store_id={}", store + 1);
-        k.log(
+        cx.out.log(
             Some(self.store_nodes[s]),
             Level::Info,
             "add learner",
             detail,
         );
-        self.send_learner_snapshot(k, s, region);
+        self.send_learner_snapshot(cx, s, region);
     }
 
     /// How long a snapshot of `region` takes to send at `snap-io-max-bytes-per-sec`.
@@ -141,7 +141,7 @@ impl Cluster {
 
     /// Store `s` (the leader's) starts sending `region`'s learner a snapshot at its commit
     /// index; it leaves the store when the transfer is done ([`Timer::SnapshotSent`]).
-    fn send_learner_snapshot<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize, region: u32) {
+    fn send_learner_snapshot(&mut self, cx: &mut Cx, s: usize, region: u32) {
         let Some(pid) = self.local_peer(s, region) else {
             return;
         };
@@ -150,7 +150,7 @@ impl Cluster {
         let Some(l) = self.learners.get_mut(&region) else {
             return;
         };
-        l.lands_at = k.now().0 + transfer.0;
+        l.lands_at = cx.now.0 + transfer.0;
         let to_store = l.store as u32;
         self.book.snapshots_sent += 1;
         let timer = Timer::SnapshotSent {
@@ -158,20 +158,20 @@ impl Cluster {
             to_store,
             index,
         };
-        k.set_timer(self.store_nodes[s], transfer, timer);
+        cx.out.set_timer(self.store_nodes[s], transfer, timer);
     }
 
     /// A snapshot transfer from store `s` ended: its last chunk goes over the link (a link
     /// that is down loses it, and with it the whole transfer).
-    pub(crate) fn on_snapshot_sent<H: TikvHost>(
+    pub(crate) fn on_snapshot_sent(
         &mut self,
-        k: &mut Kernel<H>,
+        cx: &mut Cx,
         s: usize,
         (region, to_store, index): (u32, u32, u64),
     ) {
         self.book.snapshots_finished += 1;
         let msg = Msg::LearnerSnapshot { region, index };
-        k.send(
+        cx.out.send(
             self.store_nodes[s],
             self.store_nodes[to_store as usize],
             msg,
@@ -180,13 +180,7 @@ impl Cluster {
 
     /// Store `s` received a learner snapshot of `region`: the learner applies it (TiKV's
     /// region worker ingests it) and is no longer pending.
-    pub(crate) fn on_learner_snapshot<H: TikvHost>(
-        &mut self,
-        k: &mut Kernel<H>,
-        s: usize,
-        region: u32,
-        index: u64,
-    ) {
+    pub(crate) fn on_learner_snapshot(&mut self, cx: &mut Cx, s: usize, region: u32, index: u64) {
         let Some(l) = self.learners.get_mut(&region) else {
             return;
         };
@@ -195,7 +189,7 @@ impl Cluster {
         }
         l.snapshot = Some(index);
         let detail = format!("region_id={region} store_id={} index={index}", s + 1);
-        k.log(
+        cx.out.log(
             Some(self.store_nodes[s]),
             Level::Info,
             "learner applied snapshot",
@@ -206,27 +200,22 @@ impl Cluster {
     /// The leader `pid` ticks with a learner in its region: a snapshot that should have
     /// landed an election timeout ago and did not is sent again (upstream the leader hears of
     /// the failed send, `report_snapshot`, and sends a new one once the learner answers).
-    pub(crate) fn drive_learner<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId) {
+    pub(crate) fn drive_learner(&mut self, cx: &mut Cx, pid: PeerId) {
         let region = pid.region(self.replicas).0;
         let Some(l) = self.learners.get(&region) else {
             return;
         };
         let timeout = self.cfg.raft.base_tick.0 * self.cfg.raft.election_ticks as u64;
-        if l.snapshot.is_none() && k.now().0 >= l.lands_at + timeout {
+        if l.snapshot.is_none() && cx.now.0 >= l.lands_at + timeout {
             let s = self.slot_store[pid.ix()] as usize;
-            self.send_learner_snapshot(k, s, region);
+            self.send_learner_snapshot(cx, s, region);
         }
     }
 
     /// PD got the promotion of `region`'s learner to the leader on store `s`: it proposes
     /// it (TiKV `propose_conf_change_v2`), unless it would demote the leader itself (TiKV
     /// refuses that, `check_conf_change`; PD moves the leader first).
-    pub(crate) fn on_promote_learner<H: TikvHost>(
-        &mut self,
-        k: &mut Kernel<H>,
-        s: usize,
-        region: u32,
-    ) {
+    pub(crate) fn on_promote_learner(&mut self, cx: &mut Cx, s: usize, region: u32) {
         let Some(pid) = self.local_peer(s, region) else {
             return;
         };
@@ -244,12 +233,12 @@ impl Cluster {
         self.admin
             .conf_changes
             .insert(op, (region, ConfChange::Promote));
-        self.propose_op(k, s, (region, 0), op);
+        self.propose_op(cx, s, (region, 0), op);
     }
 
     /// The promotion applied on the leader's store `s`: the learner takes the demoted voter's
     /// slot with the leader's committed log, and the demoted peer is destroyed.
-    fn apply_promote<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize, region: u32) {
+    fn apply_promote(&mut self, cx: &mut Cx, s: usize, region: u32) {
         let Some(pid) = self.local_peer(s, region) else {
             return;
         };
@@ -286,7 +275,7 @@ impl Cluster {
             target + 1,
             old_store + 1
         );
-        k.log(
+        cx.out.log(
             Some(self.store_nodes[s]),
             Level::Info,
             "promote learner",
@@ -300,8 +289,8 @@ impl Cluster {
     /// (`fastNotifyInterval`) once it has its snapshot, with the fast step's timeout from then
     /// on (`PromoteLearner::Timeout`). So a lost order or a leader that changed does not
     /// stall the operator until it times out.
-    pub(crate) fn pd_push_replica_steps<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
-        let now = k.now().0;
+    pub(crate) fn pd_push_replica_steps(&mut self, cx: &mut Cx) {
+        let now = cx.now.0;
         let ops: Vec<(u32, crate::pd::state::Operator)> = self
             .pd
             .replica_ops
@@ -325,7 +314,7 @@ impl Cluster {
                 }
             }
             let leader = self.pd.region_leader[r as usize].0 as usize;
-            k.send(self.pd_node, self.store_nodes[leader], msg);
+            cx.out.send(self.pd_node, self.store_nodes[leader], msg);
         }
     }
 

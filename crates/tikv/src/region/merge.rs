@@ -33,14 +33,14 @@
 //! `max-merge-region-size`, after `split-merge-interval`, 1 h) is not modelled; a merge
 //! order that finds no leader is dropped with a log line, as a split's is.
 
-use faultline_sim::{Kernel, Level};
+use faultline_sim::Level;
 
 use crate::cluster::Cluster;
-use crate::host::TikvHost;
 use crate::ids::PeerId;
 use crate::ids::RegionId;
 use crate::msg::Msg;
 use crate::msg::Timer;
+use crate::out::Cx;
 use crate::raft::log::RaftLog;
 use crate::raft::state::OpOutcome;
 use crate::raft::state::Peer;
@@ -51,15 +51,10 @@ use crate::region::state::MERGE_CHECK_TICK;
 impl Cluster {
     /// PD got a merge of `source` into `target`: it checks what it can and orders the
     /// source's leader.
-    pub(crate) fn pd_merge_region<H: TikvHost>(
-        &mut self,
-        k: &mut Kernel<H>,
-        source: u32,
-        target: u32,
-    ) {
+    pub(crate) fn pd_merge_region(&mut self, cx: &mut Cx, source: u32, target: u32) {
         if let Err(why) = self.merge_refusal(source, target) {
             let detail = format!("region_id={source} target_region_id={target} reason=\"{why}\"");
-            k.log(
+            cx.out.log(
                 Some(self.pd_node),
                 Level::Warn,
                 "merge region refused",
@@ -73,7 +68,7 @@ impl Cluster {
             "region_id={source} target_region_id={target} to_store={}",
             leader + 1
         );
-        k.log(
+        cx.out.log(
             Some(self.pd_node),
             Level::Info,
             "merge region operator",
@@ -84,7 +79,7 @@ impl Cluster {
             target,
             target_version,
         };
-        k.send(self.pd_node, self.store_nodes[leader], msg);
+        cx.out.send(self.pd_node, self.store_nodes[leader], msg);
     }
 
     /// Why PD would not start this merge, in words.
@@ -118,9 +113,9 @@ impl Cluster {
     }
 
     /// Store `s` got PD's merge order: its source peer proposes PrepareMerge.
-    pub(crate) fn propose_prepare_merge<H: TikvHost>(
+    pub(crate) fn propose_prepare_merge(
         &mut self,
-        k: &mut Kernel<H>,
+        cx: &mut Cx,
         s: usize,
         (source, target, target_version): (u32, u32, u64),
     ) {
@@ -131,7 +126,7 @@ impl Cluster {
             target_version,
         };
         self.merge.cmds.insert(op, cmd);
-        self.propose_op(k, s, (source, 0), op);
+        self.propose_op(cx, s, (source, 0), op);
     }
 
     /// A merge command's entry applied (on store `s`'s leader): its epoch change takes effect
@@ -186,9 +181,9 @@ impl Cluster {
 
     /// Carries out a merge command's outcome once the event's entries are applied. Returns
     /// false when `op` is not a merge command.
-    pub(crate) fn merge_outcome<H: TikvHost>(
+    pub(crate) fn merge_outcome(
         &mut self,
-        k: &mut Kernel<H>,
+        cx: &mut Cx,
         (op, region, s): (u64, u32, usize),
         outcome: OpOutcome,
     ) -> bool {
@@ -196,7 +191,7 @@ impl Cluster {
             return false;
         };
         match (cmd, outcome) {
-            (_, OpOutcome::Applied) => self.merge_step_applied(k, cmd, s),
+            (_, OpOutcome::Applied) => self.merge_step_applied(cx, cmd, s),
             (_, OpOutcome::Done) => {
                 self.merge.cmds.remove(&op);
             }
@@ -205,24 +200,18 @@ impl Cluster {
                 // the merge finished is a duplicate's, and says nothing new.
                 self.merge.cmds.remove(&op);
                 if self.merge.is_merging(source) {
-                    self.log_merge_failed(k, s, region, outcome);
+                    self.log_merge_failed(cx, s, region, outcome);
                 }
             }
             (MergeCmd::Prepare { .. }, _) => {
                 self.merge.cmds.remove(&op);
-                self.log_merge_failed(k, s, region, outcome);
+                self.log_merge_failed(cx, s, region, outcome);
             }
         }
         true
     }
 
-    fn log_merge_failed<H: TikvHost>(
-        &self,
-        k: &mut Kernel<H>,
-        s: usize,
-        region: u32,
-        outcome: OpOutcome,
-    ) {
+    fn log_merge_failed(&self, cx: &mut Cx, s: usize, region: u32, outcome: OpOutcome) {
         let why = match outcome {
             OpOutcome::EpochNotMatch => "epoch not match",
             OpOutcome::Stale => "stale command",
@@ -230,7 +219,7 @@ impl Cluster {
             _ => "not leader",
         };
         let detail = format!("region_id={region} reason=\"{why}\"");
-        k.log(
+        cx.out.log(
             Some(self.store_nodes[s]),
             Level::Warn,
             "merge step failed",
@@ -238,29 +227,29 @@ impl Cluster {
         );
     }
 
-    fn merge_step_applied<H: TikvHost>(&mut self, k: &mut Kernel<H>, cmd: MergeCmd, s: usize) {
+    fn merge_step_applied(&mut self, cx: &mut Cx, cmd: MergeCmd, s: usize) {
         match cmd {
             MergeCmd::Prepare { source, target, .. } => {
                 let detail = format!(
                     "region_id={source} target_region_id={target} version={}",
                     self.epochs[source as usize].version
                 );
-                k.log(
+                cx.out.log(
                     Some(self.store_nodes[s]),
                     Level::Info,
                     "prepare merge",
                     detail,
                 );
-                self.check_merge(k, s, source);
+                self.check_merge(cx, s, source);
             }
-            MergeCmd::Commit { source } => self.exec_commit_merge(k, s, source),
+            MergeCmd::Commit { source } => self.exec_commit_merge(cx, s, source),
             MergeCmd::Rollback { source } => {
                 self.merge.merging.remove(&source);
                 let detail = format!(
                     "region_id={source} version={}",
                     self.epochs[source as usize].version
                 );
-                k.log(
+                cx.out.log(
                     Some(self.store_nodes[s]),
                     Level::Info,
                     "rollback merge",
@@ -276,11 +265,11 @@ impl Cluster {
     /// upstream, each check sends its command again whatever became of the last one (a
     /// proposal stuck on a leader cut from its followers is not waited for); the epoch check
     /// refuses a CommitMerge once one applied.
-    pub(crate) fn check_merge<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize, source: u32) {
+    pub(crate) fn check_merge(&mut self, cx: &mut Cx, s: usize, source: u32) {
         let Some(state) = self.merge.merging.get(&source).copied() else {
             return;
         };
-        k.set_timer(
+        cx.out.set_timer(
             self.store_nodes[s],
             MERGE_CHECK_TICK,
             Timer::MergeCheck { source },
@@ -297,12 +286,12 @@ impl Cluster {
         };
         let op = self.admin.next_op();
         self.merge.cmds.insert(op, cmd);
-        self.propose_op(k, at, (region, version), op);
+        self.propose_op(cx, at, (region, version), op);
     }
 
     /// CommitMerge applied on the target's leader at store `s`: the target took the source's
     /// range (its epoch changed in [`Cluster::merge_applied`]); the source's peers go.
-    fn exec_commit_merge<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize, source: u32) {
+    fn exec_commit_merge(&mut self, cx: &mut Cx, s: usize, source: u32) {
         let Some(state) = self.merge.merging.remove(&source) else {
             return;
         };
@@ -320,7 +309,7 @@ impl Cluster {
             "region_id={target} source_region_id={source} version={}",
             self.epochs[target as usize].version
         );
-        k.log(
+        cx.out.log(
             Some(self.store_nodes[s]),
             Level::Info,
             "commit merge",

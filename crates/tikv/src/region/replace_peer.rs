@@ -2,12 +2,12 @@
 //! repair), or a replica on a live store moved to another store (balance-region and the
 //! drain of an Offline store). Both go through a learner (`crate::region::learner`).
 
-use faultline_sim::{Kernel, Level};
+use faultline_sim::Level;
 
 use crate::cluster::Cluster;
-use crate::host::TikvHost;
 use crate::ids::PeerId;
 use crate::ids::RegionId;
+use crate::out::Cx;
 use crate::raft::state::Peer;
 use crate::raft::state::PeerTail;
 use crate::region::state::Change;
@@ -17,9 +17,9 @@ impl Cluster {
     /// replica on `target`, and starts it with a learner (`crate::region::learner`). A stale order
     /// (the store came back, the replica moved, the region already has a learner or a
     /// replica there) is dropped and PD's operator times out.
-    pub(crate) fn change_peer<H: TikvHost>(
+    pub(crate) fn change_peer(
         &mut self,
-        k: &mut Kernel<H>,
+        cx: &mut Cx,
         s: usize,
         (region, slot, target): (u32, u8, usize),
         change: Change,
@@ -42,7 +42,7 @@ impl Cluster {
         if stale || busy || self.has_replica_on(region, target) {
             return;
         }
-        self.propose_add_learner(k, (s, pid), slot, target);
+        self.propose_add_learner(cx, (s, pid), slot, target);
         let what = match change {
             Change::Replace => "add peer by pd",
             Change::Move => "move peer by pd",
@@ -52,7 +52,8 @@ impl Cluster {
             old_store + 1,
             target + 1
         );
-        k.log(Some(self.store_nodes[s]), Level::Info, what, detail);
+        cx.out
+            .log(Some(self.store_nodes[s]), Level::Info, what, detail);
     }
 
     /// Whether `region` has a replica (a voter or its learner) on store `s`.

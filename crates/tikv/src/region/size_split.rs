@@ -16,12 +16,12 @@
 //! key-count limits (`region-split-keys`) are not modelled; the leader proposes the split
 //! itself (upstream it first asks PD for the new ids, `AskBatchSplit`).
 
-use faultline_sim::{Kernel, Level, SimDuration};
+use faultline_sim::{Level, SimDuration};
 
 use crate::cluster::Cluster;
-use crate::host::TikvHost;
 use crate::ids::PeerId;
 use crate::msg::Timer;
+use crate::out::Cx;
 use crate::region::state::RegionSize;
 use crate::region::state::MIB;
 
@@ -49,7 +49,7 @@ impl Cluster {
 
     /// The leader `pid` took a client write: its region grows, and once the growth since the
     /// last check reaches `region-split-check-diff` its store's split check is due.
-    pub(crate) fn grow_region<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId) {
+    pub(crate) fn grow_region(&mut self, cx: &mut Cx, pid: PeerId) {
         let r = pid.region(self.replicas).0 as usize;
         let check_diff = self.split_size() / 16;
         let bytes = self.cfg.write_bytes as u64;
@@ -63,13 +63,14 @@ impl Cluster {
         self.sizes.due.insert(r as u32);
         let s = self.slot_store[pid.ix()] as usize;
         if !std::mem::replace(&mut self.sizes.armed[s], true) {
-            k.set_timer(self.store_nodes[s], SPLIT_CHECK_INTERVAL, Timer::SplitCheck);
+            cx.out
+                .set_timer(self.store_nodes[s], SPLIT_CHECK_INTERVAL, Timer::SplitCheck);
         }
     }
 
     /// Store `s`'s split check: each region it leads whose diff reached the check diff is
     /// measured, and split if it is over `region-max-size`.
-    pub(crate) fn split_check<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize) {
+    pub(crate) fn split_check(&mut self, cx: &mut Cx, s: usize) {
         self.sizes.armed[s] = false;
         let max_size = self.split_size() / 2 * 3;
         let due: Vec<u32> = self.sizes.due.iter().copied().collect();
@@ -93,13 +94,13 @@ impl Cluster {
                 .clamp(2, BATCH_SPLIT_LIMIT);
             let mib = size.bytes as f64 / MIB as f64;
             let detail = format!("region_id={r} approximate_size={mib:.2}MiB parts={parts}");
-            k.log(
+            cx.out.log(
                 Some(self.store_nodes[s]),
                 Level::Info,
                 "split region by size",
                 detail,
             );
-            self.propose_split(k, s, r, (parts as u32, None));
+            self.propose_split(cx, s, r, (parts as u32, None));
         }
     }
 

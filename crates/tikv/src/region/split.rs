@@ -17,14 +17,14 @@
 //! leader is dropped with a log line (PD's operator would time out and be retried). Merges
 //! are `crate::region::merge`'s.
 
-use faultline_sim::{Kernel, Level};
+use faultline_sim::Level;
 
 use crate::cluster::Cluster;
 use crate::epoch::RegionEpoch;
-use crate::host::TikvHost;
 use crate::ids::PeerId;
 use crate::ids::RegionId;
 use crate::msg::Msg;
+use crate::out::Cx;
 use crate::raft::log::RaftLog;
 use crate::raft::state::OpOutcome;
 use crate::raft::state::Peer;
@@ -39,13 +39,7 @@ const SPLIT_INIT_TERM: u64 = 5;
 impl Cluster {
     /// PD got a split of `region` into `parts` (at least 2), or in two at key `at`: it orders
     /// the leader it knows of.
-    pub(crate) fn pd_split_region<H: TikvHost>(
-        &mut self,
-        k: &mut Kernel<H>,
-        r: u32,
-        parts: u32,
-        at: Option<u64>,
-    ) {
+    pub(crate) fn pd_split_region(&mut self, cx: &mut Cx, r: u32, parts: u32, at: Option<u64>) {
         if r >= self.region_count() || parts < 2 {
             return;
         }
@@ -53,7 +47,7 @@ impl Cluster {
         let leader = self.pd.region_leader[r as usize].0 as usize;
         let cut = at.map_or(format!("parts={parts}"), |key| format!("key={key}"));
         let detail = format!("region_id={r} {cut} to_store={}", leader + 1);
-        k.log(
+        cx.out.log(
             Some(self.pd_node),
             Level::Info,
             "split region operator",
@@ -64,20 +58,20 @@ impl Cluster {
             parts,
             at,
         };
-        k.send(self.pd_node, self.store_nodes[leader], msg);
+        cx.out.send(self.pd_node, self.store_nodes[leader], msg);
     }
 
     /// Store `s` got PD's split: the local peer proposes the `BatchSplit` command.
-    pub(crate) fn propose_split<H: TikvHost>(
+    pub(crate) fn propose_split(
         &mut self,
-        k: &mut Kernel<H>,
+        cx: &mut Cx,
         s: usize,
         r: u32,
         split: (u32, Option<u64>),
     ) {
         let op = self.admin.next_op();
         self.admin.splits.insert(op, split);
-        self.propose_op(k, s, (r, 0), op);
+        self.propose_op(cx, s, (r, 0), op);
     }
 
     /// Keeps an admin command's outcome for [`Cluster::run_admin_outcomes`]. An applied split
@@ -108,14 +102,14 @@ impl Cluster {
 
     /// Carries out the admin outcomes of the event: an applied split cuts its region; the
     /// proposer's answer ends the command (a refused or overwritten one is logged).
-    pub(crate) fn run_admin_outcomes<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
+    pub(crate) fn run_admin_outcomes(&mut self, cx: &mut Cx) {
         for (op, region, store, outcome) in std::mem::take(&mut self.admin.outcomes) {
             if let Some((_, change)) = self.admin.conf_changes.get(&op).copied() {
                 let at = (op, region, store as usize);
-                self.conf_change_outcome(k, at, change, outcome);
+                self.conf_change_outcome(cx, at, change, outcome);
                 continue;
             }
-            if self.merge_outcome(k, (op, region, store as usize), outcome) {
+            if self.merge_outcome(cx, (op, region, store as usize), outcome) {
                 continue;
             }
             let Some((parts, _)) = self.admin.splits.get(&op).copied() else {
@@ -123,7 +117,7 @@ impl Cluster {
             };
             let why = match outcome {
                 OpOutcome::Applied => {
-                    self.exec_split(k, store as usize, region, parts);
+                    self.exec_split(cx, store as usize, region, parts);
                     continue;
                 }
                 OpOutcome::Done => None,
@@ -133,7 +127,7 @@ impl Cluster {
             self.admin.splits.remove(&op);
             if let Some(why) = why {
                 let detail = format!("region_id={region} reason=\"{why}\"");
-                k.log(
+                cx.out.log(
                     Some(self.store_nodes[store as usize]),
                     Level::Warn,
                     "split failed",
@@ -145,21 +139,21 @@ impl Cluster {
 
     /// The split entry of `parent` applied on store `s`'s peer (its epoch already changed,
     /// in [`Cluster::admin_outcome`]): `parts - 1` new regions.
-    fn exec_split<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize, parent: u32, parts: u32) {
+    fn exec_split(&mut self, cx: &mut Cx, s: usize, parent: u32, parts: u32) {
         let added = parts - 1;
         let first = self.region_count();
         self.admin.unborn -= added;
         let epoch = self.epochs[parent as usize];
         self.share_size(parent, parts);
         for nr in first..first + added {
-            self.add_split_region(k, (parent, nr), epoch, s);
+            self.add_split_region(cx, (parent, nr), epoch, s);
         }
         let detail = format!(
             "region_id={parent} new_region_ids={first}..={} version={}",
             first + added - 1,
             epoch.version
         );
-        k.log(
+        cx.out.log(
             Some(self.store_nodes[s]),
             Level::Info,
             "split region",
@@ -169,9 +163,9 @@ impl Cluster {
 
     /// Creates region `nr` split from `parent`: a peer on each of the parent's stores, all
     /// followers with no leader; the one on `leader_store` campaigns at once.
-    fn add_split_region<H: TikvHost>(
+    fn add_split_region(
         &mut self,
-        k: &mut Kernel<H>,
+        cx: &mut Cx,
         (parent, nr): (u32, u32),
         epoch: RegionEpoch,
         leader_store: usize,
@@ -206,7 +200,7 @@ impl Cluster {
         self.split_from.insert(nr, parent);
         if let Some(pid) = campaigner {
             let pre = self.cfg.raft.prevote;
-            self.campaign(k, pid, pre);
+            self.campaign(cx, pid, pre);
         }
     }
 }

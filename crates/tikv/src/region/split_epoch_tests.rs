@@ -2,6 +2,7 @@
 //! old epoch answers EpochNotMatch, whether the leader takes it after the split applied or
 //! before (then its entry is refused when it applies after the split's).
 
+use crate::host::routed;
 use crate::raft::state::OpEvent;
 use crate::raft::state::OpOutcome;
 use crate::store::raft_client_tests::ms;
@@ -19,8 +20,10 @@ fn outcomes(events: Vec<OpEvent>, op: u64) -> Vec<OpOutcome> {
 fn a_request_with_the_old_epoch_is_refused_and_one_with_the_new_applies() {
     let mut w = world();
     w.run_until(ms(1_000));
-    w.model.propose_split(&mut w.kernel, 0, 0, (3, None));
-    w.model.flush(&mut w.kernel);
+    routed(&mut w.kernel, |cx| {
+        w.model.propose_split(cx, 0, 0, (3, None))
+    });
+    routed(&mut w.kernel, |cx| w.model.flush(cx));
     w.run_until(ms(1_100));
     let events = w.model.take_op_events();
     let split = events.iter().find(|e| e.region == 0).map(|e| e.outcome);
@@ -32,14 +35,14 @@ fn a_request_with_the_old_epoch_is_refused_and_one_with_the_new_applies() {
     };
     assert_eq!(split, Some(want), "{events:?}");
     assert_eq!(w.model.region_count(), 3);
-    w.model.propose_op(&mut w.kernel, 0, (0, 1), 7);
+    routed(&mut w.kernel, |cx| w.model.propose_op(cx, 0, (0, 1), 7));
     assert_eq!(
         outcomes(w.model.take_op_events(), 7),
         vec![OpOutcome::EpochNotMatch],
         "refused at once, nothing proposed"
     );
-    w.model.propose_op(&mut w.kernel, 0, (0, 3), 8);
-    w.model.flush(&mut w.kernel);
+    routed(&mut w.kernel, |cx| w.model.propose_op(cx, 0, (0, 3), 8));
+    routed(&mut w.kernel, |cx| w.model.flush(cx));
     w.run_until(ms(1_200));
     let got = outcomes(w.model.take_op_events(), 8);
     assert_eq!(got, vec![OpOutcome::Applied, OpOutcome::Done]);
@@ -49,11 +52,13 @@ fn a_request_with_the_old_epoch_is_refused_and_one_with_the_new_applies() {
 fn a_request_taken_while_the_split_is_in_flight_is_refused_when_it_applies() {
     let mut w = world();
     w.run_until(ms(1_000));
-    w.model.propose_split(&mut w.kernel, 0, 0, (2, None));
+    routed(&mut w.kernel, |cx| {
+        w.model.propose_split(cx, 0, 0, (2, None))
+    });
     // The split is proposed, not yet committed: the old epoch still passes at propose.
-    w.model.propose_op(&mut w.kernel, 0, (0, 1), 9);
+    routed(&mut w.kernel, |cx| w.model.propose_op(cx, 0, (0, 1), 9));
     assert!(w.model.take_op_events().is_empty());
-    w.model.flush(&mut w.kernel);
+    routed(&mut w.kernel, |cx| w.model.flush(cx));
     w.run_until(ms(1_100));
     let events = w.model.take_op_events();
     let order: Vec<OpOutcome> = events.iter().map(|e| e.outcome).collect();

@@ -1,13 +1,11 @@
 //! Where the TiKV-only write load (`workload.writes_per_sec`) sends a write: the region's live
 //! leader, or a follower when the leader's store is down.
 
-use faultline_sim::Kernel;
-
 use crate::cluster::Cluster;
-use crate::host::TikvHost;
 use crate::ids::PeerId;
 use crate::ids::RegionId;
 use crate::msg::Msg;
+use crate::out::Cx;
 
 impl Cluster {
     /// Sends a client request to the region's leader store. With no live leader the client's
@@ -16,13 +14,13 @@ impl Cluster {
     /// `tryFollower` when the leader's store is not reachable), which wakes that follower
     /// (see `wake_on_request`). Simplified: the send failure is immediate (a killed store
     /// refuses the connection at once) and the region cache is otherwise always right.
-    pub(crate) fn route<H: TikvHost>(&mut self, k: &mut Kernel<H>, msg: Msg, region: u32) {
+    pub(crate) fn route(&mut self, cx: &mut Cx, msg: Msg, region: u32) {
         let r = RegionId(region);
         let target = self
             .leader_store_truth(r)
             .or_else(|| self.follower_store_to_try(r));
         match target {
-            Some(s) => k.send(self.pd_node, self.store_nodes[s], msg),
+            Some(s) => cx.out.send(self.pd_node, self.store_nodes[s], msg),
             None => self.book.writes_dropped += 1,
         }
     }

@@ -1,6 +1,7 @@
 //! A request that reaches a follower wakes it, and a client whose leader's store is down
 //! tries a follower (TiKV `pre_propose_raft_command`, client-go `tryFollower`).
 
+use crate::host::routed;
 use faultline_sim::{Fault, SimDuration};
 
 use crate::action::TikvAction;
@@ -15,7 +16,7 @@ fn request_on_a_sleeping_follower_wakes_it_and_is_refused() {
     w.run_until(ms(1_000));
     let follower = PeerId(1);
     assert_eq!(w.model.peers[follower.ix()].group, GroupState::Idle);
-    w.model.propose_op(&mut w.kernel, 1, (0, 0), 0);
+    routed(&mut w.kernel, |cx| w.model.propose_op(cx, 1, (0, 0), 0));
     let m = &w.model;
     assert_eq!(m.peers[follower.ix()].group, GroupState::Chaos);
     assert!(m.peers[follower.ix()].awake, "its tick is registered");
@@ -27,7 +28,7 @@ fn request_on_a_sleeping_follower_wakes_it_and_is_refused() {
 fn request_on_the_leader_wakes_no_follower() {
     let mut w = world();
     w.run_until(ms(1_000));
-    w.model.propose_op(&mut w.kernel, 0, (0, 0), 0);
+    routed(&mut w.kernel, |cx| w.model.propose_op(cx, 0, (0, 0), 0));
     assert_eq!(w.model.book.follower_wakeups, 0);
     assert_eq!(w.model.book.writes_proposed, 1);
 }

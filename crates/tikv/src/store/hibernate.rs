@@ -14,14 +14,14 @@
 //!   leader missing for `abnormal_leader_missing_duration` is logged
 //!   ([`Cluster::stale_check_peer`]).
 
-use faultline_sim::{Kernel, Level};
+use faultline_sim::Level;
 
 use crate::cluster::Cluster;
-use crate::host::TikvHost;
 use crate::ids::PeerId;
 use crate::ids::NO_SLOT;
 use crate::msg::Kind;
 use crate::msg::RaftMsg;
+use crate::out::Cx;
 use crate::raft::state::Role;
 use crate::store::state::GroupState;
 use crate::store::state::LeaderState;
@@ -99,10 +99,10 @@ impl Cluster {
     /// The first tick after waking without `reset_raft_tick` (an Unreachable report, the
     /// stale-state check) replays the missing ticks first, so a follower woken to Chaos
     /// campaigns that much sooner (TiKV `on_raft_base_tick`: `for _ in 0..missing_ticks`).
-    pub(crate) fn replay_missing_ticks<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId) {
+    pub(crate) fn replay_missing_ticks(&mut self, cx: &mut Cx, pid: PeerId) {
         let n = std::mem::take(&mut self.peers[pid.ix()].missing_ticks);
         for _ in 0..n {
-            self.raft_tick(k, pid);
+            self.raft_tick(cx, pid);
         }
     }
 
@@ -212,8 +212,8 @@ impl Cluster {
 
     /// One peer's part of the `peer_stale_state_check_interval` tick (TiKV
     /// `on_check_peer_stale_state_tick`).
-    pub(crate) fn stale_check_peer<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId) {
-        let now = k.now().0;
+    pub(crate) fn stale_check_peer(&mut self, cx: &mut Cx, pid: PeerId) {
+        let now = cx.now.0;
         if self.cfg.hibernate.enabled {
             let p = &self.peers[pid.ix()];
             match p.group {
@@ -232,11 +232,11 @@ impl Cluster {
                 _ => {}
             }
         }
-        self.check_stale_state(k, pid, now);
+        self.check_stale_state(cx, pid, now);
     }
 
     /// TiKV `Peer::check_stale_state`: how long has this follower missed its leader?
-    fn check_stale_state<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId, now: u64) {
+    fn check_stale_state(&mut self, cx: &mut Cx, pid: PeerId, now: u64) {
         let abnormal = self.cfg.hibernate.abnormal_leader_missing_duration.0;
         let max = self.cfg.hibernate.max_leader_missing_duration.0;
         let p = &mut self.peers[pid.ix()];
@@ -253,14 +253,14 @@ impl Cluster {
         let node = self.store_nodes[self.slot_store[pid.ix()] as usize];
         if missing >= max {
             p.leader_missing_since = now;
-            k.log(
+            cx.out.log(
                 Some(node),
                 Level::Warn,
                 "leader missing longer than max_leader_missing_duration. To check with pd and other peers whether it's still valid",
                 format!("region_id={r} peer_slot={} missing_secs={}", pid.slot(self.replicas), missing / 1_000_000),
             );
         } else if missing >= abnormal {
-            k.log(
+            cx.out.log(
                 Some(node),
                 Level::Warn,
                 "leader missing longer than abnormal_leader_missing_duration",

@@ -1,6 +1,7 @@
 //! One test per GroupState transition named in MODEL.md section 1, driven through the same
 //! entry points raftstore uses.
 
+use crate::host::routed;
 use faultline_sim::{Kernel, Network, SimDuration, SimTime, World};
 
 use crate::ids::PeerId;
@@ -169,16 +170,16 @@ fn stale_check_moves_idle_to_prechaos_to_chaos_then_registers_tick() {
     let k: &mut Kernel<Cluster> = &mut w.kernel;
     let m = &mut w.model;
     assert!(!m.peers[FOLLOWER.ix()].awake);
-    m.stale_check_peer(k, FOLLOWER);
+    routed(k, |cx| m.stale_check_peer(cx, FOLLOWER));
     assert_eq!(m.peers[FOLLOWER.ix()].group, GroupState::PreChaos);
     assert!(!m.peers[FOLLOWER.ix()].awake, "PreChaos does not tick");
-    m.stale_check_peer(k, FOLLOWER);
+    routed(k, |cx| m.stale_check_peer(cx, FOLLOWER));
     assert_eq!(m.peers[FOLLOWER.ix()].group, GroupState::Chaos);
     assert!(
         !m.peers[FOLLOWER.ix()].awake,
         "Chaos alone does not register the tick"
     );
-    m.stale_check_peer(k, FOLLOWER);
+    routed(k, |cx| m.stale_check_peer(cx, FOLLOWER));
     assert!(
         m.peers[FOLLOWER.ix()].awake,
         "the third check registers the tick"
@@ -189,7 +190,7 @@ fn stale_check_moves_idle_to_prechaos_to_chaos_then_registers_tick() {
 fn idle_follower_that_still_ticks_keeps_idle_on_stale_check() {
     let mut w = world(UnreachableBroadcast::OncePerDisconnect);
     w.model.register_tick(FOLLOWER);
-    w.model.stale_check_peer(&mut w.kernel, FOLLOWER);
+    routed(&mut w.kernel, |cx| w.model.stale_check_peer(cx, FOLLOWER));
     assert_eq!(w.model.peers[FOLLOWER.ix()].group, GroupState::Idle);
 }
 
@@ -197,10 +198,10 @@ fn idle_follower_that_still_ticks_keeps_idle_on_stale_check() {
 fn leader_missing_longer_than_abnormal_duration_is_logged_and_counted() {
     let mut w = world(UnreachableBroadcast::OncePerDisconnect);
     let msg = "leader missing longer than abnormal_leader_missing_duration";
-    w.model.stale_check_peer(&mut w.kernel, FOLLOWER); // starts the clock at t=0
+    routed(&mut w.kernel, |cx| w.model.stale_check_peer(cx, FOLLOWER)); // starts the clock at t=0
     w.run_until(secs(9 * 60));
     w.model.peers[FOLLOWER.ix()].leader_missing_since = 0; // pretend no leader message since
-    w.model.stale_check_peer(&mut w.kernel, FOLLOWER);
+    routed(&mut w.kernel, |cx| w.model.stale_check_peer(cx, FOLLOWER));
     assert_eq!(
         w.kernel.log.count_containing(msg),
         0,
@@ -208,7 +209,7 @@ fn leader_missing_longer_than_abnormal_duration_is_logged_and_counted() {
     );
     w.run_until(secs(10 * 60 + 1));
     w.model.peers[FOLLOWER.ix()].leader_missing_since = 0;
-    w.model.stale_check_peer(&mut w.kernel, FOLLOWER);
+    routed(&mut w.kernel, |cx| w.model.stale_check_peer(cx, FOLLOWER));
     assert_eq!(w.kernel.log.count_containing(msg), 1);
     assert!(w.model.book.leader_missing.contains(&0));
 }
@@ -217,19 +218,19 @@ fn leader_missing_longer_than_abnormal_duration_is_logged_and_counted() {
 fn unreachable_broadcast_puts_followers_of_that_store_in_chaos_once_per_backoff() {
     let mut w = world(UnreachableBroadcast::OncePerDisconnect);
     // Store 1 hosts the follower of region 0 whose leader is on store 0.
-    w.model.on_store_unreachable(&mut w.kernel, 1, 0);
+    routed(&mut w.kernel, |cx| w.model.on_store_unreachable(cx, 1, 0));
     assert_eq!(w.model.peers[FOLLOWER.ix()].group, GroupState::Chaos);
     assert!(w.model.peers[FOLLOWER.ix()].awake);
     w.model.set_group(FOLLOWER, GroupState::Idle);
     w.run_until(secs(9));
-    w.model.on_store_unreachable(&mut w.kernel, 1, 0);
+    routed(&mut w.kernel, |cx| w.model.on_store_unreachable(cx, 1, 0));
     assert_eq!(
         w.model.peers[FOLLOWER.ix()].group,
         GroupState::Idle,
         "within the 10 s backoff"
     );
     w.run_until(secs(11));
-    w.model.on_store_unreachable(&mut w.kernel, 1, 0);
+    routed(&mut w.kernel, |cx| w.model.on_store_unreachable(cx, 1, 0));
     assert_eq!(
         w.model.peers[FOLLOWER.ix()].group,
         GroupState::Chaos,
@@ -240,17 +241,17 @@ fn unreachable_broadcast_puts_followers_of_that_store_in_chaos_once_per_backoff(
 #[test]
 fn fixed_mode_rebroadcasts_only_if_messages_arrived_since_last_broadcast() {
     let mut w = world(UnreachableBroadcast::RepeatIfNewMessages);
-    w.model.on_store_unreachable(&mut w.kernel, 1, 0);
+    routed(&mut w.kernel, |cx| w.model.on_store_unreachable(cx, 1, 0));
     w.model.set_group(FOLLOWER, GroupState::Idle);
     w.run_until(secs(11));
-    w.model.on_store_unreachable(&mut w.kernel, 1, 0);
+    routed(&mut w.kernel, |cx| w.model.on_store_unreachable(cx, 1, 0));
     assert_eq!(
         w.model.peers[FOLLOWER.ix()].group,
         GroupState::Idle,
         "no new messages from store 0"
     );
     w.model.stores[1].recv_count[0] += 1; // a late message from store 0 was handled
-    w.model.on_store_unreachable(&mut w.kernel, 1, 0);
+    routed(&mut w.kernel, |cx| w.model.on_store_unreachable(cx, 1, 0));
     assert_eq!(w.model.peers[FOLLOWER.ix()].group, GroupState::Chaos);
 }
 

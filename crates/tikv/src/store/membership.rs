@@ -13,39 +13,41 @@
 //! matters to what PD reports); a Tombstone store's process stops at once; a killed and
 //! restarted Absent or Tombstone store stays out.
 
-use faultline_sim::{Kernel, Level};
+use faultline_sim::Level;
 
 use crate::cluster::Cluster;
-use crate::host::TikvHost;
+use crate::out::Cx;
 use crate::store::state::StoreState;
 
 impl Cluster {
     /// `add_store`: store `s`'s TiKV starts, registers with PD and is Up; the balancer then
     /// moves replicas and leaders onto it. A store already in, or a Tombstone, is left alone.
-    pub(crate) fn add_store<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize) {
+    pub(crate) fn add_store(&mut self, cx: &mut Cx, s: usize) {
         if s >= self.stores.len() || self.pd.store_state[s] != StoreState::Absent {
             return;
         }
-        if k.net.node(self.store_nodes[s]).state != faultline_sim::NodeState::Up {
+        if !cx.reach.is_up(self.store_nodes[s]) {
             let detail = format!("store_id={} reason=\"its node is down\"", s + 1);
-            k.log(Some(self.pd_node), Level::Warn, "store cannot join", detail);
+            cx.out
+                .log(Some(self.pd_node), Level::Warn, "store cannot join", detail);
             return;
         }
         self.pd.store_state[s] = StoreState::Up;
-        self.pd.store_last_hb[s] = k.now().0;
+        self.pd.store_last_hb[s] = cx.now.0;
         self.store_live[s] = true;
         self.store_up[s] = true;
         self.changes.note_all();
-        self.start_store_timers(k, s);
-        self.schedule_failure_detection(k);
+        self.start_store_timers(cx, s);
+        self.schedule_failure_detection(cx);
         let detail = format!("store_id={}", s + 1);
-        k.log(Some(self.pd_node), Level::Info, "store joined", detail);
+        cx.out
+            .log(Some(self.pd_node), Level::Info, "store joined", detail);
     }
 
     /// `remove_store` (`pd-ctl store delete`): the store goes Offline and PD drains it. PD
     /// refuses when too few Up stores would remain to hold every region's replicas
     /// (`checkTikvReplicaBeforeOfflineStore`).
-    pub(crate) fn remove_store<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize) {
+    pub(crate) fn remove_store(&mut self, cx: &mut Cx, s: usize) {
         if s >= self.stores.len() || self.pd.store_state[s] != StoreState::Up {
             return;
         }
@@ -61,7 +63,7 @@ impl Cluster {
                 s + 1,
                 self.replicas
             );
-            k.log(
+            cx.out.log(
                 Some(self.pd_node),
                 Level::Warn,
                 "store delete refused",
@@ -71,7 +73,7 @@ impl Cluster {
         }
         self.pd.store_state[s] = StoreState::Offline;
         let detail = format!("store_id={} region_count={}", s + 1, self.peers_of(s).len());
-        k.log(
+        cx.out.log(
             Some(self.pd_node),
             Level::Warn,
             "store has been offline",
@@ -80,7 +82,7 @@ impl Cluster {
     }
 
     /// PD's `checkStore`: an Offline store without replicas is buried, and its TiKV stops.
-    pub(crate) fn pd_bury_empty_stores<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
+    pub(crate) fn pd_bury_empty_stores(&mut self, cx: &mut Cx) {
         for s in 0..self.stores.len() {
             if self.pd.store_state[s] != StoreState::Offline || !self.peers_of(s).is_empty() {
                 continue;
@@ -91,7 +93,7 @@ impl Cluster {
             self.changes.note_all();
             self.stores[s].reset_volatile();
             let detail = format!("store_id={}", s + 1);
-            k.log(
+            cx.out.log(
                 Some(self.pd_node),
                 Level::Info,
                 "store is tombstone",

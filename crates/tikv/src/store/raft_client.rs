@@ -19,16 +19,16 @@
 //! reconnects within the wait with its own backoff); messages written into a stream before its
 //! failure is noticed are lost without a report, as they are upstream.
 
-use faultline_sim::{Kernel, Level, NodeState, SimDuration};
+use faultline_sim::{Level, SimDuration};
 
 use crate::cluster::Cluster;
 use crate::config::UnreachableBroadcast;
-use crate::host::TikvHost;
 use crate::ids::PeerId;
 use crate::ids::RegionId;
 use crate::msg::Msg;
 use crate::msg::RaftMsg;
 use crate::msg::Timer;
+use crate::out::Cx;
 use crate::raft::state::Role;
 use crate::store::state::GroupState;
 
@@ -63,9 +63,9 @@ pub(crate) fn send_path(m: &RaftMsg) -> SendPath {
 impl Cluster {
     /// True if a raft connection between stores `s` and `t` works: both processes run (not
     /// killed, not stalled) and the link is up both ways (TCP needs the acks back).
-    pub(crate) fn conn_alive<H: TikvHost>(&self, k: &Kernel<H>, s: usize, t: usize) -> bool {
+    pub(crate) fn conn_alive(&self, cx: &Cx, s: usize, t: usize) -> bool {
         let (a, b) = (self.store_nodes[s], self.store_nodes[t]);
-        k.reachable(a, b) && k.reachable(b, a) && k.net.node(b).state == NodeState::Up
+        cx.reach.reachable(a, b) && cx.reach.reachable(b, a) && cx.reach.is_up(b)
     }
 
     /// Queues a batch for `t` while the connection is down. Past `raft-client-queue-size`
@@ -94,7 +94,7 @@ impl Cluster {
     /// up while that store cannot be reached. A killed store's reset arrives within
     /// `conn_failure_detect`; anything else waits for the next keepalive ping (its phase is
     /// uniform in one keepalive interval) plus the keepalive timeout.
-    pub(crate) fn schedule_failure_detection<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
+    pub(crate) fn schedule_failure_detection(&mut self, cx: &mut Cx) {
         let (lo, hi) = self.cfg.raft.conn_failure_detect;
         let ping = self.cfg.raft.grpc_keepalive_time.0.max(1);
         let timeout = self.cfg.raft.grpc_keepalive_timeout.0;
@@ -104,11 +104,12 @@ impl Cluster {
             }
             for t in 0..self.stores.len() {
                 let st = &self.stores[s];
-                if s == t || st.conn_broken[t] || st.detect_pending[t] || self.conn_alive(k, s, t) {
+                if s == t || st.conn_broken[t] || st.detect_pending[t] || self.conn_alive(cx, s, t)
+                {
                     continue;
                 }
                 let (a, b) = (self.store_nodes[s], self.store_nodes[t]);
-                let reset = k.net.node(b).state == NodeState::Crashed && k.net.link(b, a).up;
+                let reset = cx.reach.is_crashed(b) && cx.reach.link_up(b, a);
                 let st = &mut self.stores[s];
                 st.detect_pending[t] = true;
                 let d = if reset {
@@ -116,49 +117,45 @@ impl Cluster {
                 } else {
                     st.rng.below(ping) + timeout
                 };
-                k.set_timer(a, SimDuration(d), Timer::ConnFailed { store: t as u32 });
+                cx.out
+                    .set_timer(a, SimDuration(d), Timer::ConnFailed { store: t as u32 });
             }
         }
     }
 
     /// The detection scheduled above fires: the stream aborts unless the store came back
     /// meanwhile (a keepalive ping answered in time).
-    pub(crate) fn on_conn_failure_detected<H: TikvHost>(
-        &mut self,
-        k: &mut Kernel<H>,
-        s: usize,
-        t: usize,
-    ) {
+    pub(crate) fn on_conn_failure_detected(&mut self, cx: &mut Cx, s: usize, t: usize) {
         self.stores[s].detect_pending[t] = false;
-        if !self.stores[s].conn_broken[t] && !self.conn_alive(k, s, t) {
-            self.conn_failed(k, s, t);
+        if !self.stores[s].conn_broken[t] && !self.conn_alive(cx, s, t) {
+            self.conn_failed(cx, s, t);
         }
     }
 
     /// "connection abort": report the store unreachable (both the buggy and the fixed client
     /// do), then start the reconnect loop.
-    pub(crate) fn conn_failed<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize, t: usize) {
+    pub(crate) fn conn_failed(&mut self, cx: &mut Cx, s: usize, t: usize) {
         self.stores[s].conn_broken[t] = true;
-        k.log(
+        cx.out.log(
             Some(self.store_nodes[s]),
             Level::Warn,
             "connection abort",
             format!("store_id={} target_store_id={}", s + 1, t + 1),
         );
-        self.on_store_unreachable(k, s, t);
+        self.on_store_unreachable(cx, s, t);
         // `maybe_backoff`: an attempt starts at most once per backoff.
-        let now = k.now().0;
+        let now = cx.now.0;
         let backoff = self.cfg.raft.raft_client_max_backoff.0;
         let st = &mut self.stores[s];
         let start = now.max(st.last_attempt[t].map_or(0, |last| last + backoff));
         st.last_attempt[t] = Some(start);
-        self.arm_connect_wait(k, s, t, start - now);
+        self.arm_connect_wait(cx, s, t, start - now);
     }
 
     /// `wait_for_connected(raft_client_max_backoff)` begins `after` from now.
-    fn arm_connect_wait<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize, t: usize, after: u64) {
+    fn arm_connect_wait(&mut self, cx: &mut Cx, s: usize, t: usize, after: u64) {
         let wait = self.cfg.raft.raft_client_max_backoff.0;
-        k.set_timer(
+        cx.out.set_timer(
             self.store_nodes[s],
             SimDuration(after + wait),
             Timer::Reconnect { store: t as u32 },
@@ -168,27 +165,28 @@ impl Cluster {
     /// The end of one connection attempt: connected (send what was queued), or "wait connect
     /// timeout" (report every queued message unreachable and try again at once, since the
     /// wait already lasted a backoff).
-    pub(crate) fn reconnect<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize, t: usize) {
+    pub(crate) fn reconnect(&mut self, cx: &mut Cx, s: usize, t: usize) {
         if !self.stores[s].conn_broken[t] || !self.store_live[s] {
             return;
         }
-        let now = k.now().0;
-        if self.conn_alive(k, s, t) {
+        let now = cx.now.0;
+        if self.conn_alive(cx, s, t) {
             let st = &mut self.stores[s];
             st.conn_broken[t] = false;
             let queued = std::mem::take(&mut st.pending[t]);
             if !queued.is_empty() {
-                k.send(self.store_nodes[s], self.store_nodes[t], Msg::Raft(queued));
+                cx.out
+                    .send(self.store_nodes[s], self.store_nodes[t], Msg::Raft(queued));
             }
             return;
         }
         self.clear_pending_messages(s, t);
         if self.cfg.unreachable_broadcast == UnreachableBroadcast::RepeatIfNewMessages {
             // Before tikv#14574 this path reported only while never connected (`first_time`).
-            self.on_store_unreachable(k, s, t);
+            self.on_store_unreachable(cx, s, t);
         }
         self.stores[s].last_attempt[t] = Some(now);
-        self.arm_connect_wait(k, s, t, 0);
+        self.arm_connect_wait(cx, s, t, 0);
     }
 
     /// `clear_pending_message`: one `Unreachable` per queued message, to its sender.

@@ -1,6 +1,7 @@
 //! The raft client as TiKV 7.1 `src/server/raft_client.rs` has it: how a broken connection is
 //! noticed, and the `Unreachable` report for every message queued meanwhile.
 
+use crate::host::routed;
 use faultline_sim::{Fault, LinkChange, Network, SimDuration, SimTime, World};
 
 use crate::ids::PeerId;
@@ -78,7 +79,7 @@ fn queued_message_to_the_dead_leader_is_reported_unreachable_and_wakes_its_follo
     let m = &mut w.model;
     let term = m.peers[FOLLOWER.ix()].term;
     m.send(FOLLOWER, 0, RaftMsg::new(0, 1, 0, Kind::AppendResp, term));
-    m.flush(&mut w.kernel);
+    routed(&mut w.kernel, |cx| m.flush(cx));
     assert_eq!(w.model.stores[1].pending[0].len(), 1, "queued, not dropped");
     w.run_until(ms(5_100 + 4_800));
     assert_eq!(
@@ -142,7 +143,7 @@ fn reconnect_sends_what_was_queued_once_the_store_is_back() {
         0,
         RaftMsg::new(0, 1, 0, Kind::HeartbeatResp, term),
     );
-    m.flush(&mut w.kernel);
+    routed(&mut w.kernel, |cx| m.flush(cx));
     w.kernel
         .schedule_fault(ms(20_001), link(LinkChange::Restore));
     // The next attempt ends at most one 5 s wait later.
@@ -180,7 +181,7 @@ fn full_queue_to_dead_leader() -> World<Cluster> {
         0,
         RaftMsg::new(0, 1, 0, Kind::HeartbeatResp, term),
     );
-    m.flush(&mut w.kernel);
+    routed(&mut w.kernel, |cx| m.flush(cx));
     assert_eq!(w.model.stores[1].pending[0].len(), 1, "the queue is full");
     w
 }
@@ -191,7 +192,7 @@ fn full_queue_loses_a_followers_append_answer_without_an_unreachable_report() {
     let m = &mut w.model;
     let term = m.peers[FOLLOWER.ix()].term;
     m.send(FOLLOWER, 0, RaftMsg::new(0, 1, 0, Kind::AppendResp, term));
-    m.flush(&mut w.kernel);
+    routed(&mut w.kernel, |cx| m.flush(cx));
     let m = &w.model;
     assert_eq!(m.book.raft_queue_full, 1, "refused: DiscardReason::Full");
     assert_eq!(
@@ -216,7 +217,7 @@ fn full_queue_reports_a_raftstore_threads_message_to_the_leader_at_once() {
         0,
         RaftMsg::new(0, 1, 0, Kind::HeartbeatResp, term),
     );
-    m.flush(&mut w.kernel);
+    routed(&mut w.kernel, |cx| m.flush(cx));
     let m = &w.model;
     assert_eq!(m.book.raft_queue_full, 1);
     assert_eq!(m.book.unreported_drops, 0);
@@ -247,7 +248,7 @@ fn queue_peak_counts_what_waits_for_a_broken_connection() {
             RaftMsg::new(0, 1, 0, Kind::HeartbeatResp, term),
         );
     }
-    m.flush(&mut w.kernel);
+    routed(&mut w.kernel, |cx| m.flush(cx));
     assert_eq!(w.model.book.raft_queue_peak, 3);
     assert_eq!(
         w.model.book.raft_queue_full, 0,

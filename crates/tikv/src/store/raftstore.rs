@@ -2,15 +2,15 @@
 //! StoreUnreachable broadcast whose repetition rule is the tikv#14547 toggle. Its raft
 //! client's connections are in [`crate::store::raft_client`].
 
-use faultline_sim::{Kernel, Level, SimDuration};
+use faultline_sim::{Level, SimDuration};
 
 use crate::cluster::Cluster;
 use crate::config::UnreachableBroadcast;
-use crate::host::TikvHost;
 use crate::ids::PeerId;
 use crate::msg::Msg;
 use crate::msg::RaftMsg;
 use crate::msg::Timer;
+use crate::out::Cx;
 use crate::raft::state::Peer;
 use crate::raft::state::Role;
 use crate::store::state::GroupState;
@@ -50,11 +50,11 @@ impl Cluster {
 
     /// End of an event: each store sends one batch per target store. Messages to a store
     /// whose connection is known broken wait in the raft client's queue.
-    pub(crate) fn flush<H: TikvHost>(&mut self, k: &mut Kernel<H>) {
-        self.run_admin_outcomes(k);
+    pub(crate) fn flush(&mut self, cx: &mut Cx) {
+        self.run_admin_outcomes(cx);
         for s in 0..self.stores.len() {
             if self.store_live[s] {
-                self.send_region_heartbeats(k, s);
+                self.send_region_heartbeats(cx, s);
             }
             for t in 0..self.stores.len() {
                 if self.stores[s].outbox[t].is_empty() {
@@ -72,27 +72,22 @@ impl Cluster {
                     self.queue_while_broken(s, t, batch);
                     continue;
                 }
-                k.send(self.store_nodes[s], self.store_nodes[t], Msg::Raft(batch));
+                cx.out
+                    .send(self.store_nodes[s], self.store_nodes[t], Msg::Raft(batch));
             }
         }
     }
 
     /// A batch arrived from `from` (gRPC receive): it waits for raftstore to poll it.
-    pub(crate) fn on_raft_batch<H: TikvHost>(
-        &mut self,
-        k: &mut Kernel<H>,
-        s: usize,
-        from: usize,
-        msgs: Vec<RaftMsg>,
-    ) {
-        let now = k.now().0;
+    pub(crate) fn on_raft_batch(&mut self, cx: &mut Cx, s: usize, from: usize, msgs: Vec<RaftMsg>) {
+        let now = cx.now.0;
         let (lo, hi) = self.cfg.raft.raftstore_delay;
         let st = &mut self.stores[s];
         let delay = st.rng.range(lo.0, hi.0.max(lo.0 + 1));
         let at = (now + delay).max(st.inbox_ready[from]);
         st.inbox_ready[from] = at;
         let node = self.store_nodes[s];
-        k.set_timer(
+        cx.out.set_timer(
             node,
             SimDuration(at - now),
             Timer::Process {
@@ -103,13 +98,7 @@ impl Cluster {
     }
 
     /// raftstore hands a batch to its peers.
-    pub(crate) fn process_batch<H: TikvHost>(
-        &mut self,
-        k: &mut Kernel<H>,
-        s: usize,
-        from: usize,
-        msgs: &[RaftMsg],
-    ) {
+    pub(crate) fn process_batch(&mut self, cx: &mut Cx, s: usize, from: usize, msgs: &[RaftMsg]) {
         let replicas = self.replicas;
         let target =
             |m: &RaftMsg| crate::ids::PeerId::of(crate::ids::RegionId(m.region), m.to, replicas);
@@ -140,12 +129,12 @@ impl Cluster {
                 self.watch(pid, what);
             }
             self.on_group_message(pid, m);
-            self.step(k, pid, m);
+            self.step(cx, pid, m);
         }
     }
 
     /// Raft base tick of a store: tick every awake peer; peers that may sleep leave the list.
-    pub(crate) fn store_tick<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize) {
+    pub(crate) fn store_tick(&mut self, cx: &mut Cx, s: usize) {
         let mut list = std::mem::take(&mut self.stores[s].awake);
         // Tick in peer-id order: a region's peers are adjacent in `peers`, so the walk goes
         // forward through memory, and the messages it sends reach the other stores in region
@@ -161,7 +150,7 @@ impl Cluster {
                 continue;
             }
             self.book.peer_ticks += 1;
-            if self.tick_peer(k, pid) {
+            if self.tick_peer(cx, pid) {
                 keep.push(pid);
             } else {
                 self.peers[pid.ix()].awake = false;
@@ -171,7 +160,7 @@ impl Cluster {
         }
         keep.append(&mut self.stores[s].awake);
         self.stores[s].awake = keep;
-        k.set_timer(
+        cx.out.set_timer(
             self.store_nodes[s],
             self.cfg.raft.base_tick,
             Timer::RaftTick,
@@ -179,16 +168,16 @@ impl Cluster {
     }
 
     /// TiKV `on_raft_base_tick` for one peer; returns whether it keeps ticking.
-    fn tick_peer<H: TikvHost>(&mut self, k: &mut Kernel<H>, pid: PeerId) -> bool {
+    fn tick_peer(&mut self, cx: &mut Cx, pid: PeerId) -> bool {
         let hib = self.cfg.hibernate.enabled;
         if hib && self.peers[pid.ix()].group == GroupState::Idle {
             return self.count_missing_tick(pid);
         }
         let up_to_date = self.peers[pid.ix()].role == Role::Leader && self.leader_up_to_date(pid);
         if hib {
-            self.replay_missing_ticks(k, pid);
+            self.replay_missing_ticks(cx, pid);
         }
-        self.raft_tick(k, pid);
+        self.raft_tick(cx, pid);
         if !hib {
             return true;
         }
@@ -196,7 +185,7 @@ impl Cluster {
             // A learner in flight has not voted to hibernate: its leader stays awake.
             if !self.learners.is_empty() && self.learners.contains_key(&pid.region(self.replicas).0)
             {
-                self.drive_learner(k, pid);
+                self.drive_learner(cx, pid);
                 return true;
             }
             if up_to_date && self.leader_may_sleep(pid) {
@@ -213,13 +202,8 @@ impl Cluster {
 
     /// TiKV `StoreFsm::on_store_unreachable`: broadcast at most once per backoff; with the fix,
     /// only if messages from that store were handled since the last broadcast.
-    pub(crate) fn on_store_unreachable<H: TikvHost>(
-        &mut self,
-        k: &mut Kernel<H>,
-        s: usize,
-        t: usize,
-    ) {
-        let now = k.now().0;
+    pub(crate) fn on_store_unreachable(&mut self, cx: &mut Cx, s: usize, t: usize) {
+        let now = cx.now.0;
         let backoff = self.cfg.hibernate.unreachable_backoff.0;
         let st = &mut self.stores[s];
         if let Some(last) = st.last_broadcast[t] {
@@ -234,7 +218,7 @@ impl Cluster {
         }
         st.last_broadcast[t] = Some(now);
         st.recv_at_broadcast[t] = st.recv_count[t];
-        k.log(
+        cx.out.log(
             Some(self.store_nodes[s]),
             Level::Info,
             "broadcasting unreachable",

@@ -1,15 +1,13 @@
 //! A store's process life as the kernel reports it: crashed, restarted, paused or resumed.
 
-use faultline_sim::Kernel;
-
 use crate::cluster::Cluster;
-use crate::host::TikvHost;
+use crate::out::Cx;
 use crate::store::state::GroupState;
 
 impl Cluster {
     /// A killed store loses every volatile peer state (leadership, votes, timers) and its
     /// queues; its proposals are orphaned, and PD starts counting towards Down.
-    pub(crate) fn store_crashed<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize) {
+    pub(crate) fn store_crashed(&mut self, cx: &mut Cx, s: usize) {
         for pid in self.peers_of(s) {
             if self.peers[pid.ix()].is_leader() {
                 self.reads_dropped(pid);
@@ -28,12 +26,12 @@ impl Cluster {
         self.changes.note_all();
         self.stores[s].reset_volatile();
         self.orphan_proposals(s);
-        self.schedule_failure_detection(k);
+        self.schedule_failure_detection(cx);
     }
 
     /// A restarted store's peers come back as followers with a fresh election clock and a
     /// registered tick (TiKV starts every peer awake, in `GroupState::Ordered`).
-    pub(crate) fn store_restarted<H: TikvHost>(&mut self, k: &mut Kernel<H>, s: usize) {
+    pub(crate) fn store_restarted(&mut self, cx: &mut Cx, s: usize) {
         self.store_live[s] = true;
         self.store_up[s] = true;
         self.changes.note_all();
@@ -42,8 +40,8 @@ impl Cluster {
             self.reset_election_clock(pid);
             self.register_tick(pid);
         }
-        self.start_store_timers(k, s);
-        self.schedule_failure_detection(k);
+        self.start_store_timers(cx, s);
+        self.schedule_failure_detection(cx);
     }
 
     /// A paused (SIGSTOP) store keeps its state but answers nothing: its leaders stop
