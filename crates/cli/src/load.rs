@@ -9,8 +9,8 @@ pub struct ScenarioArg {
     /// A scenario file (scenarios/*.toml) or a share link.
     #[arg(value_name = "SCENARIO")]
     pub scenario: String,
-    /// Overrides one key before validation, e.g. `--set seed=7` or `--set tikv.regions=64`;
-    /// repeatable.
+    /// Overrides one key before validation, e.g. `--set seed=7`, `--set topology.regions=64` or
+    /// `--set faults[0].target=tikv-2` (an item of a list, by index from 0); repeatable.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
 }
@@ -60,10 +60,13 @@ fn blame_override(
     };
     let message = with(&overrides[..k]).err().unwrap_or(error);
     let message = without_position(source, &message);
-    if message.starts_with("--set ") {
-        return message.to_string();
-    }
-    format!("--set {}: {message}", overrides[k - 1])
+    let given = &overrides[k - 1];
+    let message = message
+        .strip_prefix(&format!("--set {given}: "))
+        .unwrap_or(message);
+    // Quoted on one line: a newline in the argument would otherwise start a line of its own
+    // that reads as the program's.
+    format!("--set {}: {message}", crate::out::escape_line(given))
 }
 
 /// `message` without its leading `source:line:column:` (or `source:`), which would point into
