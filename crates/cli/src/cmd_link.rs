@@ -2,7 +2,7 @@
 //! their arguments and one-line outputs stay as they are.
 
 use clap::Args;
-use faultline_scenario::{share_url, Run};
+use faultline_scenario::share_url;
 use faultline_sim::format_hash;
 
 use crate::load::ScenarioArg;
@@ -38,7 +38,7 @@ pub fn run_link(a: LinkArgs) -> Result<i32, String> {
 /// `faultline trace-hash SCENARIO [--set key=value]...`
 pub fn run_trace_hash(a: TraceHashArgs) -> Result<i32, String> {
     let scenario = a.scenario.load()?;
-    let mut run = Run::new(&scenario).map_err(|e| e.to_string())?;
+    let mut run = crate::load::start_run(&a.scenario.scenario, &scenario)?;
     run.run_to_end();
     say!("{}", format_hash(run.trace_hash()));
     Ok(0)

@@ -54,7 +54,7 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
         overrides.push(format!("seed={seed}"));
     }
     let scenario = crate::load::load(&a.scenario.scenario, &overrides)?;
-    let mut run = Run::new(&scenario).map_err(|e| e.to_string())?;
+    let mut run = crate::load::start_run(&a.scenario.scenario, &scenario)?;
     let until = stop_time(a.for_.as_deref(), &scenario)?;
     if !a.series.is_empty() {
         return print_series(&a, &mut run, until);

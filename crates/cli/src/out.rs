@@ -74,6 +74,21 @@ fn escape_where(text: &str, escaped: impl Fn(char) -> bool) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Arguments longer than this many characters are shortened when shown as a label.
+const LONG_ARG_CHARS: usize = 60;
+
+/// A command-line argument as a label on one line: a share link can be 64 KB, which as the
+/// label of every line of `check` would bury the lines it labels, so a long one is shortened to
+/// its first 40 characters, `…` and its length.
+pub fn arg_label(arg: &str) -> String {
+    let count = arg.chars().count();
+    if count <= LONG_ARG_CHARS {
+        return escape_line(arg).into_owned();
+    }
+    let head: String = arg.chars().take(40).collect();
+    format!("{}… ({count} characters)", escape_line(&head))
+}
+
 /// Writes `text` and a newline to stdout, escaped. A closed pipe ends the process quietly.
 pub fn line(text: &str) {
     let mut stdout = std::io::stdout().lock();
@@ -127,6 +142,21 @@ mod tests {
             "é ü 漢字 🙂",
             "letters and symbols stay"
         );
+    }
+
+    #[test]
+    fn a_long_argument_is_labelled_by_its_start_and_length() {
+        let link = format!("http://127.0.0.1:8080/#v2.{}", "A".repeat(70_000));
+        let label = arg_label(&link);
+        assert_eq!(
+            label,
+            format!(
+                "http://127.0.0.1:8080/#v2.{}… (70026 characters)",
+                "A".repeat(14)
+            )
+        );
+        assert_eq!(arg_label("scenarios/a.toml"), "scenarios/a.toml");
+        assert_eq!(arg_label("a\nb"), "a\\nb");
     }
 
     #[test]

@@ -21,8 +21,8 @@ pub fn check_names(run: &Run, names: &[String]) -> Result<(), String> {
     let metrics = &run.world.kernel.metrics;
     match names.iter().find(|n| metrics.index(n).is_none()) {
         Some(bad) => Err(format!(
-            "--series: no metric named `{bad}`; this scenario has {}",
-            metrics.names().join(", ")
+            "--series: {}",
+            faultline_scenario::unknown_metric(bad, metrics.names())
         )),
         None => Ok(()),
     }
