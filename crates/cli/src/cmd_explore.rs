@@ -86,7 +86,7 @@ pub fn run(a: ExploreArgs) -> Result<i32, String> {
     };
     crate::out::warn(&format!(
         "exploring {}: seeds {first_seed}..{}{of_shard}, faults {}, {} jobs{}",
-        a.scenario.scenario,
+        crate::out::arg_label(&a.scenario.scenario),
         first_seed + seeds,
         opts.budget,
         opts.jobs,

@@ -68,3 +68,17 @@ fn a_link_that_breaks_a_rule_says_link_once() {
         assert!(!text.contains("link: link"), "{args:?}: {text}");
     }
 }
+
+#[test]
+fn explore_names_a_link_by_its_start_and_length() {
+    let s = faultline_scenario::parse_scenario("small", SMALL).unwrap();
+    let link = faultline_scenario::encode_link(&s);
+    let o = faultline(&["explore", &link, "--seeds", "1", "--faults", "kill"]);
+    let first = stderr(&o).lines().next().unwrap_or_default().to_string();
+    assert!(first.starts_with("exploring v2."), "{first}");
+    assert!(
+        first.contains(&format!("({} characters)", link.len())),
+        "{first}"
+    );
+    assert!(!first.contains(&link), "{first}");
+}
