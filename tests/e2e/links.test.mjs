@@ -95,7 +95,7 @@ test("a copied link reopens as Reproduced, and with its hash edited as Different
 test("compare mode jumps to the first difference, where the traces part", async () => {
   // tiflow#9595 buggy vs fixed (the compare twin flips the toggle): they part just after the
   // kill at 1 min. (tikv#14547's twins are the same run in this model.)
-  const url = faultline("link", T9595).out.trim();
+  const url = faultline("link", T9595, "--plain").out.trim();
   const fragment = url.slice(url.indexOf("#"));
   const { page, problems } = await open(ctx.browser.context, `${ctx.server.url}${fragment}&t=0`);
   await waitStatus(page, problems);
@@ -109,7 +109,7 @@ test("compare mode jumps to the first difference, where the traces part", async 
   // The native search over the same pair says the same, event for event.
   const buggy = fragment.slice(1);
   const fixedUrl = faultline(
-    "link", T9595, "--set", "toggles.cdc.kv_client_evict=after_join",
+    "link", T9595, "--plain", "--set", "toggles.cdc.kv_client_evict=after_join",
   ).out.trim();
   const cli = faultline("diff", buggy, fixedUrl.slice(fixedUrl.indexOf("#") + 1));
   assert.equal(cli.code, 1, cli.out);

@@ -5,7 +5,6 @@ use std::path::PathBuf;
 
 use clap::Args;
 use faultline_charts::{chart_data, metric_chart, render_svg, ChartKind, LabelledRun};
-use faultline_scenario::Run;
 
 use crate::load::ScenarioArg;
 use crate::out::say;
@@ -48,7 +47,7 @@ pub fn run(a: ChartArgs) -> Result<i32, String> {
         None => None,
     };
     let scenario = a.scenario.load()?;
-    let mut run = Run::new(&scenario).map_err(|e| e.to_string())?;
+    let mut run = crate::load::start_run(&a.scenario.scenario, &scenario)?;
     if kind.is_none() {
         // Refuse an unknown metric before spending the run on it.
         metric_chart(&run, &a.metric)?;

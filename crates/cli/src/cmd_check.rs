@@ -5,7 +5,7 @@
 //! reports everything at once.
 
 use clap::Args;
-use faultline_scenario::{Run, Verdict};
+use faultline_scenario::Verdict;
 
 use crate::load::load;
 use crate::out::say;
@@ -78,7 +78,9 @@ pub fn run(a: CheckArgs) -> Result<i32, String> {
     let mut tally = Tally::default();
     for arg in &a.scenarios {
         if let Err(e) = check_one(arg, &a.set, &mut tally) {
-            say!("{arg}: cannot check: {e}");
+            // A file's errors start with its name already; the line names it once.
+            let e = e.strip_prefix(&format!("{arg}: ")).unwrap_or(&e);
+            say!("{}: cannot check: {e}", crate::out::arg_label(arg));
             tally.unusable += 1;
         }
     }
@@ -103,10 +105,10 @@ pub fn run(a: CheckArgs) -> Result<i32, String> {
 
 fn check_one(arg: &str, set: &[String], tally: &mut Tally) -> Result<(), String> {
     let scenario = load(arg, set)?;
-    let mut run = Run::new(&scenario).map_err(|e| e.to_string())?;
+    let mut run = crate::load::start_run(arg, &scenario)?;
     let end = run.end();
     crate::progress::run_with_bar(&mut run, end);
-    say!("{arg}: {}", scenario.name);
+    say!("{}: {}", crate::out::arg_label(arg), scenario.name);
     if scenario.expect.is_empty() && scenario.guide.iter().all(|g| g.expect.is_empty()) {
         say!("  (no expectations)");
     }

@@ -9,6 +9,7 @@ use faultline_explore::{explore, ExploreOptions, FaultBudget, Progress, Report, 
 use crate::cmd_link::DEFAULT_BASE;
 use crate::load::ScenarioArg;
 use crate::out::say;
+use crate::plain_progress::{percent, PlainProgress};
 use crate::progress::{bar, rate_text};
 
 /// Runs many seeds, each with its own random fault schedule, and checks every property
@@ -19,8 +20,8 @@ use crate::progress::{bar, rate_text};
 pub struct ExploreArgs {
     #[command(flatten)]
     scenario: ScenarioArg,
-    /// How many seeds (split between the shards with --shard).
-    #[arg(long, default_value_t = 1000)]
+    /// How many seeds (split between the shards with --shard); at least 1.
+    #[arg(long, default_value_t = 1000, value_parser = parse_seeds)]
     seeds: u64,
     /// The first seed; seeds are FIRST..FIRST+SEEDS.
     #[arg(long, value_name = "FIRST", default_value_t = 0)]
@@ -46,6 +47,16 @@ pub struct ExploreArgs {
     /// Print the report as JSON (for explore-merge) instead of text.
     #[arg(long)]
     json: bool,
+}
+
+/// `--seeds`: at least one. Zero would explore nothing and pass; it was refused only as a
+/// shard of `1/1`, a flag the user never gave.
+fn parse_seeds(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(0) => Err("explore needs at least one seed: give --seeds 1 or more".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("not a number of seeds: {e}")),
+    }
 }
 
 /// Runs the command; returns the exit code: 1 if any property failed on any seed.
@@ -75,7 +86,7 @@ pub fn run(a: ExploreArgs) -> Result<i32, String> {
     };
     crate::out::warn(&format!(
         "exploring {}: seeds {first_seed}..{}{of_shard}, faults {}, {} jobs{}",
-        a.scenario.scenario,
+        crate::out::arg_label(&a.scenario.scenario),
         first_seed + seeds,
         opts.budget,
         opts.jobs,
@@ -104,13 +115,21 @@ fn run_with_progress(
     let started = Instant::now();
     let bar = bar(opts.seeds, "{bar:30} {pos}/{len} seeds  {msg}  eta {eta}");
     bar.set_message(rate_text(0, started.elapsed()));
+    let plain = PlainProgress::new();
     let report = explore(base, opts, &|p: Progress| {
+        let rate = rate_text(p.done, started.elapsed());
+        plain.tick(|elapsed| {
+            format!(
+                "explore: {}/{} seeds ({}%), {} failing, {rate}, {:.0} s elapsed",
+                p.done,
+                p.total,
+                percent(p.done, p.total),
+                p.failing,
+                elapsed.as_secs_f64()
+            )
+        });
         bar.set_position(p.done);
-        bar.set_message(format!(
-            "{}  {} failing",
-            rate_text(p.done, started.elapsed()),
-            p.failing
-        ));
+        bar.set_message(format!("{rate}  {} failing", p.failing));
     })
     .map_err(|e| e.to_string())?;
     bar.finish_and_clear();

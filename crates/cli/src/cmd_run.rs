@@ -8,6 +8,7 @@ use faultline_sim::{format_hash, Level, LogEntry, SimDuration, SimTime};
 use crate::load::ScenarioArg;
 use crate::log_filter::{LogFilter, LogLevel};
 use crate::out::say;
+use crate::plain_progress::PlainProgress;
 use crate::series;
 
 /// Runs a scenario; prints notable log lines and final metrics, or the series asked for.
@@ -54,7 +55,7 @@ pub fn run(a: RunArgs) -> Result<i32, String> {
         overrides.push(format!("seed={seed}"));
     }
     let scenario = crate::load::load(&a.scenario.scenario, &overrides)?;
-    let mut run = Run::new(&scenario).map_err(|e| e.to_string())?;
+    let mut run = crate::load::start_run(&a.scenario.scenario, &scenario)?;
     let until = stop_time(a.for_.as_deref(), &scenario)?;
     if !a.series.is_empty() {
         return print_series(&a, &mut run, until);
@@ -91,22 +92,25 @@ fn stop_time(for_: Option<&str>, s: &Scenario) -> Result<SimTime, String> {
     Ok(d.to_time())
 }
 
+/// `--series`: CSV streamed a row at a time as the run makes it; JSON (one document) once
+/// the run has ended.
 fn print_series(a: &RunArgs, run: &mut Run, until: SimTime) -> Result<i32, String> {
     series::check_names(run, &a.series)?;
-    let every = parse_duration_arg(&a.every).map_err(|e| format!("--every {}: {e}", a.every))?;
-    let rows = series::row_count(until, every.0)?;
-    crate::progress::run_with_bar(run, until);
-    let sampled = series::sample(run, &a.series, every.0, rows);
-    if a.json {
-        let mut v = sampled.json();
-        v["scenario"] = serde_json::json!(run.scenario.name);
-        v["seed"] = serde_json::json!(run.scenario.seed);
-        say!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
-    } else {
-        for line in sampled.csv_lines() {
+    let every = series::parse_every(&a.every)?;
+    let rows = series::row_count(until, every)?;
+    if !a.json {
+        let plain = PlainProgress::new();
+        series::stream_csv(run, &a.series, every, rows, |t, line| {
             say!("{line}");
-        }
+            plain.tick(|elapsed| crate::progress::simulated_line(t, until, elapsed));
+        });
+        return Ok(0);
     }
+    crate::progress::run_with_bar(run, until);
+    let mut v = series::sample(run, &a.series, every, rows).json();
+    v["scenario"] = serde_json::json!(run.scenario.name);
+    v["seed"] = serde_json::json!(run.scenario.seed);
+    say!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
     Ok(0)
 }
 

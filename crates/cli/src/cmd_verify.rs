@@ -18,8 +18,9 @@ pub struct VerifyArgs {
 /// Verifies one link, printing the headline and what differs. `Err` (exit 2) for a link that
 /// does not open or records no run.
 pub fn run(a: VerifyArgs) -> Result<i32, String> {
-    let shared = decode_shared(&a.link).map_err(|e| format!("bad link: {e}"))?;
-    let v = verify_shared(&shared).map_err(|e| format!("bad link: {e}"))?;
+    // Every link error names the link itself; a prefix would read "bad link: link: ...".
+    let shared = decode_shared(&a.link).map_err(|e| e.to_string())?;
+    let v = verify_shared(&shared).map_err(|e| e.to_string())?;
     say!("{}", v.headline());
     for line in v.details() {
         say!("  {line}");

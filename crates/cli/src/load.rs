@@ -1,7 +1,7 @@
 //! Loads SCENARIO arguments: a scenario file or a share link, with `--set` overrides.
 
 use clap::Args;
-use faultline_scenario::{decode_link, override_scenario, parse_with_overrides, Scenario};
+use faultline_scenario::{decode_link, override_scenario, parse_with_overrides, Run, Scenario};
 
 /// The scenario argument and its overrides, shared by every subcommand that runs one.
 #[derive(Args, Debug, Clone)]
@@ -9,8 +9,8 @@ pub struct ScenarioArg {
     /// A scenario file (scenarios/*.toml) or a share link.
     #[arg(value_name = "SCENARIO")]
     pub scenario: String,
-    /// Overrides one key before validation, e.g. `--set seed=7` or `--set tikv.regions=64`;
-    /// repeatable.
+    /// Overrides one key before validation, e.g. `--set seed=7`, `--set topology.regions=64` or
+    /// `--set faults[0].target=tikv-2` (an item of a list, by index from 0); repeatable.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
 }
@@ -34,13 +34,22 @@ pub fn is_link(arg: &str) -> bool {
 /// Reads a scenario from a file or a link, applying `--set` overrides.
 pub fn load(arg: &str, overrides: &[String]) -> Result<Scenario, String> {
     if is_link(arg) {
-        let s = decode_link(arg).map_err(|e| format!("link: {e}"))?;
+        // No prefix: every link error already says "link", and a scenario the link carries
+        // that breaks a rule is reported as `link: `field`: ...`.
+        let s = decode_link(arg).map_err(|e| e.to_string())?;
         let with = |o: &[String]| override_scenario("link", &s, o).map_err(|e| e.to_string());
         return with(overrides).map_err(|e| blame_override("link", overrides, e, with));
     }
     let text = std::fs::read_to_string(arg).map_err(|e| format!("cannot read `{arg}`: {e}"))?;
     let with = |o: &[String]| parse_with_overrides(arg, &text, o).map_err(|e| e.to_string());
     with(overrides).map_err(|e| blame_override(arg, overrides, e, with))
+}
+
+/// Builds the run of a scenario loaded from `arg`; its errors (an expectation naming no
+/// metric) name the file, or `link`, as loading errors do.
+pub fn start_run(arg: &str, scenario: &Scenario) -> Result<Run, String> {
+    let source = if is_link(arg) { "link" } else { arg };
+    Run::new(scenario).map_err(|e| e.from_source(source).to_string())
 }
 
 /// When a scenario that loads on its own fails with `--set`, the error is about the first
@@ -60,10 +69,13 @@ fn blame_override(
     };
     let message = with(&overrides[..k]).err().unwrap_or(error);
     let message = without_position(source, &message);
-    if message.starts_with("--set ") {
-        return message.to_string();
-    }
-    format!("--set {}: {message}", overrides[k - 1])
+    let given = &overrides[k - 1];
+    let message = message
+        .strip_prefix(&format!("--set {given}: "))
+        .unwrap_or(message);
+    // Quoted on one line: a newline in the argument would otherwise start a line of its own
+    // that reads as the program's.
+    format!("--set {}: {message}", crate::out::escape_line(given))
 }
 
 /// `message` without its leading `source:line:column:` (or `source:`), which would point into

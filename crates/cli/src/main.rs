@@ -17,6 +17,7 @@ mod cmd_verify;
 mod load;
 mod log_filter;
 mod out;
+mod plain_progress;
 mod progress;
 mod series;
 

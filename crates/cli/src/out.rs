@@ -10,6 +10,8 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io::{ErrorKind, Write};
 
+use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+
 /// Prints one line on stdout, control characters escaped.
 macro_rules! say {
     ($($arg:tt)*) => {
@@ -18,24 +20,49 @@ macro_rules! say {
 }
 pub(crate) use say;
 
-/// True for characters a terminal acts on rather than shows: C0 and C1 controls and DEL
-/// (except newline and tab, which only lay text out), and the bidirectional overrides and
-/// isolates that can make a line read differently from what it holds.
+/// True for characters a terminal acts on, or that hide or rearrange text, rather than show:
+/// C0 and C1 controls and DEL (except newline and tab, which only lay text out), and every
+/// format and separator character (general categories Cf, Zl, Zp): bidirectional overrides,
+/// isolates and marks (U+202E, U+2066, U+200F) that make a line read differently from what it
+/// holds, invisible ones (U+200B, U+FEFF, U+00AD) that make two names look equal, and line and
+/// paragraph separators (U+2028, U+2029) that some terminals break lines on.
 fn is_dangerous(c: char) -> bool {
-    (c.is_control() && c != '\n' && c != '\t')
-        || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    (c.is_control() && c != '\n' && c != '\t') || is_format_or_separator(c)
+}
+
+/// General category Cf, Zl or Zp, from the Unicode tables (not a hand-kept list, which would
+/// miss the characters a later Unicode version adds).
+fn is_format_or_separator(c: char) -> bool {
+    matches!(
+        c.general_category(),
+        GeneralCategory::Format
+            | GeneralCategory::LineSeparator
+            | GeneralCategory::ParagraphSeparator
+    )
 }
 
 /// `text` with every dangerous character written as an escape (`\x1b`, `\u{202e}`), so it
 /// shows on the terminal as what it is and does nothing.
 pub fn escape_controls(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_dangerous) {
+    escape_where(text, is_dangerous)
+}
+
+/// Like [`escape_controls`], and newlines and tabs escaped too: for text that must stay on one
+/// line, such as a command-line argument quoted in a message (`--set name=x\ny`).
+pub fn escape_line(text: &str) -> Cow<'_, str> {
+    escape_where(text, |c| c == '\n' || c == '\t' || is_dangerous(c))
+}
+
+fn escape_where(text: &str, escaped: impl Fn(char) -> bool) -> Cow<'_, str> {
+    if !text.chars().any(&escaped) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
         match c {
-            c if !is_dangerous(c) => out.push(c),
+            c if !escaped(c) => out.push(c),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
             c if (c as u32) < 0x80 => {
                 let _ = write!(out, "\\x{:02x}", c as u32);
             }
@@ -45,6 +72,21 @@ pub fn escape_controls(text: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// Arguments longer than this many characters are shortened when shown as a label.
+const LONG_ARG_CHARS: usize = 60;
+
+/// A command-line argument as a label on one line: a share link can be 64 KB, which as the
+/// label of every line of `check` would bury the lines it labels, so a long one is shortened to
+/// its first 40 characters, `…` and its length.
+pub fn arg_label(arg: &str) -> String {
+    let count = arg.chars().count();
+    if count <= LONG_ARG_CHARS {
+        return escape_line(arg).into_owned();
+    }
+    let head: String = arg.chars().take(40).collect();
+    format!("{}… ({count} characters)", escape_line(&head))
 }
 
 /// Writes `text` and a newline to stdout, escaped. A closed pipe ends the process quietly.
@@ -79,5 +121,48 @@ mod tests {
         assert_eq!(escape_controls("c1 \u{9b}31m"), "c1 \\u{9b}31m");
         assert_eq!(escape_controls("\u{202e}txt.exe"), "\\u{202e}txt.exe");
         assert_eq!(escape_controls("del\x7f"), "del\\x7f");
+    }
+
+    #[test]
+    fn format_and_separator_characters_are_shown_not_obeyed() {
+        for (c, shown) in [
+            ('\u{200f}', "\\u{200f}"),
+            ('\u{2028}', "\\u{2028}"),
+            ('\u{2029}', "\\u{2029}"),
+            ('\u{2066}', "\\u{2066}"),
+            ('\u{feff}', "\\u{feff}"),
+            ('\u{ad}', "\\u{ad}"),
+            ('\u{200b}', "\\u{200b}"),
+            ('\u{e0001}', "\\u{e0001}"),
+        ] {
+            assert_eq!(escape_controls(&format!("a{c}b")), format!("a{shown}b"));
+        }
+        assert_eq!(
+            escape_controls("é ü 漢字 🙂"),
+            "é ü 漢字 🙂",
+            "letters and symbols stay"
+        );
+    }
+
+    #[test]
+    fn a_long_argument_is_labelled_by_its_start_and_length() {
+        let link = format!("http://127.0.0.1:8080/#v2.{}", "A".repeat(70_000));
+        let label = arg_label(&link);
+        assert_eq!(
+            label,
+            format!(
+                "http://127.0.0.1:8080/#v2.{}… (70026 characters)",
+                "A".repeat(14)
+            )
+        );
+        assert_eq!(arg_label("scenarios/a.toml"), "scenarios/a.toml");
+        assert_eq!(arg_label("a\nb"), "a\\nb");
+    }
+
+    #[test]
+    fn one_line_text_escapes_line_breaks_too() {
+        assert_eq!(escape_line("name=x\ny\tz"), "name=x\\ny\\tz");
+        assert_eq!(escape_line("a\u{202e}b"), "a\\u{202e}b");
+        assert_eq!(escape_line("plain"), "plain");
     }
 }

@@ -1,5 +1,6 @@
 //! Progress on stderr for the long commands (explore, shrink, long runs), drawn by indicatif
-//! only when stderr is a terminal, so logs and pipes stay clean.
+//! only when stderr is a terminal, so logs and pipes get a plain line now and then instead
+//! ([`crate::plain_progress`]).
 //!
 //! Wall-clock time is used only for the rate and ETA shown here; it never reaches the
 //! simulation.
@@ -9,6 +10,8 @@ use std::time::Duration;
 use faultline_scenario::Run;
 use faultline_sim::SimTime;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::plain_progress::{percent, PlainProgress};
 
 /// A rate for people: runs per second when at least one run a second finishes, else seconds
 /// (or minutes) per run, so a slow exploration never reads "0.0 runs/s".
@@ -37,26 +40,35 @@ pub fn bar(total: u64, template: &str) -> ProgressBar {
     bar
 }
 
-/// Runs `run` to `until` in slices, moving a bar over simulated seconds (slicing does not
-/// change the run: events are processed in the same order either way).
+/// Runs `run` to `until` in slices, moving a bar over simulated seconds on a terminal and
+/// printing a plain line now and then without one (slicing does not change the run: events
+/// are processed in the same order either way).
 pub fn run_with_bar(run: &mut Run, until: SimTime) {
     let total_secs = until.0 / 1_000_000;
     let bar = bar(
         total_secs.max(1),
         "{bar:30} {pos}/{len} simulated s  {elapsed} elapsed, eta {eta}",
     );
-    if bar.is_hidden() || total_secs < 60 {
-        run.run_until(until);
-        return;
-    }
+    let plain = PlainProgress::new();
     let step = (until.0 / 100).max(1);
     let mut t = 0;
     while t < until.0 {
         t = (t + step).min(until.0);
         run.run_until(SimTime(t));
         bar.set_position(t / 1_000_000);
+        plain.tick(|elapsed| simulated_line(SimTime(t), until, elapsed));
     }
+    run.run_until(until);
     bar.finish_and_clear();
+}
+
+/// `run: simulated 01:30.000 of 04:00.000 (37%), 12 s elapsed`.
+pub fn simulated_line(now: SimTime, until: SimTime, elapsed: Duration) -> String {
+    format!(
+        "run: simulated {now} of {until} ({}%), {:.0} s elapsed",
+        percent(now.0, until.0),
+        elapsed.as_secs_f64()
+    )
 }
 
 #[cfg(test)]

@@ -70,3 +70,13 @@ fn merged_shards_equal_the_unsharded_report() {
     assert_eq!(twice.status.code(), Some(2));
     assert!(stderr(&twice).contains("overlap"), "{}", stderr(&twice));
 }
+
+#[test]
+fn zero_seeds_are_refused_without_mentioning_a_shard() {
+    let file = "scenarios/raft-basics-kill-a-store.toml";
+    let o = faultline(&["explore", file, "--seeds", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("at least one seed"), "{err}");
+    assert!(!err.contains("shard"), "{err}");
+}

@@ -72,7 +72,7 @@ fn a_closed_pipe_ends_explore_and_run_quietly() {
         "--series",
         "leaderless_regions",
         "--every",
-        "100ms",
+        "1s",
     ];
     for args in [&explore[..], &series[..]] {
         let full = code_with_a_reader(args);

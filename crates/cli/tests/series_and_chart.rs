@@ -74,6 +74,63 @@ fn unknown_series_and_for_past_the_end_are_refused() {
 }
 
 #[test]
+fn every_finer_than_the_models_sampling_is_refused() {
+    let o = faultline(&[
+        "run",
+        TIKV_14547,
+        "--series",
+        "leaderless_regions",
+        "--every",
+        "100ms",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    let err = stderr(&o);
+    let interval = faultline_scenario::build::SAMPLE_EVERY;
+    assert!(err.contains("--every 100ms is shorter than"), "{err}");
+    assert!(
+        err.contains(&format!("the smallest --every is {interval}")),
+        "{err}"
+    );
+    assert!(stdout(&o).is_empty(), "no rows: {}", stdout(&o));
+}
+
+#[test]
+fn streamed_csv_rows_equal_the_json_series() {
+    let series = |format: &str| {
+        let o = faultline(&[
+            "run",
+            TIKV_14547,
+            "--for",
+            "3m",
+            "--series",
+            "leaderless_regions,hibernated_peers",
+            "--every",
+            "7s",
+            format,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let json: serde_json::Value = serde_json::from_str(&series("--json")).expect("JSON");
+    let csv = series("--csv");
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    let times = json["times_s"].as_array().unwrap();
+    assert_eq!(rows.len(), times.len());
+    for (i, row) in rows.iter().enumerate() {
+        let cells: Vec<f64> = row.split(',').map(|c| c.parse().unwrap()).collect();
+        let at = |name: &str| json["series"][name][i].as_f64().unwrap();
+        assert_eq!(
+            cells,
+            [
+                times[i].as_f64().unwrap(),
+                at("leaderless_regions"),
+                at("hibernated_peers")
+            ]
+        );
+    }
+}
+
+#[test]
 fn chart_writes_an_svg_with_the_series() {
     // A short scenario: the chart code is the same whatever the run's length.
     let scenario = "scenarios/raft-basics-kill-a-store.toml";

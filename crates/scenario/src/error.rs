@@ -67,6 +67,36 @@ fn format_problems(source_name: &str, problems: &[Problem]) -> String {
 }
 
 impl ScenarioError {
+    /// The same error, told about `name` (a file name, `link`) instead of the source it was
+    /// made with: [`crate::Run::new`] checks metric names without knowing where the scenario
+    /// came from, and labels its problems `scenario`.
+    pub fn from_source(self, name: &str) -> ScenarioError {
+        let source_name = name.to_string();
+        match self {
+            ScenarioError::Syntax {
+                line,
+                column,
+                message,
+                ..
+            } => ScenarioError::Syntax {
+                source_name,
+                line,
+                column,
+                message,
+            },
+            ScenarioError::Invalid { problems, .. } => ScenarioError::Invalid {
+                source_name,
+                problems,
+            },
+            ScenarioError::TooLarge { size, limit, .. } => ScenarioError::TooLarge {
+                source_name,
+                size,
+                limit,
+            },
+            other @ ScenarioError::BadOverride { .. } => other,
+        }
+    }
+
     /// The problems, if this is a validation error.
     pub fn problems(&self) -> &[Problem] {
         match self {

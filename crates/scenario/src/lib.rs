@@ -19,6 +19,7 @@ pub mod limits;
 pub mod link;
 mod locate;
 pub mod model_version;
+pub mod nearest;
 pub mod nodes;
 pub mod overrides;
 pub mod params;
@@ -49,7 +50,7 @@ pub use link::{
 };
 pub use model_version::{FAULTLINE_COMMIT, FAULTLINE_VERSION, MODEL_VERSION};
 pub use parse::{override_scenario, parse_scenario, parse_with_overrides, to_toml};
-pub use run::Run;
+pub use run::{unknown_metric, Run};
 pub use validate_split::MAX_SPLIT_PARTS;
 pub use verify::{
     compare_records, record_run, self_checking_link, verdict_word, verify_shared, Verification,

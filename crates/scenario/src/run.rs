@@ -100,11 +100,16 @@ fn check_metric_names(s: &Scenario, world: &SimWorld) -> Result<(), ScenarioErro
     let named = expected.chain(crate::expect_guide::named_metrics(s));
     for (field, m) in named {
         if !names.iter().any(|n| n == m) {
-            p.add(
-                field,
-                format!("no metric named `{m}`; metrics are {}", names.join(", ")),
-            );
+            p.add(field, unknown_metric(m, &names));
         }
     }
     p.into_result("scenario")
+}
+
+/// Why `m` is not a metric: the nearest names when some are near (a typo), else every name.
+pub fn unknown_metric(m: &str, names: &[String]) -> String {
+    match crate::nearest::did_you_mean(&crate::nearest::nearest(m, names, 3)) {
+        Some(question) => format!("no metric named `{m}`; {question}"),
+        None => format!("no metric named `{m}`; metrics are {}", names.join(", ")),
+    }
 }

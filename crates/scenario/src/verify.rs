@@ -33,6 +33,15 @@ pub enum VerifyError {
     /// The link carries no run record (a v1 link, or one copied without a run).
     #[error("this link records no run to compare with (it was not copied from a run); open it and copy the link again")]
     NoRecord,
+    /// The record's cursor lies past the end of the run, where no run ever stood: the link
+    /// was edited, or its scenario's duration was.
+    #[error("this link records the run at {cursor}, past the end of its run at {end}; the link was edited, so it cannot be verified")]
+    CursorOutsideRun {
+        /// The recorded cursor.
+        cursor: SimTime,
+        /// The end of the scenario's run.
+        end: SimTime,
+    },
     /// The scenario does not build.
     #[error("{0}")]
     Scenario(#[from] ScenarioError),
@@ -132,6 +141,14 @@ pub fn verdict_word(v: Verdict) -> &'static str {
 pub fn verify_shared(link: &SharedLink) -> Result<Verification, VerifyError> {
     let record = link.record.as_ref().ok_or(VerifyError::NoRecord)?;
     let mut run = Run::new(&link.scenario)?;
+    // Replaying stops at the end, so a cursor past it would compare the end's hash with a
+    // record no run could have made.
+    if record.cursor > run.end() {
+        return Err(VerifyError::CursorOutsideRun {
+            cursor: record.cursor,
+            end: run.end(),
+        });
+    }
     run.run_until(record.cursor);
     let names: Vec<String> = run.evaluate().into_iter().map(|r| r.name).collect();
     Ok(compare_records(

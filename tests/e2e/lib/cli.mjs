@@ -20,7 +20,7 @@ export function traceHash(scenario) {
 
 /** The share-link fragment (`#v2.…`) for a scenario file. */
 export function linkFragment(file) {
-  const url = faultline("link", file);
+  const url = faultline("link", file, "--plain");
   const i = url.indexOf("#");
   if (i < 0) throw new Error(`no fragment in link output: ${url}`);
   return url.slice(i);

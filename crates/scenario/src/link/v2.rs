@@ -115,7 +115,7 @@ impl PathFailure {
     fn from_cbor<E: std::fmt::Debug>(e: &ciborium::de::Error<E>) -> PathFailure {
         let text = match e {
             ciborium::de::Error::Semantic(_, msg) => msg.clone(),
-            other => format!("{other:?}"),
+            other => bare_message(&format!("{other:?}")),
         };
         match text.split_once(PATH_SEPARATOR) {
             Some((path, message)) => PathFailure {
@@ -143,8 +143,22 @@ impl PathFailure {
     }
 }
 
-/// ciborium's errors display as their `Debug` form (`Semantic(None, "msg")`); keeps `msg`.
+/// ciborium's errors display as their `Debug` form, even inside the path tracking: keeps the
+/// `msg` of `Semantic(None, "msg")`, and says what the others mean for the link instead of
+/// naming the decoder's enum (`Io(Error { kind: UnexpectedEof, .. })`, `Syntax(12)`).
 fn bare_message(text: &str) -> String {
+    if text.starts_with("Io(") {
+        return "it ends in the middle of the scenario: part of the link is missing".into();
+    }
+    if let Some(at) = text
+        .strip_prefix("Syntax(")
+        .and_then(|t| t.strip_suffix(')'))
+    {
+        return format!("its data is damaged at byte {at}: the link was edited");
+    }
+    if text.starts_with("RecursionLimitExceeded") {
+        return "it nests values deeper than any scenario: the link was edited".into();
+    }
     match (text.find('"'), text.rfind('"')) {
         (Some(a), Some(b)) if text.starts_with("Semantic(") && b > a => {
             text[a + 1..b].replace("\\\"", "\"").replace("\\\\", "\\")
@@ -174,5 +188,28 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Tracked<T> {
                 let message = bare_message(&e.inner().to_string());
                 de::Error::custom(format!("{}{PATH_SEPARATOR}{message}", e.path()))
             })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cut_or_damaged_payloads_are_described_without_the_decoders_words() {
+        let whole = to_bytes(&crate::default_scenario(), None);
+        let cut = &whole[..whole.len() / 2];
+        // 0x1c is a reserved CBOR header: no value starts with it.
+        let damaged = [&[0xa3, 0x1c][..], &whole[2..]].concat();
+        for (bytes, says) in [
+            (cut, "part of the link is missing"),
+            (&damaged[..], "damaged"),
+        ] {
+            let text = from_bytes(bytes).unwrap_err().to_string();
+            assert!(text.contains(says), "{text}");
+            for word in ["Io(", "Syntax(", "UnexpectedEof"] {
+                assert!(!text.contains(word), "{text}");
+            }
+        }
     }
 }
