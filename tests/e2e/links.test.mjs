@@ -94,7 +94,7 @@ test("a copied link reopens as Reproduced, and with its hash edited as Different
 
 test("compare mode jumps to the first difference, where the traces part", async () => {
   // tiflow#9595 buggy vs fixed (the compare twin flips the toggle): they part just after the
-  // kill at 1 min. (tikv#14547's twins are the same run in this model.)
+  // kill at 1 min.
   const url = faultline("link", T9595, "--plain").out.trim();
   const fragment = url.slice(url.indexOf("#"));
   const { page, problems } = await open(ctx.browser.context, `${ctx.server.url}${fragment}&t=0`);

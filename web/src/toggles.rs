@@ -15,9 +15,9 @@ pub struct BugInfo {
     pub issue: &'static str,
     /// The symptom, a few words (compare list, report).
     pub symptom: &'static str,
-    /// Set when this model does not reproduce the bug: why its buggy and fixed twins run
-    /// alike. Compare mode shows it when the two runs are identical; a test checks that they
-    /// are.
+    /// Set when this model does not reproduce the bug: why its buggy and fixed twins show the
+    /// same symptom. Compare mode shows it for as long as compare is on; a test checks that the
+    /// twins' verdicts and symptom series are equal at every second.
     pub not_reproduced: Option<&'static str>,
 }
 
@@ -44,7 +44,7 @@ pub const BUGS: [BugInfo; 4] = [
     BugInfo {
         issue: "tikv/tikv#14547",
         symptom: "regions stay leaderless after a store fails",
-        not_reproduced: Some("This model does not reproduce tikv#14547: both runs are the same. A follower that the late MsgAppend put back to sleep answered it, and the answer waits in the raft client's queue to the dead store until a reconnect attempt times out (5 s), which reports it Unreachable and wakes the follower, with or without the fix. Only an answer refused by a full queue (8,192 messages) is lost unreported, and in these scenarios the queue is not full when the answers go out."),
+        not_reproduced: Some("This model does not reproduce tikv#14547: both runs elect the same leaders at the same moments; they differ only in the fix's extra StoreUnreachable broadcasts (its log and unreachable_broadcasts), which change no peer here. A follower that the late MsgAppend put back to sleep answered it, and the answer waits in the raft client's queue to the dead store until a reconnect attempt times out (5 s), which reports it Unreachable and wakes the follower, with or without the fix. Only an answer refused by a full queue (8,192 messages) is lost unreported, and in these scenarios the queue is not full when the answers go out."),
     },
     BugInfo {
         issue: "pingcap/tiflow#9595",

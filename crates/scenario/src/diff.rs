@@ -1,9 +1,12 @@
 //! The first event where two runs differ: both runs step in lockstep, one traced event at a
 //! time, and the first position where their trace hashes part is the first difference.
 //!
-//! Every processed message, timer and fault is folded into the trace hash (crates/sim
-//! `World::dispatch`), so after the same number of traced events two runs have equal hashes
-//! exactly while they processed the same events. Deterministic: no wall clock, no sampling.
+//! Every processed message, timer and fault, every log line they write and every metrics
+//! sample is folded into the trace hash (crates/sim `World::dispatch`, `Kernel::log`), so after
+//! the same number of traced events two runs have equal hashes exactly while they processed
+//! the same events, logged the same lines and sampled the same values. Where two events look
+//! alike, the difference names the first log line or metric that differs. Deterministic: no
+//! wall clock.
 
 use faultline_sim::{describe_fault, SimTime, StepKind};
 
@@ -20,8 +23,12 @@ pub struct TracedEvent {
     /// The node it happened at (the receiver of a message, the owner of a timer; faults name
     /// their targets in `what`).
     pub node: String,
-    /// What it was: `message MsgAppend from tikv-1`, `timer`, `fault: kill tikv-2`.
+    /// What it was: `message MsgAppend from tikv-1`, `timer`, `fault: kill tikv-2`,
+    /// `metrics sample`.
     pub what: String,
+    /// What the event showed: the log lines it wrote, or for a metrics sample each series'
+    /// value (`name = value`).
+    pub shown: Vec<String>,
 }
 
 impl std::fmt::Display for TracedEvent {
@@ -67,10 +74,27 @@ impl FirstDifference {
             format!("A: {}", side(&self.a)),
             format!("B: {}", side(&self.b)),
         ];
-        if self.a.is_some() && self.a == self.b {
-            out.push("(the same kind of event at the same node, with different contents)".into());
+        if let (Some(a), Some(b)) = (&self.a, &self.b) {
+            if (&a.node, &a.what) == (&b.node, &b.what) {
+                out.push(same_event_differs(a, b));
+            }
         }
         out
+    }
+}
+
+/// Words for two alike events that part the runs: the first log line or metric that differs.
+fn same_event_differs(a: &TracedEvent, b: &TracedEvent) -> String {
+    let none = "(nothing)".to_string();
+    let n = a.shown.len().max(b.shown.len());
+    let first = (0..n).find(|&i| a.shown.get(i) != b.shown.get(i));
+    match first {
+        Some(i) => format!(
+            "the same event, but it showed: A: {} | B: {}",
+            a.shown.get(i).unwrap_or(&none),
+            b.shown.get(i).unwrap_or(&none)
+        ),
+        None => "(the same kind of event at the same node, with different contents)".into(),
     }
 }
 
@@ -112,11 +136,38 @@ fn next_traced(world: &mut SimWorld, end: SimTime) -> Option<TracedEvent> {
             Some(t) if t <= end => {}
             _ => return None,
         }
+        let logged_before = world.kernel.log.total();
         let (time, kind) = world.step()?;
         if let Some((node, what)) = describe_step(world, &kind) {
-            return Some(TracedEvent { time, node, what });
+            let shown = shown_by_step(world, &kind, logged_before);
+            return Some(TracedEvent {
+                time,
+                node,
+                what,
+                shown,
+            });
         }
     }
+}
+
+/// The log lines a step wrote (those still kept), or the metrics a sample recorded.
+fn shown_by_step(world: &SimWorld, kind: &StepKind, logged_before: u64) -> Vec<String> {
+    let k = &world.kernel;
+    if matches!(kind, StepKind::Sample) {
+        return k
+            .metrics
+            .names()
+            .iter()
+            .map(|name| format!("{name} = {}", k.metrics.last(name).unwrap_or(f64::NAN)))
+            .collect();
+    }
+    let new = (k.log.total() - logged_before) as usize;
+    let kept = new.min(k.log.entries().len());
+    k.log
+        .entries()
+        .skip(k.log.entries().len() - kept)
+        .map(|e| format!("{} {}", e.message, e.detail))
+        .collect()
 }
 
 /// The node and words of a traced step; `None` for steps the trace hash does not fold.
@@ -139,6 +190,7 @@ fn describe_step(world: &SimWorld, kind: &StepKind) -> Option<(String, String)> 
             "-".to_string(),
             format!("fault: {}", describe_fault(net, f)),
         )),
-        StepKind::Sample | StepKind::Skipped => None,
+        StepKind::Sample => Some(("-".to_string(), "metrics sample".to_string())),
+        StepKind::Skipped => None,
     }
 }

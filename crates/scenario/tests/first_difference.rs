@@ -60,3 +60,79 @@ fn buggy_and_fixed_part_at_the_same_event_count_either_way() {
     assert_eq!(ab.common_events, ba.common_events);
     assert_eq!((ab.a, ab.b), (ba.b, ba.a));
 }
+
+/// tikv#14574's test shape (`test_store_disconnect_with_hibernate`: base tick 50 ms, raft
+/// client backoff 200 ms, unreachable backoff 500 ms): three stores, one region taking writes,
+/// its leader's store killed. The fix
+/// broadcasts StoreUnreachable again on later failed reconnects; nothing it sends changes
+/// (the followers are already awake), but the broadcasts are logged and counted, so the runs
+/// must not hash alike.
+fn one_region_kill(broadcast: &str) -> Scenario {
+    let text = format!(
+        r#"
+name = "one region, its leader's store killed"
+seed = 3
+duration = "2m"
+
+[topology]
+stores = 3
+regions = 1
+replicas = 3
+
+[raft]
+base_tick = "50ms"
+leader_lease = "450ms"
+raft_client_max_backoff = "200ms"
+
+[hibernate]
+unreachable_backoff = "500ms"
+
+[toggles]
+"tikv.unreachable_broadcast" = "{broadcast}"
+
+# Messages in flight for 20 ms, so some from the killed store land after the first broadcast.
+[network]
+delay_min = "20ms"
+delay_max = "21ms"
+
+[workload]
+writes_per_sec = 20
+
+[[faults]]
+at = "30s"
+action = "kill"
+target = "tikv-1"
+"#
+    );
+    faultline_scenario::parse_scenario("h1.toml", &text).expect("a valid scenario")
+}
+
+#[test]
+fn runs_that_differ_only_in_what_they_log_and_count_hash_differently() {
+    let buggy = one_region_kill("once_per_disconnect");
+    let fixed = one_region_kill("repeat_if_new_messages");
+    let end_of = |s: &Scenario| {
+        let mut run = faultline_scenario::Run::new(s).expect("runs");
+        run.run_to_end();
+        let secs = run.end().0 / 1_000_000;
+        (
+            run.metric_at_secs("unreachable_broadcasts", secs),
+            run.trace_hash(),
+        )
+    };
+    let (broadcasts_buggy, hash_buggy) = end_of(&buggy);
+    let (broadcasts_fixed, hash_fixed) = end_of(&fixed);
+    assert_ne!(
+        broadcasts_buggy, broadcasts_fixed,
+        "the premise: the fix broadcasts more often in this shape"
+    );
+    assert_ne!(hash_buggy, hash_fixed, "different runs, equal hashes");
+    let d = first_difference(&buggy, &fixed)
+        .unwrap()
+        .expect("diff finds where they part");
+    let words = d.describe().join("\n");
+    assert!(
+        words.contains("broadcasting unreachable") || words.contains("unreachable_broadcasts"),
+        "the difference names the broadcast: {words}"
+    );
+}

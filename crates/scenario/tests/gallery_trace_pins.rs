@@ -8,74 +8,74 @@
 use faultline_scenario::{gallery, Run, MODEL_VERSION};
 
 /// The model version the pins below were recorded with.
-const PINNED_MODEL_VERSION: u32 = 18;
+const PINNED_MODEL_VERSION: u32 = 19;
 
 /// (gallery file, trace hash at the end of its run).
 const PINS: &[(&str, u64)] = &[
     (
         "tikv-14547-leaders-lost-after-store-failure.toml",
-        0x92e96f943bfd812d,
+        0x81bd98da0a057f6e,
     ),
     (
         "tikv-14547-leaders-lost-after-store-failure-fixed.toml",
-        0x92e96f943bfd812d,
+        0x96e60534a24229f1,
     ),
-    ("raft-basics-kill-a-store.toml", 0xf85d5b0a63ed0825),
-    ("raft-minority-leader-partition.toml", 0x43e2762c375e5653),
-    ("raft-quorum-lost-two-stores.toml", 0x99b9376fc3230656),
-    ("raft-region-split.toml", 0xdd93348e77643568),
-    ("tikv-rolling-restart.toml", 0xd92142b1221598c8),
+    ("raft-basics-kill-a-store.toml", 0xb45d5038945f8c1f),
+    ("raft-minority-leader-partition.toml", 0x712151f37ac75a3c),
+    ("raft-quorum-lost-two-stores.toml", 0x0e1ba7fe74c9a731),
+    ("raft-region-split.toml", 0x5a9a3f2bc5d409a3),
+    ("tikv-rolling-restart.toml", 0x5877e3c82403f359),
     (
         "tikv-rolling-restart-without-eviction.toml",
-        0x7523ad4fbb4e5b16,
+        0x2f0253e46c2fd21f,
     ),
     (
         "tikv-scale-out-in-during-kafka-replication.toml",
-        0x55acacc9095b3546,
+        0x1e9b42d658c5fd44,
     ),
-    ("cdc-basic-replication.toml", 0x2020877415df91c6),
-    ("cdc-capture-loses-pd.toml", 0x1df3d85a22042e74),
+    ("cdc-basic-replication.toml", 0x06cafc8ec54862f9),
+    ("cdc-capture-loses-pd.toml", 0x13e16b2405b4b39c),
     (
         "cdc-large-transactions-hold-the-checkpoint.toml",
-        0x05a0cd05fdafaaa1,
+        0x6b7c07411e6599d9,
     ),
-    ("cdc-client-dies-holding-locks.toml", 0xaaa8abb17fca7628),
+    ("cdc-client-dies-holding-locks.toml", 0x962ff501d70d0057),
     (
         "cdc-region-split-during-replication.toml",
-        0xeada4a1d13b437d7,
+        0x481c8e129eef9430,
     ),
-    ("cdc-regions-split-by-size.toml", 0xb2978e692799b4c3),
+    ("cdc-regions-split-by-size.toml", 0xd1c15592101c96a2),
     (
         "cdc-region-merge-during-replication.toml",
-        0xa4abc53cbf13ae87,
+        0x89ca3c4e426fc881,
     ),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
-        0x81f9f50991898f0a,
+        0x770552e3b1b08ef5,
     ),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml",
-        0x6cb433195efae857,
+        0xdda12fefac63ff56,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss.toml",
-        0x598856d1aca2dc55,
+        0x1665ed144a75f03c,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss-fixed.toml",
-        0xd2a96380e6f6564c,
+        0x22b2f580dc074e84,
     ),
     (
         "tiflow-9344-scale-captures-during-workload.toml",
-        0x4c289bf8aa945872,
+        0xfbe3d6a42a388423,
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner.toml",
-        0xf4e0dacef04a7b49,
+        0x225f3b5f1e36700f,
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner-fixed.toml",
-        0x7b019e5aa36b2737,
+        0xdfa1881da306052b,
     ),
 ];
 

@@ -310,6 +310,13 @@ impl<M: Model> Kernel<M> {
         message: &'static str,
         detail: String,
     ) {
+        // A log line is part of what a run shows: two runs that differ only in a decision that
+        // sends nothing (a broadcast that wakes no one, a counter) still differ in their logs.
+        let node_word = node.map_or(u64::MAX, |n| n.0 as u64);
+        self.fold(4, node_word, level as u64, &|h| {
+            h.bytes(message.as_bytes());
+            h.bytes(detail.as_bytes());
+        });
         self.log.push(LogEntry {
             at: self.now,
             node,

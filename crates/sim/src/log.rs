@@ -80,6 +80,11 @@ impl EventLog {
         self.entries.iter()
     }
 
+    /// Entries pushed over the whole run, kept or forgotten.
+    pub fn total(&self) -> u64 {
+        self.entries.len() as u64 + self.dropped
+    }
+
     /// Entries forgotten because the log was full.
     pub fn dropped(&self) -> u64 {
         self.dropped

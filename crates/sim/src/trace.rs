@@ -1,6 +1,7 @@
-//! The trace hash: every processed event is folded, as a canonical sequence of 64-bit words,
-//! into one 64-bit hash. Two runs with equal hashes processed the same events in the same order
-//! at the same times with the same payloads.
+//! The trace hash: every processed event, every log line and every metrics sample is folded, as
+//! a canonical sequence of 64-bit words, into one 64-bit hash. Two runs with equal hashes
+//! processed the same events in the same order at the same times with the same payloads, wrote
+//! the same log lines and sampled the same series: what a user can see of a run.
 
 /// Anything that can be folded into the trace.
 pub trait TraceEncode {

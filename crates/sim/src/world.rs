@@ -98,6 +98,13 @@ impl<M: Model> World<M> {
                 let k = &mut self.kernel;
                 let mut row = Vec::with_capacity(k.metrics.names().len());
                 self.model.sample_metrics(k.now(), &mut row);
+                // The sampled series are part of what a run shows (a metric can move on a
+                // decision that sends nothing), so they are part of its trace.
+                k.fold(5, row.len() as u64, 0, &|h| {
+                    for v in &row {
+                        h.word(v.to_bits());
+                    }
+                });
                 let now = k.now();
                 k.metrics.record(now, row);
                 k.schedule_sample();

@@ -58,7 +58,9 @@ pub fn Compare(props: &PanelProps) -> Html {
         <section id="compare" class="panel compare on">
             <h3>{ format!("Compare: {} ({})", bug.issue, bug.symptom) }
                 <button id="compare-off" onclick={ stop }>{ "Leave compare" }</button></h3>
-            if f.trace_hash == twin.trace_hash && f.now_us > 0 {
+            if let Some(why) = bug.not_reproduced {
+                <p class="notice" id="compare-not-reproduced" role="status">{ why }</p>
+            } else if f.trace_hash == twin.trace_hash && f.now_us > 0 {
                 <p class="notice" id="compare-same" role="status">{ same_run_notice(bug) }</p>
             }
             <div class="compare-grid">
@@ -69,16 +71,12 @@ pub fn Compare(props: &PanelProps) -> Html {
     }
 }
 
-/// What compare says while both runs are identical: why, when the model does not reproduce
-/// the bug at all.
+/// What compare says while both runs are identical: this scenario has not reached the bug.
 fn same_run_notice(bug: &crate::toggles::BugInfo) -> String {
-    match bug.not_reproduced {
-        Some(why) => why.to_string(),
-        None => format!(
-            "Both runs are identical so far: this scenario does not exercise {} yet.",
-            bug.issue
-        ),
-    }
+    format!(
+        "Both runs are identical so far: this scenario does not exercise {} yet.",
+        bug.issue
+    )
 }
 
 /// Compare mode off: which bug's toggles to flip, and the button that starts it.
