@@ -327,7 +327,7 @@ fn node_slots_in(kind: ChartKind, runs: &[LabelledRun<'_>]) -> Vec<usize> {
         .iter()
         .flat_map(|lr| lr.run.world.kernel.metrics.names())
         .filter(|name| kind.axis_of(name).is_some())
-        .filter_map(|name| crate::key_order::metric_colour_slot(name))
+        .filter_map(|name| crate::node_colour::metric_colour_slot(name))
         .map(|slot| slot % crate::palette::CYCLE_LEN)
         .collect();
     slots.sort_unstable();
@@ -360,7 +360,7 @@ pub fn chart_data(kind: ChartKind, runs: &[LabelledRun<'_>], cursor: Option<SimT
                 continue;
             };
             // A node's series take the node's colour, so tikv-2 looks the same everywhere.
-            let by_node = crate::key_order::metric_colour_slot(name);
+            let by_node = crate::node_colour::metric_colour_slot(name);
             // Other series take the palette's slots no node of this chart holds, so
             // `stores.up` is not drawn in tikv-1's blue beside `replicas.tikv-1`.
             let colour = match (by_node, names.iter().position(|n| n == name)) {

@@ -10,6 +10,7 @@ mod draw;
 pub mod key_order;
 mod legend;
 pub mod metric_chart;
+pub mod node_colour;
 mod palette;
 #[cfg(test)]
 mod test_support;
@@ -21,6 +22,7 @@ pub use chart_data::{
     LabelledRun, Series,
 };
 pub use draw::{canvas_height, draw_chart, render_svg, ChartLayout};
-pub use key_order::{metric_node, node_colour_slot, ordered_charts, PlacedChart};
+pub use key_order::{ordered_charts, PlacedChart};
 pub use metric_chart::metric_chart;
+pub use node_colour::{metric_node, node_colour_slot};
 pub use palette::series_colour;

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::dur::Dur;
-use crate::format::Expectation;
+use crate::expectation::Expectation;
 use crate::unit_enum::unit_enum_deserialize;
 
 /// A narrated caption for guided playback.

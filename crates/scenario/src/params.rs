@@ -3,15 +3,17 @@
 //!
 //! Each row names its knob (the one definition of its default, range and doc line) and where
 //! the model config keeps it. Row order is the field order of the share links' binary form:
-//! append new rows at the end of a section.
+//! append new rows at the end of a section. The type of `[workload] kind`, [`WorkloadKind`],
+//! is defined here too.
 
 use faultline_cdc::knobs as cdc;
 use faultline_sim::network_knobs as net;
 use faultline_tikv::knobs as tikv;
+use serde::Serialize;
 
 use crate::dur::Dur;
-use crate::format::WorkloadKind;
 use crate::section::knob_section;
+use crate::unit_enum::unit_enum_deserialize;
 
 knob_section! {
     /// Which nodes exist. PD is always `pd-1`; stores are `tikv-1..tikv-N`, and
@@ -148,6 +150,25 @@ knob_section! {
             => cdc.workload.large_txn_prewrite,
     }
 }
+
+/// sysbench workload kinds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WorkloadKind {
+    /// One UPDATE of a non-indexed column.
+    #[default]
+    OltpUpdateNonIndex,
+    /// Two UPDATEs, a DELETE and an INSERT.
+    OltpWriteOnly,
+    /// One INSERT.
+    Insert,
+}
+
+unit_enum_deserialize!(WorkloadKind {
+    OltpUpdateNonIndex = "oltp_update_non_index",
+    OltpWriteOnly = "oltp_write_only",
+    Insert = "insert",
+});
 
 knob_section! {
     /// TiCDC timing (TiCDC 7.x defaults).

@@ -10,6 +10,7 @@ use crate::error::{Problem, Problems, ScenarioError};
 use crate::format::Scenario;
 use crate::limits::*;
 use crate::text::{check_chars, TextKind};
+use crate::validate_field::{check_len, dur_range};
 
 /// Checks a scenario; returns every problem found, not only the first.
 pub fn validate(source_name: &str, s: &Scenario) -> Result<(), ScenarioError> {
@@ -45,16 +46,6 @@ fn check_ranges(p: &mut Problems, s: &Scenario) {
     s.network.check_ranges(p);
     s.workload.check_ranges(p);
     s.cdc.check_ranges(p);
-}
-
-/// A text's length against its limit.
-pub(crate) fn check_len(p: &mut Problems, field: &str, text: &str, limit: usize) {
-    if text.chars().count() > limit {
-        p.add(
-            field,
-            format!("longer than the limit of {limit} characters"),
-        );
-    }
 }
 
 fn check_text(p: &mut Problems, s: &Scenario) {
@@ -160,13 +151,6 @@ fn check_topology(p: &mut Problems, s: &Scenario) {
                 t.replicas, t.replicas, t.stores
             ),
         );
-    }
-}
-
-/// A duration against a range, for fields that are not knobs.
-pub(crate) fn dur_range(p: &mut Problems, field: &str, d: Dur, lo: Dur, hi: Dur) {
-    if d < lo || d > hi {
-        p.add(field, format!("{d} is out of range; allowed {lo}..={hi}"));
     }
 }
 

@@ -7,7 +7,7 @@ use crate::dur::Dur;
 use crate::error::Problems;
 use crate::format::{KafkaProtocol, Scenario, SinkKind};
 use crate::limits::MAX_CHANGEFEEDS;
-use crate::validate::dur_range;
+use crate::validate_field::dur_range;
 
 pub(crate) fn check_cdc(p: &mut Problems, s: &Scenario) {
     let w = &s.workload;

@@ -9,7 +9,7 @@ use crate::format::{Expectation, FaultAction, FaultSpec, Scenario};
 use crate::limits::*;
 use crate::nodes::{node_names, resolve};
 use crate::text::{check_chars, TextKind};
-use crate::validate::{check_len, dur_range};
+use crate::validate_field::{check_len, dur_range};
 
 pub(crate) fn check_faults(p: &mut Problems, s: &Scenario) {
     if s.faults.len() > MAX_FAULTS {

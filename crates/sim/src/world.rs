@@ -1,7 +1,6 @@
 //! A `World` is a kernel plus a model: the whole simulated universe. Cloning it is a snapshot.
 
-use crate::kernel::{Event, Kernel, StepKind};
-use crate::model::Model;
+use crate::kernel::{Event, Kernel, Model, StepKind};
 use crate::network::{Network, NodeId, NodeState};
 use crate::time::{SimDuration, SimTime};
 

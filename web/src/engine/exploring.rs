@@ -4,16 +4,16 @@
 use faultline_scenario::{decode_link, encode_link};
 
 use super::explore::{ExploreJob, ShrinkJob, ShrinkStatus};
+use super::pacing::SLICE_MS;
 use super::protocol::{ExploreCmd, ExploreProgress, ExploreView, FailureView, ShrinkView};
-use super::SLICE_MS;
 
 /// Failure rows sent to the Explore panel; the count stays exact.
 pub const MAX_FAILURES: usize = 200;
 
 /// The Explore panel's jobs (seeds run one at a time in slices, shrinks in small steps).
 #[derive(Default)]
-pub(super) struct Exploring {
-    pub(super) explore: Option<ExploreJob>,
+pub(crate) struct Exploring {
+    pub(crate) explore: Option<ExploreJob>,
     /// Which failure (index into the explore failures) is being shrunk, and the shrink.
     shrink: Option<(usize, ShrinkJob)>,
     /// A problem with the inputs.
@@ -21,11 +21,11 @@ pub(super) struct Exploring {
     /// Stopped by the user.
     stopped: bool,
     /// Changed since the last frame.
-    pub(super) dirty: bool,
+    pub(crate) dirty: bool,
 }
 
 impl Exploring {
-    pub(super) fn busy(&self) -> bool {
+    pub(crate) fn busy(&self) -> bool {
         !self.stopped
             && (self.explore.as_ref().is_some_and(|j| !j.finished())
                 || self
@@ -34,7 +34,7 @@ impl Exploring {
                     .is_some_and(|(_, s)| s.status == ShrinkStatus::Running))
     }
 
-    pub(super) fn handle(&mut self, cmd: ExploreCmd) {
+    pub(crate) fn handle(&mut self, cmd: ExploreCmd) {
         self.dirty = true;
         match cmd {
             ExploreCmd::Start {
@@ -67,7 +67,7 @@ impl Exploring {
 
     /// One slice of whichever job runs: a shrink step first (the user asked for it last),
     /// else explore for [`SLICE_MS`].
-    pub(super) fn slice(&mut self, clock: &dyn Fn() -> f64) {
+    pub(crate) fn slice(&mut self, clock: &dyn Fn() -> f64) {
         self.dirty = true;
         if let Some((_, s)) = self
             .shrink
@@ -80,7 +80,7 @@ impl Exploring {
         }
     }
 
-    pub(super) fn view(&self) -> ExploreView {
+    pub(crate) fn view(&self) -> ExploreView {
         let job = self.explore.as_ref().map(|job| ExploreProgress {
             state: if job.finished() {
                 "finished"

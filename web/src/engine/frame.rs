@@ -5,8 +5,9 @@ use std::rc::Rc;
 
 use faultline_scenario::Run;
 
+use super::pacing::VIEWS_MS;
 use super::protocol::{Frame, NodeView, RunState, TwinFrame};
-use super::{Engine, VIEWS_MS};
+use super::Engine;
 use crate::view_model as vm;
 
 impl Engine {

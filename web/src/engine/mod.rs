@@ -13,11 +13,13 @@ pub mod first_difference;
 mod frame;
 pub mod heatmap;
 pub mod memory;
+pub mod pacing;
 mod playback;
 pub mod protocol;
 pub mod session;
 pub mod snapshots;
 mod toml;
+mod twin;
 mod views;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
@@ -26,31 +28,12 @@ use faultline_sim::SimTime;
 
 use exploring::Exploring;
 pub use exploring::MAX_FAILURES;
-use playback::Twin;
+pub use pacing::{FRAME_MS, SEEK_FRAME_MS, SLICE_MS, VIEWS_MS};
 pub use protocol::*;
 use session::Session;
+pub use session::MESSAGE_LEAD_IN_US;
 pub use toml::toml_answer;
-
-/// Wall-clock milliseconds of simulation per slice. The worker yields to its message queue
-/// between slices, so a command waits at most about this long.
-pub const SLICE_MS: f64 = 12.0;
-
-/// Least wall-clock milliseconds between two frames while running (about 30 per second:
-/// the page repaints at 60 fps regardless, since it never waits for the simulation).
-pub const FRAME_MS: f64 = 33.0;
-
-/// Least wall-clock milliseconds between two frames while seeking: they only move the
-/// progress bar.
-pub const SEEK_FRAME_MS: f64 = 100.0;
-
-/// The message log and the space-time diagram show the deliveries of this much simulated
-/// time before the cursor (at most the newest 5,000); a seek records them from there.
-pub const MESSAGE_LEAD_IN_US: u64 = 10_000_000;
-
-/// Least wall-clock milliseconds between two refreshes of the open tab's data while running.
-/// Charts and the region map redraw on the page's main thread; the status line and the
-/// metrics strip still follow every frame.
-pub const VIEWS_MS: f64 = 250.0;
+use twin::Twin;
 
 /// The engine: owns the runs and moves their clocks.
 #[derive(Default)]

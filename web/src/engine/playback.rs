@@ -4,18 +4,12 @@
 use faultline_scenario::decode_link;
 use faultline_sim::SimTime;
 
+use super::pacing::{FRAME_MS, SEEK_FRAME_MS, SLICE_MS};
 use super::protocol::{Frame, Speed};
 use super::session::Session;
-use super::{Engine, FRAME_MS, SEEK_FRAME_MS, SLICE_MS};
+use super::twin::Twin;
+use super::Engine;
 use crate::toggles::{is_buggy, set_buggy};
-
-/// The compare twin.
-pub(super) struct Twin {
-    /// The toggle flipped in the twin.
-    pub(super) toggle: usize,
-    /// The twin's run.
-    pub(super) session: Session,
-}
 
 impl Engine {
     /// Runs the next slice towards the seek target or the playback target.

@@ -6,9 +6,12 @@ use faultline_sim::{NodeId, SimTime, StepKind};
 
 use super::heatmap::HeatmapRecorder;
 use super::snapshots::Snapshots;
-use super::MESSAGE_LEAD_IN_US;
 use crate::slicer::{self, Steppable};
 use crate::view_model::HeatmapVm;
+
+/// The message log and the space-time diagram show the deliveries of this much simulated
+/// time before the cursor (at most the newest 5,000); a seek records them from there.
+pub const MESSAGE_LEAD_IN_US: u64 = 10_000_000;
 
 /// Most events "step to the next event of a node" runs before giving up (the node may be
 /// crashed and never act again).

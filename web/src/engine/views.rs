@@ -50,10 +50,10 @@ impl Engine {
             },
             ViewTab::Log => ViewData::Log {
                 log: Rc::new(vm::log_vm(run)),
-                messages: Rc::new(vm::messages_vm(run, super::MESSAGE_LEAD_IN_US)),
+                messages: Rc::new(vm::messages_vm(run, super::session::MESSAGE_LEAD_IN_US)),
             },
             ViewTab::SpaceTime => {
-                let messages = vm::messages_vm(run, super::MESSAGE_LEAD_IN_US);
+                let messages = vm::messages_vm(run, super::session::MESSAGE_LEAD_IN_US);
                 let nodes = vm::log_vm(run).nodes;
                 let data = vm::space_time(
                     &messages.rows,

@@ -3,7 +3,7 @@
 use faultline_scenario::Run;
 use faultline_sim::MetricStore;
 
-use super::Check;
+use super::check::Check;
 
 /// Prefix of per-changefeed checkpoint series: `checkpoint_ts.<changefeed>`.
 pub const CHECKPOINT_PREFIX: &str = "checkpoint_ts.";

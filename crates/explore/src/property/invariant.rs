@@ -2,7 +2,7 @@
 
 use faultline_scenario::Run;
 
-use super::Check;
+use super::check::Check;
 
 /// Fails with the first violation and its time.
 pub fn check(run: &Run) -> Check {

@@ -4,7 +4,7 @@ use faultline_cdc::owner::lifecycle::{FeedStatus, CHANGEFEED_STATE_METRIC};
 use faultline_scenario::{Dur, FaultAction, Run, Scenario};
 use faultline_sim::SimTime;
 
-use super::Check;
+use super::check::Check;
 
 /// How long after the last fault heals every region must have a leader again.
 pub const LEADER_BOUND: Dur = Dur::secs(60);

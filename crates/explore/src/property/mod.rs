@@ -7,14 +7,14 @@
 //! and one function. Each `[[expect]]` of the scenario is a property too, named `expect[i]`.
 
 pub mod cdc;
+pub mod check;
 pub mod expect;
 pub mod invariant;
 pub mod liveness;
 
 use faultline_scenario::Run;
 
-/// The result of checking one property: `None` = not applicable here, `Some(Err(why))` = fails.
-pub type Check = Option<Result<(), String>>;
+pub use check::Check;
 
 /// A generic property.
 #[derive(Clone, Copy)]

@@ -7,6 +7,7 @@
 
 mod ddmin;
 mod relabel;
+mod shrinker;
 mod steps;
 
 pub use ddmin::ddmin;
@@ -14,10 +15,12 @@ pub use ddmin::ddmin;
 use std::collections::BTreeMap;
 
 use faultline_scenario::validate::validate;
-use faultline_scenario::{encode_link, Dur, Scenario};
+use faultline_scenario::{encode_link, Scenario};
 
 use crate::outcome::{check_scenario, Finding, PANIC};
 use crate::property::{expect, find, names};
+
+use shrinker::Shrinker;
 
 /// Default cap on simulation runs one shrink may spend.
 pub const DEFAULT_MAX_RUNS: u64 = 2_000;
@@ -146,49 +149,4 @@ fn canonical(s: &Scenario, property: &str) -> Result<String, ShrinkError> {
             })
         }
     }
-}
-
-/// The state of one shrink: the property, the run budget, and every candidate already tried.
-pub(crate) struct Shrinker {
-    property: String,
-    max_runs: u64,
-    runs: u64,
-    /// Link of each tried candidate -> how it failed the property, if it did.
-    seen: BTreeMap<String, Option<Finding>>,
-}
-
-impl Shrinker {
-    /// How `c` fails the property, or `None` if it is invalid, passes, fails otherwise, or
-    /// the run budget is spent.
-    pub(crate) fn fails(&mut self, c: &Scenario) -> Option<Finding> {
-        let key = encode_link(c);
-        if let Some(known) = self.seen.get(&key) {
-            return known.clone();
-        }
-        if self.capped() || validate("candidate", c).is_err() {
-            return None;
-        }
-        self.runs += 1;
-        let found = check_scenario(c)
-            .ok()
-            .and_then(|o| o.findings.into_iter().find(|f| f.property == self.property));
-        self.seen.insert(key, found.clone());
-        found
-    }
-
-    pub(crate) fn capped(&self) -> bool {
-        self.runs >= self.max_runs
-    }
-}
-
-/// `d` halved, in whole seconds from one second up, in whole milliseconds below; `None` once
-/// it cannot get shorter.
-pub(crate) fn halve(d: Dur) -> Option<Dur> {
-    let unit = if d.0 >= Dur::secs(2).0 {
-        Dur::secs(1).0
-    } else {
-        Dur::millis(1).0
-    };
-    let h = Dur(d.0 / 2 / unit * unit);
-    (h.0 > 0 && h < d).then_some(h)
 }

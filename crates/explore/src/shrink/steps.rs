@@ -3,7 +3,8 @@
 
 use faultline_scenario::{Dur, Scenario};
 
-use super::{ddmin, halve, Shrinker};
+use super::ddmin::ddmin;
+use super::shrinker::Shrinker;
 
 /// Removes faults with ddmin.
 pub(crate) fn drop_faults(sh: &mut Shrinker, s: Scenario, log: &mut dyn FnMut(&str)) -> Scenario {
@@ -85,6 +86,18 @@ pub(crate) fn shorten_faults(
         }
     }
     s
+}
+
+/// `d` halved, in whole seconds from one second up, in whole milliseconds below; `None` once
+/// it cannot get shorter.
+fn halve(d: Dur) -> Option<Dur> {
+    let unit = if d.0 >= Dur::secs(2).0 {
+        Dur::secs(1).0
+    } else {
+        Dur::millis(1).0
+    };
+    let h = Dur(d.0 / 2 / unit * unit);
+    (h.0 > 0 && h < d).then_some(h)
 }
 
 /// A count in the scenario that shrinking may lower.

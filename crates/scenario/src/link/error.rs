@@ -1,6 +1,6 @@
 //! Why a link could not be opened, in words a reader of an old issue can act on.
 
-use super::{LINK_VERSION, MAX_DECOMPRESSED_BYTES, MAX_LINK_CHARS};
+use super::limits::{LINK_VERSION, MAX_DECOMPRESSED_BYTES, MAX_LINK_CHARS};
 use crate::model_version::MODEL_VERSION;
 
 /// Why a link could not be opened.

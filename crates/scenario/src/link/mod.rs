@@ -9,37 +9,24 @@
 //! Both keep the zlib checksum and the caps on link length and unpacked size. The corpus in
 //! `tests/link_corpus/` holds links of every format ever shipped and is never regenerated.
 
+mod cbor;
 mod error;
+mod limits;
 mod packing;
 mod prune;
 mod record;
+mod shared;
 mod v1;
 mod v1_layouts;
 mod v2;
 
 pub use error::LinkError;
+pub use limits::{LINK_VERSION, MAX_DECOMPRESSED_BYTES, MAX_LINK_CHARS};
 pub use record::RunRecord;
+pub use shared::SharedLink;
 
 use crate::format::Scenario;
 use crate::validate::validate;
-
-/// The link format this build writes. It also reads every older one.
-pub const LINK_VERSION: u32 = 2;
-/// Longest link payload accepted, in characters.
-pub const MAX_LINK_CHARS: usize = 64 * 1024;
-/// Largest decompressed scenario, in bytes.
-pub const MAX_DECOMPRESSED_BYTES: usize = 256 * 1024;
-
-/// Everything a link carries.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SharedLink {
-    /// The scenario.
-    pub scenario: Scenario,
-    /// The model version that wrote the link (`None` for v1 links, which did not record it).
-    pub model_version: Option<u32>,
-    /// What the run showed when the link was copied, for links that check themselves.
-    pub record: Option<RunRecord>,
-}
 
 /// Encodes a scenario as `v2.<payload>` (no leading `#`), with no run record.
 pub fn encode_link(s: &Scenario) -> String {

@@ -6,7 +6,8 @@
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 
-use super::{LinkError, MAX_DECOMPRESSED_BYTES, MAX_LINK_CHARS};
+use super::error::LinkError;
+use super::limits::{MAX_DECOMPRESSED_BYTES, MAX_LINK_CHARS};
 
 /// `v<version>.<base64url(zlib(bytes))>`.
 pub(crate) fn pack(version: u32, bytes: &[u8]) -> String {

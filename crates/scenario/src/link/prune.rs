@@ -5,7 +5,7 @@
 
 use ciborium::Value;
 
-use super::v2;
+use super::cbor;
 use crate::format::Scenario;
 
 /// The scenario as a CBOR value with every removable field removed.
@@ -50,5 +50,5 @@ fn node<'a>(root: &'a mut Value, path: &[usize]) -> &'a mut Value {
 }
 
 fn decodes_to(root: &Value, original: &Scenario) -> bool {
-    v2::scenario_from_bytes(&v2::scenario_value_bytes(root)).as_ref() == Ok(original)
+    cbor::scenario_from_bytes(&cbor::scenario_value_bytes(root)).as_ref() == Ok(original)
 }

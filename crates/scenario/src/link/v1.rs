@@ -5,8 +5,9 @@
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use super::cbor;
+use super::error::LinkError;
 use super::v1_layouts::{ScenarioL0, ScenarioL1, ScenarioL2, ScenarioL3};
-use super::{v2, LinkError};
 use crate::format::Scenario;
 use crate::validate::validate;
 
@@ -45,7 +46,7 @@ fn try_layout<L: DeserializeOwned + Serialize>(bytes: &[u8]) -> Result<Scenario,
         )));
     }
     // Through the self-describing form, so fields this layout lacks take today's defaults.
-    let scenario = v2::scenario_from_bytes(&v2::scenario_value_bytes(&layout))
+    let scenario = cbor::scenario_from_bytes(&cbor::scenario_value_bytes(&layout))
         .map_err(LinkError::BadScenario)?;
     // A payload of one layout can happen to parse as another; validation rejects most such
     // misreadings, so a layout only wins with a valid scenario.
