@@ -263,7 +263,7 @@ pub(crate) struct Pass {
 /// Lifecycle state of the owner, changefeeds and processors.
 #[derive(Clone, Debug)]
 pub struct Lifecycle {
-    /// Per changefeed, its lifecycle as the owner sees it (its watermarks are `Cdc.feeds`).
+    /// Per changefeed, its lifecycle as the owner sees it (its watermarks are `Cdc.watermarks`).
     pub feeds: Vec<FeedLifecycle>,
     /// Per capture, per changefeed.
     pub processors: Vec<Vec<ProcessorState>>,

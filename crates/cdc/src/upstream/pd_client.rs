@@ -3,7 +3,7 @@
 //! answer a message back, with the upstream timeouts, so a partition from PD means what it
 //! means upstream: no timestamp, no region load.
 //! - The workload client (`client-1`, TiDB's role) takes its start ts and commit ts from
-//!   PD through [`TsoClient`] batching (tikv/pd `client/tso_dispatcher.go`); a start ts
+//!   PD through [`TsoClient`](crate::upstream::tso_client::TsoClient) batching (tikv/pd `client/tso_dispatcher.go`); a start ts
 //!   that fails is a transaction that never begins; a commit ts that fails is asked for
 //!   again (client-go `txnkv/transaction/2pc.go` `execute` -> `GetTimestampWithRetry`).
 //! - Each store's resolved-ts advancer asks PD for a min ts every `min-ts-interval` and
