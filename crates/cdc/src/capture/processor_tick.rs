@@ -19,7 +19,7 @@ impl Cdc {
         let mut blocked = false;
         if let Some(c) = self.capture_index(node) {
             self.processor_tick(cx, c);
-            blocked = self.life.processor_blocked[c as usize];
+            blocked = self.life.managers[c as usize].blocked;
         }
         if !blocked {
             cx.out
@@ -33,10 +33,10 @@ impl Cdc {
         self.processor_table_progress(c);
         for cf in 0..self.cfg.changefeeds.len() {
             if self.processor_lifecycle(cx, c, cf as CfIx) {
-                self.life.processor_blocked[c as usize] = true;
+                self.life.managers[c as usize].blocked = true;
                 return;
             }
-            if self.life.processors[c as usize][cf]
+            if self.life.managers[c as usize].states[cf]
                 == crate::owner::lifecycle::ProcessorState::Running
             {
                 self.sink_tick(cx, c, cf);

@@ -63,7 +63,7 @@ impl Cdc {
 
     /// Processor state of a changefeed on a capture.
     pub fn processor_state(&self, capture: u32, cf: CfIx) -> ProcessorState {
-        self.life.processors[capture as usize][cf as usize]
+        self.life.managers[capture as usize].states[cf as usize]
     }
 
     /// The `OwnerTick` timer of capture node `node`: when it is the owner, the scheduler's
@@ -284,7 +284,7 @@ impl Cdc {
         let l = &self.life.feeds[cf as usize];
         let should_run = l.status.should_run() && l.sink == SinkState::Running;
         let kafka = self.cfg.changefeeds[cf as usize].sink.is_kafka();
-        let state = &mut self.life.processors[c as usize][cf as usize];
+        let state = &mut self.life.managers[c as usize].states[cf as usize];
         match *state {
             ProcessorState::Closed if should_run => {
                 if kafka && !self.kafka.any_broker_reachable(cx.reach, node) {
@@ -343,12 +343,12 @@ impl Cdc {
         } else {
             // Only a processor waiting in Closing is done: as shipped it may already run a
             // new producer while this old one finished closing.
-            let state = &mut self.life.processors[side as usize][cf as usize];
+            let state = &mut self.life.managers[side as usize].states[cf as usize];
             if *state == ProcessorState::Closing {
                 *state = ProcessorState::Closed;
             }
-            if blocking && self.life.processor_blocked[side as usize] {
-                self.life.processor_blocked[side as usize] = false;
+            if blocking && self.life.managers[side as usize].blocked {
+                self.life.managers[side as usize].blocked = false;
                 cx.out
                     .set_timer(node, SimDuration::ZERO, CdcTimer::ProcessorTick);
             }
@@ -360,10 +360,10 @@ impl Cdc {
     /// Whichever capture holds the owner role, not a fixed one.
     pub(crate) fn lifecycle_capture_lost(&mut self, c: u32) {
         let node = self.captures[c as usize];
-        for s in &mut self.life.processors[c as usize] {
+        for s in &mut self.life.managers[c as usize].states {
             *s = ProcessorState::Closed;
         }
-        self.life.processor_blocked[c as usize] = false;
+        self.life.managers[c as usize].blocked = false;
         let mut owner_side_closes = Vec::new();
         self.kafka.closing.retain(|(cf, side, _), job| {
             let dies = job.node == node;
@@ -383,7 +383,7 @@ impl Cdc {
 
     /// A capture (re)started with its tables: its processors run.
     pub(crate) fn lifecycle_capture_started(&mut self, c: u32) {
-        for s in &mut self.life.processors[c as usize] {
+        for s in &mut self.life.managers[c as usize].states {
             *s = ProcessorState::Running;
         }
     }
@@ -439,7 +439,7 @@ impl Cdc {
             out.push(l.status.code() as f64);
             out.push(l.sink.code() as f64);
             for c in 0..self.captures.len() {
-                out.push(self.life.processors[c][cf].code() as f64);
+                out.push(self.life.managers[c].states[cf].code() as f64);
             }
             if let Some(t) = self.kafka.topics.get(cf).and_then(|t| t.as_ref()) {
                 out.push(t.consumer.watermark.lag_secs(now));

@@ -244,7 +244,7 @@ fn a_processor_of_a_stopped_changefeed_closes_its_producer() {
 #[test]
 fn a_processor_starts_through_initializing_only_with_a_broker() {
     let mut w = kafka_world(SinkClose::Async);
-    w.model.cdc.life.processors[0][0] = ProcessorState::Closed;
+    w.model.cdc.life.managers[0].states[0] = ProcessorState::Closed;
     let step = |w: &mut World<Stack>| {
         let mut cx = cx_at(secs(5), &w.kernel.net);
         let cdc = &mut w.model.cdc;
