@@ -1,7 +1,7 @@
 //! The top of the TiCDC model: routing only. Every message, timer, node state change and
 //! link change is handed to the handler of its mechanism; the state is [`Cdc`] (`cdc.rs`).
 
-use faultline_sim::{Kernel, Level, NodeId, NodeState, SimDuration, SimTime};
+use faultline_sim::{Kernel, Level, NodeId, NodeState, SimDuration};
 use faultline_tikv::{Cluster, OpEvent};
 
 use crate::capture::kvclient::KvClient;
@@ -10,7 +10,7 @@ use crate::cdc::Cdc;
 use crate::endpoint::store_endpoint::{ScanRequest, Subscriber};
 use crate::ids::CfIx;
 use crate::msg::{CdcMsg, CdcTimer, RegionEventKind};
-use crate::out::{Command, Out, Reach};
+use crate::out::{Command, Cx, Out, Reach};
 use crate::stack::Stack;
 use crate::ts::Ts;
 use crate::upstream::send_failure::RST_LATENCY;
@@ -19,7 +19,7 @@ impl Cdc {
     /// Arms the first timers and subscribes every table.
     pub fn init(&mut self, k: &mut Kernel<Stack>) {
         if self.enabled() {
-            routed(k, |_, out| self.start(out));
+            routed(k, |cx| self.start(&mut cx.out));
         }
     }
 
@@ -32,9 +32,7 @@ impl Cdc {
         to: NodeId,
         msg: CdcMsg,
     ) {
-        self.handle(k, |cdc, at, out| {
-            cdc.message(at, out, tikv, (from, to), msg)
-        });
+        self.handle(k, |cdc, cx| cdc.message(cx, tikv, (from, to), msg));
     }
 
     /// A TiCDC timer: its handler runs, then the endpoints' queued batches go out.
@@ -45,15 +43,15 @@ impl Cdc {
         node: NodeId,
         timer: CdcTimer,
     ) {
-        self.handle(k, |cdc, at, out| cdc.timer(at, out, tikv, node, timer));
+        self.handle(k, |cdc, cx| cdc.timer(cx, tikv, node, timer));
     }
 
     /// Outcomes of the TiKV model's tracked proposals since the last call: each is handled
     /// (`txn_apply.rs`), then the endpoints' queued batches go out.
     pub fn on_op_events(&mut self, k: &mut Kernel<Stack>, tikv: &Cluster, events: Vec<OpEvent>) {
-        self.handle(k, |cdc, (now, _), out| {
+        self.handle(k, |cdc, cx| {
             for e in events {
-                cdc.on_op_event(now, out, tikv, e);
+                cdc.on_op_event(cx, tikv, e);
             }
         });
     }
@@ -61,35 +59,31 @@ impl Cdc {
     /// A node was killed, restarted, paused or resumed.
     pub fn on_node_state(&mut self, k: &mut Kernel<Stack>, node: NodeId, state: NodeState) {
         if self.enabled() {
-            self.handle(k, |cdc, at, out| cdc.node_state(at, out, node, state));
+            self.handle(k, |cdc, cx| cdc.node_state(cx, node, state));
         }
     }
 
     /// Links changed: streams over cut links break after the gRPC keepalive timeout, held
     /// batches, held region requests and parked MySQL commits whose link is back go on.
     pub fn on_links_changed(&mut self, k: &mut Kernel<Stack>) {
-        routed(k, |(now, reach), out| {
+        routed(k, |cx| {
             for s in 0..self.stores.len() as u32 {
                 let after = self.cfg.grpc_keepalive.breaks_after();
-                self.streams_may_break((reach, &mut *out), s, after);
+                self.streams_may_break(cx, s, after);
             }
-            self.client_connections_may_break(now, out, reach);
-            self.flush_held_events(reach, out);
-            self.flush_held_requests(reach, out);
-            self.resume_parked_commits(reach, out);
+            self.client_connections_may_break(cx);
+            self.flush_held_events(cx);
+            self.flush_held_requests(cx);
+            self.resume_parked_commits(cx);
         });
     }
 
     /// Runs handler `f` through [`routed`], then sends (or holds) the batches the stores' CDC
     /// endpoints queued during it, in the same outbox.
-    fn handle(
-        &mut self,
-        k: &mut Kernel<Stack>,
-        f: impl FnOnce(&mut Self, (SimTime, Reach), &mut Out),
-    ) {
-        routed(k, |at, out| {
-            f(self, at, out);
-            self.flush_endpoints(at.1, out);
+    fn handle(&mut self, k: &mut Kernel<Stack>, f: impl FnOnce(&mut Self, &mut Cx)) {
+        routed(k, |cx| {
+            f(self, cx);
+            self.flush_endpoints(cx);
         });
     }
 
@@ -126,15 +120,8 @@ impl Cdc {
     // Long because it matches every message, one short arm each: a routing table reads
     // better whole than split.
     #[allow(clippy::too_many_lines)]
-    fn message(
-        &mut self,
-        at: (SimTime, Reach),
-        out: &mut Out,
-        tikv: &Cluster,
-        (from, to): (NodeId, NodeId),
-        msg: CdcMsg,
-    ) {
-        let now = at.0;
+    fn message(&mut self, cx: &mut Cx, tikv: &Cluster, (from, to): (NodeId, NodeId), msg: CdcMsg) {
+        let now = cx.now;
         match msg {
             CdcMsg::Register {
                 cf,
@@ -159,18 +146,18 @@ impl Cdc {
                 let (Some(s), Some(c)) = (self.store_ix(from), self.capture_index(to)) else {
                     return;
                 };
-                if !self.stream_in_order(out, c, cf, s, stream, seq) {
+                if !self.stream_in_order(&mut cx.out, c, cf, s, stream, seq) {
                     return;
                 }
                 for e in &events {
                     if let RegionEventKind::Error(err) = &e.kind {
                         let detail =
                             format!("region_id={} store={} error={err:?}", e.region, s + 1);
-                        out.log(Some(to), Level::Info, "region failed", detail);
+                        cx.out.log(Some(to), Level::Info, "region failed", detail);
                     }
                 }
                 let actions = self.kv_input(c, cf, |kv, a| kv.on_events(s, stream, events, a));
-                self.apply_kv(out, c, cf, actions);
+                self.apply_kv(&mut cx.out, c, cf, actions);
             }
             CdcMsg::MysqlWrite {
                 cf,
@@ -178,16 +165,16 @@ impl Cdc {
                 batch,
                 rows,
                 up_to: _,
-            } => self.mysql_on_write((now, out), from, to, cf, (table, batch), rows),
+            } => self.mysql_on_write(cx, from, to, cf, (table, batch), rows),
             CdcMsg::MysqlAck { cf, table, batch } => self.mysql_on_ack(now, to, cf, table, batch),
             CdcMsg::TableStatus { cf, tables } => self.owner_on_table_status(from, cf, tables),
-            CdcMsg::Session(m) => self.on_session_msg((now, out), from, to, m),
+            CdcMsg::Session(m) => self.on_session_msg(cx, from, to, m),
             CdcMsg::KafkaProduce {
                 cf,
                 partition,
                 batch,
                 messages,
-            } => self.kafka_on_produce(out, to, cf, partition, batch, messages),
+            } => self.kafka_on_produce(&mut cx.out, to, cf, partition, batch, messages),
             CdcMsg::KafkaAck { cf, table, batch } => self.kafka_on_ack(now, to, cf, table, batch),
             CdcMsg::ResolveLock {
                 region,
@@ -197,8 +184,8 @@ impl Cdc {
                     self.resolve_region_locks((now, tikv), s, region, max_version);
                 }
             }
-            CdcMsg::Txn(m) => self.on_txn_msg(at, out, tikv, (from, to), m),
-            CdcMsg::Pd(m) => self.on_pd_msg(at, out, tikv, (from, to), m),
+            CdcMsg::Txn(m) => self.on_txn_msg(cx, tikv, (from, to), m),
+            CdcMsg::Pd(m) => self.on_pd_msg(cx, tikv, (from, to), m),
         }
     }
 
@@ -206,26 +193,19 @@ impl Cdc {
     // Long because it matches every timer, one short arm each: a routing table reads better
     // whole than split.
     #[allow(clippy::too_many_lines)]
-    fn timer(
-        &mut self,
-        at: (SimTime, Reach),
-        out: &mut Out,
-        tikv: &Cluster,
-        node: NodeId,
-        timer: CdcTimer,
-    ) {
-        let (now, reach) = at;
+    fn timer(&mut self, cx: &mut Cx, tikv: &Cluster, node: NodeId, timer: CdcTimer) {
         match timer {
-            CdcTimer::WorkloadTick => self.workload_tick(now, out),
-            CdcTimer::TxnCommit { txn } => self.commit(out, txn),
+            CdcTimer::WorkloadTick => self.workload_tick(cx),
+            CdcTimer::TxnCommit { txn } => self.commit(&mut cx.out, txn),
             CdcTimer::EndpointTick => {
                 // A store not joined yet, or removed, runs no TiKV and so no endpoint; the
                 // timer keeps going for the day it joins.
                 let running = |s: u32| tikv.store_state(s).is_some_and(|st| st.in_cluster());
                 if let Some(s) = self.store_ix(node).filter(|s| running(*s)) {
-                    self.endpoint_tick(out, tikv, s);
+                    self.endpoint_tick(&mut cx.out, tikv, s);
                 }
-                out.set_timer(node, self.cfg.min_ts_interval, CdcTimer::EndpointTick);
+                cx.out
+                    .set_timer(node, self.cfg.min_ts_interval, CdcTimer::EndpointTick);
             }
             CdcTimer::ScanDone {
                 capture,
@@ -246,88 +226,84 @@ impl Cdc {
                 self.endpoint_scan_done(tikv, s, req);
             }
             CdcTimer::RequestRegion { cf, region } => {
-                self.kv_request_region((reach, out), tikv, node, cf, region)
+                self.kv_request_region(cx, tikv, node, cf, region)
             }
             CdcTimer::WorkerExit { cf, store, stream } => {
-                self.kv_worker_exit(out, node, cf, store, stream)
+                self.kv_worker_exit(&mut cx.out, node, cf, store, stream)
             }
             CdcTimer::RecvLoopExit { cf, store, stream } => {
-                self.kv_recv_loop_exit(out, node, cf, store, stream)
+                self.kv_recv_loop_exit(&mut cx.out, node, cf, store, stream)
             }
-            CdcTimer::StreamBroken { store } => self.kv_stream_broken((reach, out), node, store),
-            CdcTimer::ProcessorTick => self.on_processor_tick(at, out, node),
-            CdcTimer::OwnerTick => self.on_owner_tick(at, out, node),
-            CdcTimer::Session(t) => self.on_session_timer(at, out, node, t),
+            CdcTimer::StreamBroken { store } => self.kv_stream_broken(cx, node, store),
+            CdcTimer::ProcessorTick => self.on_processor_tick(cx, node),
+            CdcTimer::OwnerTick => self.on_owner_tick(cx, node),
+            CdcTimer::Session(t) => self.on_session_timer(cx, node, t),
             CdcTimer::KafkaSendTimeout { cf, table, batch } => {
-                self.kafka_on_send_timeout(out, node, cf, table, batch)
+                self.kafka_on_send_timeout(&mut cx.out, node, cf, table, batch)
             }
             CdcTimer::KafkaClientClosed {
                 cf,
                 side,
                 job,
                 client,
-            } => self.on_client_closed(at, out, node, cf, side, (job, client)),
+            } => self.on_client_closed(cx, node, cf, side, (job, client)),
             CdcTimer::RedoFlush => {
                 if self.capture_index(node).is_some_and(|c| self.is_owner(c)) {
-                    self.redo_flush(now, out, node);
+                    self.redo_flush(cx, node);
                 }
-                out.set_timer(node, self.cfg.redo_flush_interval, CdcTimer::RedoFlush);
+                cx.out
+                    .set_timer(node, self.cfg.redo_flush_interval, CdcTimer::RedoFlush);
             }
             CdcTimer::MysqlApplied {
                 capture,
                 cf,
                 table,
                 batch,
-            } => self.mysql_on_applied((reach, out), node, capture, cf, (table, batch)),
-            CdcTimer::Txn(t) => self.on_txn_timer((now, out), (tikv, reach), t),
-            CdcTimer::Pd(t) => self.on_pd_timer(out, node, t),
+            } => self.mysql_on_applied(cx, node, capture, cf, (table, batch)),
+            CdcTimer::Txn(t) => self.on_txn_timer(cx, tikv, t),
+            CdcTimer::Pd(t) => self.on_pd_timer(&mut cx.out, node, t),
         }
     }
 
     /// Routes a node's state change (killed, restarted, paused, resumed) to its handler.
-    fn node_state(
-        &mut self,
-        (now, reach): (SimTime, Reach),
-        out: &mut Out,
-        node: NodeId,
-        state: NodeState,
-    ) {
+    fn node_state(&mut self, cx: &mut Cx, node: NodeId, state: NodeState) {
         self.kafka.on_node_state(node, state);
         if let Some(s) = self.store_ix(node) {
-            self.client_connections_may_break(now, out, reach);
+            self.client_connections_may_break(cx);
             match state {
                 NodeState::Crashed => {
                     self.endpoints[s as usize].reset();
                     self.endpoint_reads_lost(s);
                     self.pd_clients.stores[s as usize].clear();
                     self.transport_store_reset(s);
-                    self.streams_may_break((reach, out), s, RST_LATENCY);
-                    self.client_connections_reset(out, reach, s);
+                    self.streams_may_break(cx, s, RST_LATENCY);
+                    self.client_connections_reset(cx, s);
                 }
                 NodeState::Paused => {
                     let after = self.cfg.grpc_keepalive.breaks_after();
-                    self.streams_may_break((reach, out), s, after);
+                    self.streams_may_break(cx, s, after);
                 }
                 NodeState::Up => {
                     // Timers of a crashed node are dropped; re-arm after a restart.
-                    out.set_timer(node, self.cfg.min_ts_interval, CdcTimer::EndpointTick);
+                    cx.out
+                        .set_timer(node, self.cfg.min_ts_interval, CdcTimer::EndpointTick);
                 }
             }
         } else if let Some(c) = self.capture_index(node) {
-            self.capture_state_changed(reach, out, c, state);
+            self.capture_state_changed(cx, c, state);
         } else if node == self.pd {
             // A resume after a pause releases the held timers; only a restart re-arms them.
             let restarted = state == NodeState::Up && self.etcd.crashed;
             self.etcd.crashed = state == NodeState::Crashed;
             if restarted {
-                self.etcd_restarted(now, out);
+                self.etcd_restarted(cx);
             }
         } else if node == self.client {
             // A resume after a pause releases the held timers; only a restart re-arms them.
             let restarted = state == NodeState::Up && self.pd_clients.client_crashed;
             self.pd_clients.client_crashed = state == NodeState::Crashed;
             if state == NodeState::Crashed || restarted {
-                self.workload_client_state(now, out, state);
+                self.workload_client_state(cx, state);
             }
         } else if Some(node) == self.mysql && state == NodeState::Crashed {
             self.mysql_crashed();
@@ -335,11 +311,11 @@ impl Cdc {
     }
 
     /// A capture process was killed, or restarted after a kill (a pause changes nothing here).
-    fn capture_state_changed(&mut self, reach: Reach, out: &mut Out, c: u32, state: NodeState) {
+    fn capture_state_changed(&mut self, cx: &mut Cx, c: u32, state: NodeState) {
         let node = self.captures[c as usize];
         match state {
             NodeState::Crashed => {
-                let epoch = reach.incarnation(node);
+                let epoch = cx.reach.incarnation(node);
                 self.close_mysql_connections(c);
                 for p in &mut self.processors[c as usize] {
                     let next_batch = p.next_batch;
@@ -356,7 +332,7 @@ impl Cdc {
             // A restart after a kill (not a resume after a pause): timers and session anew.
             NodeState::Up if self.sessions[c as usize].crashed => {
                 self.sessions[c as usize].crashed = false;
-                self.start_capture(out, c);
+                self.start_capture(&mut cx.out, c);
             }
             _ => {}
         }
@@ -384,14 +360,14 @@ fn scan_request(
     }
 }
 
-/// Runs a handler `f` with the time, the network as [`Reach`] and a fresh outbox, then
-/// routes what it wrote; returns what `f` returned.
-pub(crate) fn routed<R>(
-    k: &mut Kernel<Stack>,
-    f: impl FnOnce((SimTime, Reach), &mut Out) -> R,
-) -> R {
-    let mut out = Out::default();
-    let r = f((k.now(), Reach::new(&k.net)), &mut out);
+/// Runs a handler `f` with a context at the kernel's time (the network as [`Reach`], a fresh
+/// outbox), then routes what it wrote; returns what `f` returned.
+pub(crate) fn routed<R>(k: &mut Kernel<Stack>, f: impl FnOnce(&mut Cx) -> R) -> R {
+    let (r, mut out) = {
+        let mut cx = Cx::new(k.now(), Reach::new(&k.net));
+        let r = f(&mut cx);
+        (r, cx.out)
+    };
     route(k, &mut out);
     r
 }

@@ -1,13 +1,15 @@
 //! What a component may do and ask, without a kernel: it writes commands (`send`,
 //! `send_ordered`, `set_timer`, `log`) to an [`Out`], and asks about the network through one
-//! named query, [`Reach`]. Only the top of the model (`model.rs`) hands the commands to the
-//! kernel, in the order they were written, so a component's unit test can assert on exactly
-//! what it did after one input.
+//! named query, [`Reach`]; a handler gets both, with the time of its event, in one context,
+//! [`Cx`]. Only the top of the model (`model.rs`) hands the commands to the kernel, in the
+//! order they were written, so a component's unit test can assert on exactly what it did
+//! after one input.
 //!
-//! The shape follows stateright's actor `Out` and raft-rs's `msgs` outbox.
+//! The shape follows stateright's actor `Out` and raft-rs's `msgs` outbox; `Cx` is the same
+//! type as crates/tikv's, with TiCDC's commands.
 
 pub use faultline_sim::Reach;
-use faultline_sim::{Level, NodeId, SimDuration};
+use faultline_sim::{Level, NodeId, SimDuration, SimTime};
 
 use crate::msg::{CdcMsg, CdcTimer};
 
@@ -136,5 +138,28 @@ impl Out {
                 _ => None,
             })
             .collect()
+    }
+}
+
+/// A handler's context: the time of the event it handles, what it may ask of the network, and
+/// where it writes what it does. One named type instead of `(now, reach)`, `(now, out)` and
+/// `(reach, out)` tuples.
+pub struct Cx<'a> {
+    /// The simulated time of the event.
+    pub now: SimTime,
+    /// Which processes run and which links get through.
+    pub reach: Reach<'a>,
+    /// The commands written so far.
+    pub out: Out,
+}
+
+impl<'a> Cx<'a> {
+    /// A context at `now` over `reach`, with an empty outbox.
+    pub fn new(now: SimTime, reach: Reach<'a>) -> Self {
+        Cx {
+            now,
+            reach,
+            out: Out::default(),
+        }
     }
 }

@@ -1,11 +1,12 @@
 //! A small full stack for message-level tests: three stores, 16 regions, the given captures
 //! and changefeeds, no workload unless a test asks for one.
 
-use faultline_sim::{Network, NodeId, SimDuration, SimTime, World};
+use faultline_sim::{Network, NodeId, Reach, SimDuration, SimTime, World};
 use faultline_tikv::TikvConfig;
 
 use crate::change::RowChange;
 use crate::config::{CdcConfig, ChangefeedConfig, KafkaProtocol, SinkClose, SinkType};
+use crate::out::Cx;
 use crate::stack::Stack;
 use crate::ts::Ts;
 
@@ -59,6 +60,12 @@ pub(crate) fn kafka_config(tables: u32, sink_close: SinkClose) -> CdcConfig {
 pub(crate) fn set_link(w: &mut World<Stack>, (a, b): (NodeId, NodeId), up: bool) {
     w.kernel.net.update_link(a, b, |l| l.up = up);
     w.kernel.net.update_link(b, a, |l| l.up = up);
+}
+
+/// A handler's context at `now` over `net` (a test world's `w.kernel.net`), with an empty
+/// outbox: what `model.rs` gives a handler, for a test that calls one directly.
+pub(crate) fn cx_at(now: SimTime, net: &Network) -> Cx<'_> {
+    Cx::new(now, Reach::new(net))
 }
 
 /// `s` simulated seconds after the start.

@@ -10,7 +10,7 @@ use crate::cdc::Cdc;
 use crate::ids::CfIx;
 use crate::keyspace::RegionSpan;
 use crate::msg::{CdcMsg, CdcTimer};
-use crate::out::{Out, Reach};
+use crate::out::{Cx, Out};
 use crate::ts::Ts;
 
 impl Cdc {
@@ -30,7 +30,7 @@ impl Cdc {
     /// The KV client of changefeed `cf` on capture node `node` (re)requests `region`.
     pub(crate) fn kv_request_region(
         &mut self,
-        (reach, out): (Reach, &mut Out),
+        cx: &mut Cx,
         tikv: &Cluster,
         node: NodeId,
         cf: CfIx,
@@ -41,6 +41,7 @@ impl Cdc {
         };
         let leader = tikv.pd_region_leader_store(region);
         let stores = &self.stores;
+        let reach = cx.reach;
         let reachable = |s: u32| reach.reachable(node, stores[s as usize]);
         let mut actions = Vec::new();
         self.processors[c as usize][cf as usize].kv.request(
@@ -54,16 +55,18 @@ impl Cdc {
                 Some((store, stream, msg)) => {
                     let ends = (node, self.stores[store as usize]);
                     let key = (c, cf, store, stream);
-                    self.transport.requests.send((reach, out), ends, key, msg);
+                    self.transport
+                        .requests
+                        .send(reach, &mut cx.out, ends, key, msg);
                 }
-                None => self.apply_kv(out, c, cf, vec![action]),
+                None => self.apply_kv(&mut cx.out, c, cf, vec![action]),
             }
         }
     }
 
     /// Sends the region requests held for a cut link whose stream is still open and whose
     /// link is up again; those of a stream gone meanwhile are dropped with it.
-    pub(crate) fn flush_held_requests(&mut self, reach: Reach, out: &mut Out) {
+    pub(crate) fn flush_held_requests(&mut self, cx: &mut Cx) {
         let (captures, stores, processors) = (&self.captures, &self.stores, &self.processors);
         let route = |(c, cf, store, stream): (u32, CfIx, u32, u64)| {
             let kv = &processors.get(c as usize)?.get(cf as usize)?.kv;
@@ -73,7 +76,7 @@ impl Cdc {
                 .is_some_and(|s| s.generation == stream);
             open.then(|| (captures[c as usize], stores[store as usize]))
         };
-        self.transport.requests.flush((reach, out), route);
+        self.transport.requests.flush(cx.reach, &mut cx.out, route);
     }
 
     /// A region worker of the stream to `store` exited (tiflow#9595: when it evicts its regions).
@@ -115,49 +118,40 @@ impl Cdc {
     }
 
     /// The gRPC keepalive of the streams to `store` fired: unless the link healed meanwhile, every changefeed's stream to it breaks.
-    pub(crate) fn kv_stream_broken(
-        &mut self,
-        (reach, out): (Reach, &mut Out),
-        node: NodeId,
-        store: u32,
-    ) {
+    pub(crate) fn kv_stream_broken(&mut self, cx: &mut Cx, node: NodeId, store: u32) {
         let Some(c) = self.capture_index(node) else {
             return;
         };
         let store_node = self.stores[store as usize];
-        if reach.reachable(node, store_node) && reach.is_up(store_node) {
+        if cx.reach.reachable(node, store_node) && cx.reach.is_up(store_node) {
             return; // healed before the keepalive fired
         }
         for cf in 0..self.cfg.changefeeds.len() as CfIx {
             let actions = self.kv_input(c, cf, |kv, a| kv.on_stream_broken(store, a));
             if !actions.is_empty() {
-                out.log(
+                cx.out.log(
                     Some(node),
                     Level::Warn,
                     "stream to store closed",
                     format!("store={} changefeed={}", store + 1, self.cf_id(cf)),
                 );
             }
-            self.apply_kv(out, c, cf, actions);
+            self.apply_kv(&mut cx.out, c, cf, actions);
         }
     }
 
     /// Store `store` died, paused or was cut from some captures: every capture with a stream
     /// to it that it can no longer reach arms the stream's break after `after` (a reset's
     /// latency, or gRPC's keepalive timeout).
-    pub(crate) fn streams_may_break(
-        &mut self,
-        (reach, out): (Reach, &mut Out),
-        store: u32,
-        after: SimDuration,
-    ) {
+    pub(crate) fn streams_may_break(&mut self, cx: &mut Cx, store: u32, after: SimDuration) {
         for (c, procs) in self.processors.iter().enumerate() {
             let node = self.captures[c];
             let has_stream = procs.iter().any(|p| p.kv.streams().contains_key(&store));
             let store_node = self.stores[store as usize];
-            let healthy = reach.reachable(node, store_node) && reach.is_up(store_node);
+            let healthy = cx.reach.reachable(node, store_node) && cx.reach.is_up(store_node);
             if has_stream && !healthy {
-                out.set_timer(node, after, CdcTimer::StreamBroken { store });
+                cx.out
+                    .set_timer(node, after, CdcTimer::StreamBroken { store });
             }
         }
     }

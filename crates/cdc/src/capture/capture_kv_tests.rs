@@ -5,9 +5,9 @@
 use faultline_sim::{NodeState, SimDuration, World};
 
 use crate::msg::CdcTimer;
-use crate::out::{Command, Out, Reach};
+use crate::out::{Command, Out};
 use crate::stack::Stack;
-use crate::test_world::{mysql_feed, secs, set_link, world};
+use crate::test_world::{cx_at, mysql_feed, secs, set_link, world};
 
 /// One capture replicating two tables, with streams to the stores, at 5 s.
 fn streaming_world() -> World<Stack> {
@@ -41,12 +41,9 @@ fn a_stream_breaks_after_the_keepalive_only_while_its_store_is_out_of_reach() {
     let ends = (w.model.cdc.captures[0], w.model.cdc.stores[store as usize]);
     let keepalive = w.model.cdc.cfg.grpc_keepalive.breaks_after();
     let arm = |w: &mut World<Stack>| {
-        let mut out = Out::default();
-        let reach = Reach::new(&w.kernel.net);
-        w.model
-            .cdc
-            .streams_may_break((reach, &mut out), store, keepalive);
-        breaks_armed(&out)
+        let mut cx = cx_at(w.kernel.now(), &w.kernel.net);
+        w.model.cdc.streams_may_break(&mut cx, store, keepalive);
+        breaks_armed(&cx.out)
     };
     assert_eq!(arm(&mut w), [], "a healthy stream is left alone");
     set_link(&mut w, ends, false);
@@ -66,12 +63,9 @@ fn a_break_that_fires_after_the_link_healed_does_nothing() {
     let store = streamed_store(&w);
     let ends = (w.model.cdc.captures[0], w.model.cdc.stores[store as usize]);
     let fire = |w: &mut World<Stack>| {
-        let mut out = Out::default();
-        let reach = Reach::new(&w.kernel.net);
-        w.model
-            .cdc
-            .kv_stream_broken((reach, &mut out), ends.0, store);
-        out
+        let mut cx = cx_at(w.kernel.now(), &w.kernel.net);
+        w.model.cdc.kv_stream_broken(&mut cx, ends.0, store);
+        cx.out
     };
     assert!(
         fire(&mut w).commands().is_empty(),

@@ -19,7 +19,7 @@ use crate::capture::kvclient::region::Owner;
 use crate::capture::kvclient::KvClient;
 use crate::cdc::Cdc;
 use crate::msg::CdcMsg;
-use crate::out::Out;
+use crate::out::Cx;
 use crate::ts::Ts;
 
 /// `advanceCheckTicker`: how often the region worker looks for stuck regions.
@@ -73,7 +73,8 @@ impl KvClient {
 
 impl Cdc {
     /// Capture `c`'s lock resolver for changefeed `cf`, on its processor's tick at `now`.
-    pub(crate) fn resolve_stale_locks(&mut self, now: SimTime, out: &mut Out, c: u32, cf: usize) {
+    pub(crate) fn resolve_stale_locks(&mut self, cx: &mut Cx, c: u32, cf: usize) {
+        let (now, out) = (cx.now, &mut cx.out);
         let p = &mut self.processors[c as usize][cf];
         if now < p.next_lock_check {
             return;

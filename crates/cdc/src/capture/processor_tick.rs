@@ -3,43 +3,44 @@
 //! and with redo what the redo log made durable) to MySQL or Kafka, and the table watermarks
 //! go to the owner.
 
-use faultline_sim::{NodeId, SimTime};
+use faultline_sim::NodeId;
 
 use crate::cdc::Cdc;
 use crate::change::RowChange;
 use crate::ids::CfIx;
 use crate::msg::{CdcMsg, CdcTimer};
-use crate::out::{Out, Reach};
+use crate::out::Cx;
 use crate::ts::Ts;
 
 impl Cdc {
     /// The `ProcessorTick` timer of capture node `node`: a tick, then the next one armed,
     /// unless a sync producer close now blocks the processor manager (its end re-arms it).
-    pub(crate) fn on_processor_tick(&mut self, at: (SimTime, Reach), out: &mut Out, node: NodeId) {
+    pub(crate) fn on_processor_tick(&mut self, cx: &mut Cx, node: NodeId) {
         let mut blocked = false;
         if let Some(c) = self.capture_index(node) {
-            self.processor_tick(at, out, c);
-            blocked = self.life.processor_blocked[c as usize];
+            self.processor_tick(cx, c);
+            blocked = self.life.managers[c as usize].blocked;
         }
         if !blocked {
-            out.set_timer(node, self.cfg.owner_tick, CdcTimer::ProcessorTick);
+            cx.out
+                .set_timer(node, self.cfg.owner_tick, CdcTimer::ProcessorTick);
         }
     }
 
     /// A processor tick on capture `c` at `now`: table states progress, then each
     /// changefeed's lifecycle runs and, while its processor runs, its sinks.
-    pub(crate) fn processor_tick(&mut self, at: (SimTime, Reach), out: &mut Out, c: u32) {
+    pub(crate) fn processor_tick(&mut self, cx: &mut Cx, c: u32) {
         self.processor_table_progress(c);
         for cf in 0..self.cfg.changefeeds.len() {
-            if self.processor_lifecycle(at, out, c, cf as CfIx) {
-                self.life.processor_blocked[c as usize] = true;
+            if self.processor_lifecycle(cx, c, cf as CfIx) {
+                self.life.managers[c as usize].blocked = true;
                 return;
             }
-            if self.life.processors[c as usize][cf]
+            if self.life.managers[c as usize].states[cf]
                 == crate::owner::lifecycle::ProcessorState::Running
             {
-                self.sink_tick(at.1, out, c, cf);
-                self.resolve_stale_locks(at.0, out, c, cf);
+                self.sink_tick(cx, c, cf);
+                self.resolve_stale_locks(cx, c, cf);
             }
         }
     }
@@ -48,9 +49,10 @@ impl Cdc {
     /// barrier (one batch in flight at a time), and every table's watermarks go to the owner.
     /// The watermarks sent are the puller's, not capped by the barrier: the owner computes
     /// the changefeed's resolved ts from them, which in turn moves the barrier.
-    fn sink_tick(&mut self, reach: Reach, out: &mut Out, c: u32, cf: usize) {
+    fn sink_tick(&mut self, cx: &mut Cx, c: u32, cf: usize) {
         let owner = self.owner_node_for(c);
-        let written = self.write_tables(reach, out, c, cf);
+        let written = self.write_tables(cx, c, cf);
+        let out = &mut cx.out;
         for (table, batch, rows) in written.kafka {
             self.kafka_produce(out, c, cf as CfIx, table, batch, rows);
         }
@@ -66,13 +68,8 @@ impl Cdc {
     /// The write half of [`Cdc::sink_tick`]: each primary table without a batch in flight
     /// takes its rows up to the barrier; a MySQL batch goes to `out`, a Kafka one is returned
     /// for the producer. A table with nothing new moves its checkpoint up to the barrier.
-    pub(crate) fn write_tables(
-        &mut self,
-        reach: Reach,
-        out: &mut Out,
-        c: u32,
-        cf: usize,
-    ) -> Written {
+    pub(crate) fn write_tables(&mut self, cx: &mut Cx, c: u32, cf: usize) -> Written {
+        let (reach, out) = (cx.reach, &mut cx.out);
         let node = self.captures[c as usize];
         let kafka = self.cfg.changefeeds[cf].sink.is_kafka();
         let mut written = Written::default();

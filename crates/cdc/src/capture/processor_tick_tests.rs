@@ -7,7 +7,7 @@ use crate::change::RowChange;
 use crate::msg::CdcMsg;
 use crate::out::{Command, Out, Reach};
 use crate::stack::Stack;
-use crate::test_world::{mysql_feed, secs};
+use crate::test_world::{cx_at, mysql_feed, secs};
 use crate::ts::Ts;
 
 /// One capture replicating tables 0 and 1 by 5 s, table 0 with one row ready to write (its
@@ -49,10 +49,13 @@ fn writes(out: &Out) -> Vec<(u32, usize)> {
 #[test]
 fn a_ready_row_goes_out_as_one_batch_and_the_next_waits_for_its_ack() {
     let mut w = world();
-    let mut out = Out::default();
-    let reach = Reach::new(&w.kernel.net);
-    let first = w.model.cdc.write_tables(reach, &mut out, 0, 0);
-    assert_eq!(writes(&out), vec![(0, 1)], "table 1 has nothing to write");
+    let mut cx = cx_at(w.kernel.now(), &w.kernel.net);
+    let first = w.model.cdc.write_tables(&mut cx, 0, 0);
+    assert_eq!(
+        writes(&cx.out),
+        vec![(0, 1)],
+        "table 1 has nothing to write"
+    );
     assert!(
         first.kafka.is_empty(),
         "a MySQL changefeed produces nothing to Kafka"
@@ -75,10 +78,9 @@ fn a_ready_row_goes_out_as_one_batch_and_the_next_waits_for_its_ack() {
         .unwrap()
         .buffer
         .insert((row.commit_ts, row.key), row);
-    let mut out = Out::default();
-    let reach = Reach::new(&w.kernel.net);
-    w.model.cdc.write_tables(reach, &mut out, 0, 0);
-    assert!(writes(&out).is_empty(), "one batch in flight per table");
+    let mut cx = cx_at(w.kernel.now(), &w.kernel.net);
+    w.model.cdc.write_tables(&mut cx, 0, 0);
+    assert!(writes(&cx.out).is_empty(), "one batch in flight per table");
 }
 
 #[test]
@@ -97,9 +99,9 @@ fn nothing_is_written_while_the_link_to_mysql_is_cut() {
     w.run_until(secs(5));
     let reach = Reach::new(&w.kernel.net);
     assert!(!reach.link_clean(capture, mysql), "the cut is in place");
-    let mut out = Out::default();
-    let written = w.model.cdc.write_tables(reach, &mut out, 0, 0);
-    assert!(writes(&out).is_empty(), "{out:?}");
+    let mut cx = cx_at(w.kernel.now(), &w.kernel.net);
+    let written = w.model.cdc.write_tables(&mut cx, 0, 0);
+    assert!(writes(&cx.out).is_empty(), "{:?}", cx.out);
     assert_eq!(written.status.len(), 2, "the owner still hears both tables");
     let sink = &w.model.cdc.processors[0][0].tables[&0];
     assert_eq!(sink.buffer.len(), 1, "the row waits");

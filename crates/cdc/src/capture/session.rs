@@ -12,14 +12,14 @@
 //! whatever arrives last. A capture that was not the owner has no resign to wait for: its
 //! processors close when its run loop returns, with either toggle.
 
-use faultline_sim::{Level, NodeId, SimTime};
+use faultline_sim::{Level, NodeId};
 
 use crate::capture::processor::Processor;
 use crate::cdc::Cdc;
 pub use crate::etcd::wire::{OperatorAction, SessionMsg, SessionTimer};
 use crate::etcd::{EtcdSnapshot, ProcessorClose};
 use crate::msg::{CdcMsg, CdcTimer};
-use crate::out::{Out, Reach};
+use crate::out::{Cx, Out};
 
 /// Wraps a session message for the kernel.
 pub(crate) fn msg(m: SessionMsg) -> CdcMsg {
@@ -92,16 +92,11 @@ impl Cdc {
     // Long because it matches every session message a capture receives, one arm each; the
     // arms read better side by side than split.
     #[allow(clippy::too_many_lines)]
-    pub(crate) fn on_session_msg(
-        &mut self,
-        (now, out): (SimTime, &mut Out),
-        from: NodeId,
-        to: NodeId,
-        m: SessionMsg,
-    ) {
+    pub(crate) fn on_session_msg(&mut self, cx: &mut Cx, from: NodeId, to: NodeId, m: SessionMsg) {
         if to == self.pd {
-            return self.pd_on_msg((now, out), from, m);
+            return self.pd_on_msg(cx, from, m);
         }
+        let (now, out) = (cx.now, &mut cx.out);
         let Some(c) = self.capture_index(to) else {
             return;
         };
@@ -229,22 +224,16 @@ impl Cdc {
     }
 
     /// Handles a session timer.
-    pub(crate) fn on_session_timer(
-        &mut self,
-        (now, reach): (SimTime, Reach),
-        out: &mut Out,
-        node: NodeId,
-        t: SessionTimer,
-    ) {
+    pub(crate) fn on_session_timer(&mut self, cx: &mut Cx, node: NodeId, t: SessionTimer) {
         match t {
             // Armed on PD only (`sessions_init`, `etcd_restarted` and the check itself).
-            SessionTimer::LessorTick => self.lessor_tick(now, out),
+            SessionTimer::LessorTick => self.lessor_tick(cx),
             SessionTimer::SessionTick => {
                 let Some(c) = self.capture_index(node) else {
                     return;
                 };
-                self.session_tick(now, out, c);
-                out.set_timer(
+                self.session_tick(cx, c);
+                cx.out.set_timer(
                     node,
                     self.cfg.session.session_check_interval,
                     timer(SessionTimer::SessionTick),
@@ -255,15 +244,15 @@ impl Cdc {
                     return;
                 };
                 if self.sessions[c as usize].closing == Some(epoch) {
-                    self.session_close(out, c, epoch);
+                    self.session_close(&mut cx.out, c, epoch);
                 }
             }
-            SessionTimer::Action(a) => self.operator_action(reach, out, a),
+            SessionTimer::Action(a) => self.operator_action(cx, a),
         }
     }
 
-    fn session_tick(&mut self, now: SimTime, out: &mut Out, c: u32) {
-        let at = (now, self.cfg.session.ttl);
+    fn session_tick(&mut self, cx: &mut Cx, c: u32) {
+        let (at, out) = ((cx.now, self.cfg.session.ttl), &mut cx.out);
         let ends = (self.captures[c as usize], self.pd);
         let expired = self.sessions[c as usize].check(at, out, ends);
         if expired {

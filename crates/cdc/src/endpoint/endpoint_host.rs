@@ -12,14 +12,13 @@
 //! here see TiKV immutably, so reads wait in `ReadRequests` (`store_endpoint.rs`) until the Stack
 //! hands them to TiKV after the handler (`Stack::run_read_requests`).
 
-use faultline_sim::SimTime;
 use faultline_tikv::{Cluster, OpEvent, OpOutcome};
 
 use crate::cdc::Cdc;
 use crate::change::{RegionError, RegionEvent, RegionEventKind, RowChange};
 use crate::endpoint::store_endpoint::{Endpoint, ReadRequest, ScanRequest, Subscription};
 use crate::msg::CdcTimer;
-use crate::out::{Out, Reach};
+use crate::out::Cx;
 use crate::ts::Ts;
 
 impl Cdc {
@@ -70,14 +69,9 @@ impl Cdc {
     /// registration with NotLeader (TiKV answers `StaleCommand` to a read its leader dropped
     /// on stepping down; the model reports every failed read as NotLeader, with the region's
     /// current leader as hint, as it did before reads were modelled).
-    /// The scan's timer goes to `out`; a failure waits in the endpoint's outbox.
-    pub(crate) fn endpoint_read_answered(
-        &mut self,
-        out: &mut Out,
-        now: SimTime,
-        tikv: &Cluster,
-        e: OpEvent,
-    ) {
+    /// The scan's timer goes to `cx.out`; a failure waits in the endpoint's outbox.
+    pub(crate) fn endpoint_read_answered(&mut self, cx: &mut Cx, tikv: &Cluster, e: OpEvent) {
+        let now = cx.now;
         let Some((s, req)) = self.read_requests.waiting.remove(&e.op) else {
             return;
         };
@@ -93,7 +87,8 @@ impl Cdc {
                 checkpoint: req.checkpoint,
                 version: req.version,
             };
-            out.set_timer(self.stores[s as usize], done.since(now), timer);
+            cx.out
+                .set_timer(self.stores[s as usize], done.since(now), timer);
         } else {
             let leader = tikv.region_leader_store(req.region);
             let ev = not_leader(req.region, req.request, leader);
@@ -161,14 +156,14 @@ impl Cdc {
     }
 
     /// Sends (or holds) every batch the stores' CDC endpoints queued during this event.
-    pub(crate) fn flush_endpoints(&mut self, reach: Reach, out: &mut Out) {
+    pub(crate) fn flush_endpoints(&mut self, cx: &mut Cx) {
         for s in 0..self.endpoints.len() {
             if self.endpoints[s].outbox.is_empty() {
                 continue;
             }
             let outbox = std::mem::take(&mut self.endpoints[s].outbox);
             for (sub, events) in outbox {
-                self.send_events((reach, &mut *out), s as u32, sub, events);
+                self.send_events(cx, s as u32, sub, events);
             }
         }
     }

@@ -9,7 +9,7 @@ use crate::endpoint::store_endpoint::{ScanRequest, Subscriber};
 use crate::msg::CdcTimer;
 use crate::out::{Command, Out};
 use crate::stack::Stack;
-use crate::test_world::{mysql_feed, secs};
+use crate::test_world::{cx_at, mysql_feed, secs};
 use crate::ts::Ts;
 
 const SUB: Subscriber = Subscriber {
@@ -50,9 +50,9 @@ fn answer(w: &mut World<Stack>, region: u32, op: u64, outcome: OpOutcome) -> Out
         store: 0,
         outcome,
     };
-    let mut out = Out::default();
-    cdc.endpoint_read_answered(&mut out, secs(5), tikv, e);
-    out
+    let mut cx = cx_at(secs(5), &w.kernel.net);
+    cdc.endpoint_read_answered(&mut cx, tikv, e);
+    cx.out
 }
 
 #[test]

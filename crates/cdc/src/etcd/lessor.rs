@@ -2,13 +2,13 @@
 //! and expires leases, answers the captures' session requests and notifies the watchers. The
 //! state machine is [`crate::etcd::Etcd`], its answers [`crate::etcd::server`].
 
-use faultline_sim::{NodeId, SimTime};
+use faultline_sim::NodeId;
 
 use crate::capture::session::timer;
 use crate::cdc::Cdc;
 use crate::etcd::server::Peers;
 use crate::etcd::wire::{SessionMsg, SessionTimer};
-use crate::out::Out;
+use crate::out::{Cx, Out};
 
 impl Cdc {
     /// Arms PD's lessor and starts the session of every capture that begins joined.
@@ -29,9 +29,9 @@ impl Cdc {
     /// lease it restored. Without the check, a lease whose holder's session ended while PD was
     /// down would never expire: its owner key would outlive the capture, the capture's new
     /// session could never become owner, and nobody would schedule the tables again.
-    pub(crate) fn etcd_restarted(&mut self, now: SimTime, out: &mut Out) {
-        self.etcd.promote(now, self.cfg.session.ttl);
-        out.set_timer(
+    pub(crate) fn etcd_restarted(&mut self, cx: &mut Cx) {
+        self.etcd.promote(cx.now, self.cfg.session.ttl);
+        cx.out.set_timer(
             self.pd,
             self.cfg.session.lessor_check_interval,
             timer(SessionTimer::LessorTick),
@@ -39,18 +39,13 @@ impl Cdc {
     }
 
     /// A capture's session request `m` reached PD at `now`; etcd answers it.
-    pub(crate) fn pd_on_msg(
-        &mut self,
-        (now, out): (SimTime, &mut Out),
-        from: NodeId,
-        m: SessionMsg,
-    ) {
+    pub(crate) fn pd_on_msg(&mut self, cx: &mut Cx, from: NodeId, m: SessionMsg) {
         let Some(c) = self.capture_index(from) else {
             return;
         };
         let peers = Peers::new(self.pd, &self.captures);
-        let at = (now, self.cfg.session.ttl);
-        self.etcd.on_session_request(at, out, peers, c, m);
+        let at = (cx.now, self.cfg.session.ttl);
+        self.etcd.on_session_request(at, &mut cx.out, peers, c, m);
     }
 
     /// Sends the current etcd state to every watcher (a capture with a live key).
@@ -61,9 +56,9 @@ impl Cdc {
 
     /// PD's lessor check: revokes every expired lease, logs it, tells the watchers and arms
     /// the next check.
-    pub(crate) fn lessor_tick(&mut self, now: SimTime, out: &mut Out) {
+    pub(crate) fn lessor_tick(&mut self, cx: &mut Cx) {
         let peers = Peers::new(self.pd, &self.captures);
         let every = self.cfg.session.lessor_check_interval;
-        self.etcd.lessor_check(now, every, out, peers);
+        self.etcd.lessor_check(cx.now, every, &mut cx.out, peers);
     }
 }

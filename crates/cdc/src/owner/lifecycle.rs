@@ -260,15 +260,23 @@ pub(crate) struct Pass {
     pub(crate) cf_started: SimTime,
 }
 
+/// One capture's processor manager (tiflow `cdc/processor/manager.go`): its processors'
+/// states and whether it waits for a sync close.
+#[derive(Clone, Debug)]
+pub struct ProcessorManager {
+    /// Per changefeed, the state of this capture's processor.
+    pub states: Vec<ProcessorState>,
+    /// The manager waits for a sync producer close and ticks no processor meanwhile.
+    pub blocked: bool,
+}
+
 /// Lifecycle state of the owner, changefeeds and processors.
 #[derive(Clone, Debug)]
 pub struct Lifecycle {
-    /// Per changefeed, its lifecycle as the owner sees it (its watermarks are `Cdc.feeds`).
+    /// Per changefeed, its lifecycle as the owner sees it (its watermarks are `Cdc.watermarks`).
     pub feeds: Vec<FeedLifecycle>,
-    /// Per capture, per changefeed.
-    pub processors: Vec<Vec<ProcessorState>>,
-    /// Per capture: the processor manager waits for a sync close.
-    pub processor_blocked: Vec<bool>,
+    /// Per capture, its processor manager.
+    pub managers: Vec<ProcessorManager>,
     /// Duration of the last finished owner pass.
     pub last_owner_tick: SimDuration,
     /// Longest owner pass so far.
@@ -289,8 +297,13 @@ impl Lifecycle {
         };
         Lifecycle {
             feeds: vec![feed; changefeeds],
-            processors: vec![vec![ProcessorState::Running; changefeeds]; captures],
-            processor_blocked: vec![false; captures],
+            managers: vec![
+                ProcessorManager {
+                    states: vec![ProcessorState::Running; changefeeds],
+                    blocked: false,
+                };
+                captures
+            ],
             last_owner_tick: SimDuration::ZERO,
             max_owner_tick: SimDuration::ZERO,
             pass: None,

@@ -3,34 +3,30 @@
 //! what etcd holds; the captures and the owner react to the watch.
 //!
 //! [`Cdc::apply_operator_action`] is the action itself, with an outbox: it changes etcd and the
-//! session flags, logs to an [`Out`], and says which capture, if any, must now open a session;
+//! session flags, logs to its context's outbox, and says which capture, if any, must now open a session;
 //! [`Cdc::operator_action`] opens that session and notifies etcd's watchers.
 
 use faultline_sim::Level;
 
 use crate::cdc::Cdc;
 use crate::etcd::wire::OperatorAction;
-use crate::out::{Out, Reach};
+use crate::out::Cx;
 
 impl Cdc {
     /// Runs operator action `a` (a PD timer), then notifies etcd's watchers.
-    pub(crate) fn operator_action(&mut self, reach: Reach, out: &mut Out, a: OperatorAction) {
-        let begin = self.apply_operator_action(a, reach, out);
+    pub(crate) fn operator_action(&mut self, cx: &mut Cx, a: OperatorAction) {
+        let begin = self.apply_operator_action(cx, a);
         if let Some(c) = begin {
-            self.session_begin(out, c);
+            self.session_begin(&mut cx.out, c);
         }
-        self.etcd_notify(out);
+        self.etcd_notify(&mut cx.out);
     }
 
     /// Applies `a` to etcd and the captures' session flags, logging what was done; returns the
     /// capture that must open a session now (a scaled-out capture whose process runs and that
     /// has no session yet). Every action bumps etcd's revision, so the watchers see it.
-    pub(crate) fn apply_operator_action(
-        &mut self,
-        a: OperatorAction,
-        reach: Reach,
-        out: &mut Out,
-    ) -> Option<u32> {
+    pub(crate) fn apply_operator_action(&mut self, cx: &mut Cx, a: OperatorAction) -> Option<u32> {
+        let (reach, out) = (cx.reach, &mut cx.out);
         let mut begin = None;
         match a {
             OperatorAction::PauseChangefeed(cf) | OperatorAction::ResumeChangefeed(cf) => {

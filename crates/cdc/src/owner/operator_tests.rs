@@ -6,9 +6,8 @@ use faultline_sim::World;
 use crate::config::CdcConfig;
 use crate::etcd::wire::OperatorAction;
 use crate::etcd::SessionConfig;
-use crate::out::{Out, Reach};
 use crate::stack::Stack;
-use crate::test_world::{mysql_feed, secs, world_with};
+use crate::test_world::{cx_at, mysql_feed, secs, world_with};
 
 /// Two captures, cdc-2 not yet part of the cluster, one MySQL changefeed, at 5 s.
 fn world() -> World<Stack> {
@@ -27,12 +26,9 @@ fn world() -> World<Stack> {
 
 /// Applies `a`; returns what it logged and the capture it asks to start.
 fn apply(w: &mut World<Stack>, a: OperatorAction) -> (Vec<&'static str>, Option<u32>) {
-    let mut out = Out::default();
-    let begin = w
-        .model
-        .cdc
-        .apply_operator_action(a, Reach::new(&w.kernel.net), &mut out);
-    (out.logged(), begin)
+    let mut cx = cx_at(w.kernel.now(), &w.kernel.net);
+    let begin = w.model.cdc.apply_operator_action(&mut cx, a);
+    (cx.out.logged(), begin)
 }
 
 #[test]

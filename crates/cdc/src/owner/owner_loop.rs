@@ -13,7 +13,7 @@ use faultline_sim::{Level, NodeId, SimDuration, SimTime};
 
 use crate::cdc::Cdc;
 use crate::msg::{CdcTimer, CfIx};
-use crate::out::{Out, Reach};
+use crate::out::Cx;
 use crate::owner::feed_state::Retry;
 use crate::owner::lifecycle::{FeedStatus, Pass, ProcessorState, Refused, SinkState};
 use crate::sink::kafka::{fmt_secs, CloseJob, NO_BROKERS, OWNER_SIDE};
@@ -63,51 +63,53 @@ impl Cdc {
 
     /// Processor state of a changefeed on a capture.
     pub fn processor_state(&self, capture: u32, cf: CfIx) -> ProcessorState {
-        self.life.processors[capture as usize][cf as usize]
+        self.life.managers[capture as usize].states[cf as usize]
     }
 
     /// The `OwnerTick` timer of capture node `node`: when it is the owner, the scheduler's
     /// part, then a pass over the changefeeds (which arms the next tick when it ends); a
     /// capture that is not the owner, or an owner whose status txn is unanswered
     /// (`status_txn.rs`), only arms the next.
-    pub(crate) fn on_owner_tick(&mut self, at: (SimTime, Reach), out: &mut Out, node: NodeId) {
+    pub(crate) fn on_owner_tick(&mut self, cx: &mut Cx, node: NodeId) {
         let waits = self
             .capture_index(node)
-            .is_some_and(|c| self.is_owner(c) && self.status_txn_waits(out, at.0, c));
+            .is_some_and(|c| self.is_owner(c) && self.status_txn_waits(cx, c));
         if waits {
-            out.set_timer(node, self.cfg.owner_tick, CdcTimer::OwnerTick);
-        } else if self.owner_role_tick(out, at.0, node) {
-            self.owner_tick(at, out, node);
+            cx.out
+                .set_timer(node, self.cfg.owner_tick, CdcTimer::OwnerTick);
+        } else if self.owner_role_tick(cx, node) {
+            self.owner_tick(cx, node);
         } else {
-            out.set_timer(node, self.cfg.owner_tick, CdcTimer::OwnerTick);
+            cx.out
+                .set_timer(node, self.cfg.owner_tick, CdcTimer::OwnerTick);
         }
     }
 
-    /// The owner's pass at `at`'s time: start a pass over the changefeeds.
-    pub(crate) fn owner_tick(&mut self, at: (SimTime, Reach), out: &mut Out, node: NodeId) {
+    /// The owner's pass at `cx.now`: start a pass over the changefeeds.
+    pub(crate) fn owner_tick(&mut self, cx: &mut Cx, node: NodeId) {
         if self.life.pass.is_some() {
             return; // a pass is still waiting for a close; it re-arms the tick when done
         }
-        let now = at.0;
+        let now = cx.now;
         self.life.pass = Some(Pass {
             node,
             started: now,
             next_cf: 0,
             cf_started: now,
         });
-        self.owner_continue(at, out, node);
+        self.owner_continue(cx, node);
     }
 
     /// Ticks the pass's changefeeds from the next one on, until one blocks the owner or the
     /// pass is done (then the next owner tick is armed).
-    fn owner_continue(&mut self, at: (SimTime, Reach), out: &mut Out, node: NodeId) {
+    fn owner_continue(&mut self, cx: &mut Cx, node: NodeId) {
         while let Some(pass) = self.life.pass.as_mut() {
             let cf = pass.next_cf;
             if cf >= self.cfg.changefeeds.len() {
                 break;
             }
-            pass.cf_started = at.0;
-            if self.tick_changefeed(at, out, node, cf as CfIx) {
+            pass.cf_started = cx.now;
+            if self.tick_changefeed(cx, node, cf as CfIx) {
                 self.life.blocked_on = Some(cf as CfIx);
                 return;
             }
@@ -116,26 +118,27 @@ impl Cdc {
             }
         }
         if let Some(pass) = self.life.pass.take() {
-            let took = at.0.since(pass.started);
+            let took = cx.now.since(pass.started);
             self.life.last_owner_tick = took;
             self.life.max_owner_tick = self.life.max_owner_tick.max(took);
         }
         if let Some(c) = self.capture_index(node).filter(|c| self.is_owner(*c)) {
-            self.status_txn_commit(out, at.0, c);
+            self.status_txn_commit(cx, c);
         }
-        out.set_timer(node, self.cfg.owner_tick, CdcTimer::OwnerTick);
+        cx.out
+            .set_timer(node, self.cfg.owner_tick, CdcTimer::OwnerTick);
     }
 
     /// The sync close the owner waited for is done: finish that changefeed's tick, go on.
-    fn owner_resume(&mut self, at: (SimTime, Reach), out: &mut Out, node: NodeId) {
+    fn owner_resume(&mut self, cx: &mut Cx, node: NodeId) {
         let Some(cf) = self.life.blocked_on.take() else {
             return;
         };
         if let Some(started) = self.life.pass.as_ref().map(|p| p.cf_started) {
-            let took = at.0.since(started);
+            let took = cx.now.since(started);
             if took > self.cfg.backoff.tick_warn {
                 let detail = format!("changefeed={} duration={}", self.cf_id(cf), fmt_secs(took));
-                out.log(
+                cx.out.log(
                     Some(node),
                     Level::Warn,
                     "changefeed tick took too long",
@@ -146,42 +149,28 @@ impl Cdc {
         if let Some(p) = self.life.pass.as_mut() {
             p.next_cf += 1;
         }
-        self.owner_continue(at, out, node);
+        self.owner_continue(cx, node);
     }
 
     /// One changefeed's tick; true when it blocks the owner (a sync close started).
-    fn tick_changefeed(
-        &mut self,
-        at: (SimTime, Reach),
-        out: &mut Out,
-        node: NodeId,
-        cf: CfIx,
-    ) -> bool {
+    fn tick_changefeed(&mut self, cx: &mut Cx, node: NodeId, cf: CfIx) -> bool {
         match self.life.feeds[cf as usize].status {
-            FeedStatus::Normal | FeedStatus::Warning => {
-                self.tick_running_changefeed(at, out, node, cf)
-            }
-            FeedStatus::Error => self.tick_failed_changefeed(at, out, node, cf),
+            FeedStatus::Normal | FeedStatus::Warning => self.tick_running_changefeed(cx, node, cf),
+            FeedStatus::Error => self.tick_failed_changefeed(cx, node, cf),
             FeedStatus::Failed | FeedStatus::Stopped | FeedStatus::Finished => false,
         }
     }
 
     /// A running changefeed's tick: a pending error, the sink's (re)initialisation, the
     /// watermarks, the way back from Warning, and the Kafka checkpoint broadcast.
-    fn tick_running_changefeed(
-        &mut self,
-        at: (SimTime, Reach),
-        out: &mut Out,
-        node: NodeId,
-        cf: CfIx,
-    ) -> bool {
+    fn tick_running_changefeed(&mut self, cx: &mut Cx, node: NodeId, cf: CfIx) -> bool {
         let i = cf as usize;
         if let Some(err) = self.life.feeds[i].pending_error.take() {
-            return self.handle_error(at, out, node, cf, err);
+            return self.handle_error(cx, node, cf, err);
         }
         if self.life.feeds[i].sink == SinkState::Closed {
-            if let Err(err) = self.init_sink(at.1, out, node, cf) {
-                return self.handle_error(at, out, node, cf, err);
+            if let Err(err) = self.init_sink(cx, node, cf) {
+                return self.handle_error(cx, node, cf, err);
             }
         }
         // Scheduler v3: the checkpoint cannot proceed until every table has a primary
@@ -192,7 +181,7 @@ impl Cdc {
         let cp = self.watermarks[i].checkpoint;
         if self.life.feeds[i].maybe_recover(cp) {
             let detail = format!("changefeed={}", self.cf_id(cf));
-            out.log(
+            cx.out.log(
                 Some(node),
                 Level::Info,
                 "changefeed is recovered from warning state",
@@ -205,28 +194,22 @@ impl Cdc {
             && cp > l.emitted_checkpoint
         {
             l.emitted_checkpoint = cp;
-            self.kafka_emit_checkpoint(out, node, cf, cp);
+            self.kafka_emit_checkpoint(&mut cx.out, node, cf, cp);
         }
         false
     }
 
     /// A failed changefeed's tick: once its old sink is closed and its backoff elapsed, it is
     /// restarted (Warning), or given up on (Failed) after failing for too long.
-    fn tick_failed_changefeed(
-        &mut self,
-        at: (SimTime, Reach),
-        out: &mut Out,
-        node: NodeId,
-        cf: CfIx,
-    ) -> bool {
+    fn tick_failed_changefeed(&mut self, cx: &mut Cx, node: NodeId, cf: CfIx) -> bool {
         let i = cf as usize;
         let checkpoint = self.watermarks[i].checkpoint;
         let l = &mut self.life.feeds[i];
-        match l.retry(&self.cfg.backoff, at.0, &mut self.life.rng, checkpoint) {
+        match l.retry(&self.cfg.backoff, cx.now, &mut self.life.rng, checkpoint) {
             Retry::Wait => {}
             Retry::GiveUp => {
                 let detail = format!("changefeed={}", self.cf_id(cf));
-                out.log(Some(node), Level::Error, "The changefeed won't be restarted as it has been experiencing failures for an extended duration", detail);
+                cx.out.log(Some(node), Level::Error, "The changefeed won't be restarted as it has been experiencing failures for an extended duration", detail);
             }
             Retry::Restart { next } => {
                 let detail = format!(
@@ -234,14 +217,14 @@ impl Cdc {
                     self.cf_id(cf),
                     fmt_secs(next)
                 );
-                out.log(
+                cx.out.log(
                     Some(node),
                     Level::Info,
                     "changefeed retry backoff interval is elapsed, changefeed will be restarted",
                     detail,
                 );
-                if let Err(err) = self.init_sink(at.1, out, node, cf) {
-                    return self.handle_error(at, out, node, cf, err);
+                if let Err(err) = self.init_sink(cx, node, cf) {
+                    return self.handle_error(cx, node, cf, err);
                 }
             }
         }
@@ -250,22 +233,17 @@ impl Cdc {
 
     /// Creates the owner-side sink. A Kafka producer needs a broker to fetch metadata from;
     /// with none reachable it fails at once (the brokers refuse connections).
-    fn init_sink(
-        &mut self,
-        reach: Reach,
-        out: &mut Out,
-        node: NodeId,
-        cf: CfIx,
-    ) -> Result<(), String> {
+    fn init_sink(&mut self, cx: &mut Cx, node: NodeId, cf: CfIx) -> Result<(), String> {
         if self.cfg.changefeeds[cf as usize].sink.is_kafka()
-            && !self.kafka.any_broker_reachable(reach, node)
+            && !self.kafka.any_broker_reachable(cx.reach, node)
         {
             return Err(NO_BROKERS.to_string());
         }
         match self.life.feeds[cf as usize].start_sink() {
             Ok(()) => {
                 let detail = format!("changefeed={}", self.cf_id(cf));
-                out.log(Some(node), Level::Info, "changefeed initialized", detail);
+                cx.out
+                    .log(Some(node), Level::Info, "changefeed initialized", detail);
                 Ok(())
             }
             // The guard of the seed PR: never run a second sink while the first is closing.
@@ -279,17 +257,11 @@ impl Cdc {
     /// (tiflow#5186) the sink counts as closed as soon as its producer's close starts in the
     /// background (v5.4.1 `cdc/owner/changefeed.go` `releaseResources` then
     /// `cdc/sink/mq.go` `(*mqSink).Close`); the other two modes keep it `Closing` until done.
-    fn handle_error(
-        &mut self,
-        at: (SimTime, Reach),
-        out: &mut Out,
-        node: NodeId,
-        cf: CfIx,
-        err: String,
-    ) -> bool {
-        let now = at.0;
+    fn handle_error(&mut self, cx: &mut Cx, node: NodeId, cf: CfIx, err: String) -> bool {
+        let now = cx.now;
         let detail = format!("changefeed={} error={err}", self.cf_id(cf));
-        out.log(Some(node), Level::Warn, "changefeed meets an error", detail);
+        cx.out
+            .log(Some(node), Level::Warn, "changefeed meets an error", detail);
         let l = &mut self.life.feeds[cf as usize];
         if !l.on_error(err, &self.cfg.backoff, now, &mut self.life.rng) {
             return false; // closed already, or still closing: never close twice
@@ -298,7 +270,7 @@ impl Cdc {
             self.life.feeds[cf as usize].finish_close();
             return false;
         }
-        let blocks = self.kafka_start_close(at, out, node, cf, OWNER_SIDE);
+        let blocks = self.kafka_start_close(cx, node, cf, OWNER_SIDE);
         if !self.cfg.sink_close.has_closing_state() {
             self.life.feeds[cf as usize].finish_close();
         }
@@ -307,21 +279,15 @@ impl Cdc {
 
     /// The processor manager's per-changefeed lifecycle step, at the start of a processor
     /// tick. True when a sync close now blocks this capture's processor manager.
-    pub(crate) fn processor_lifecycle(
-        &mut self,
-        at: (SimTime, Reach),
-        out: &mut Out,
-        c: u32,
-        cf: CfIx,
-    ) -> bool {
+    pub(crate) fn processor_lifecycle(&mut self, cx: &mut Cx, c: u32, cf: CfIx) -> bool {
         let node = self.captures[c as usize];
         let l = &self.life.feeds[cf as usize];
         let should_run = l.status.should_run() && l.sink == SinkState::Running;
         let kafka = self.cfg.changefeeds[cf as usize].sink.is_kafka();
-        let state = &mut self.life.processors[c as usize][cf as usize];
+        let state = &mut self.life.managers[c as usize].states[cf as usize];
         match *state {
             ProcessorState::Closed if should_run => {
-                if kafka && !self.kafka.any_broker_reachable(at.1, node) {
+                if kafka && !self.kafka.any_broker_reachable(cx.reach, node) {
                     let l = &mut self.life.feeds[cf as usize];
                     if l.pending_error.is_none() {
                         l.pending_error = Some(NO_BROKERS.to_string());
@@ -346,7 +312,7 @@ impl Cdc {
                     } else {
                         ProcessorState::Closed
                     };
-                    return self.kafka_start_close(at, out, node, cf, c);
+                    return self.kafka_start_close(cx, node, cf, c);
                 }
                 *state = ProcessorState::Closed;
             }
@@ -358,33 +324,33 @@ impl Cdc {
     /// A producer client's close finished (timer `KafkaClientClosed`).
     pub(crate) fn on_client_closed(
         &mut self,
-        at: (SimTime, Reach),
-        out: &mut Out,
+        cx: &mut Cx,
         node: NodeId,
         cf: CfIx,
         side: u32,
         (job, client): (u64, u32),
     ) {
         let Some(CloseJob { blocking, .. }) =
-            self.kafka_on_client_closed(at, out, node, cf, side, (job, client))
+            self.kafka_on_client_closed(cx, node, cf, side, (job, client))
         else {
             return;
         };
         if side == OWNER_SIDE {
             self.life.feeds[cf as usize].finish_close();
             if blocking {
-                self.owner_resume(at, out, node);
+                self.owner_resume(cx, node);
             }
         } else {
             // Only a processor waiting in Closing is done: as shipped it may already run a
             // new producer while this old one finished closing.
-            let state = &mut self.life.processors[side as usize][cf as usize];
+            let state = &mut self.life.managers[side as usize].states[cf as usize];
             if *state == ProcessorState::Closing {
                 *state = ProcessorState::Closed;
             }
-            if blocking && self.life.processor_blocked[side as usize] {
-                self.life.processor_blocked[side as usize] = false;
-                out.set_timer(node, SimDuration::ZERO, CdcTimer::ProcessorTick);
+            if blocking && self.life.managers[side as usize].blocked {
+                self.life.managers[side as usize].blocked = false;
+                cx.out
+                    .set_timer(node, SimDuration::ZERO, CdcTimer::ProcessorTick);
             }
         }
     }
@@ -394,10 +360,10 @@ impl Cdc {
     /// Whichever capture holds the owner role, not a fixed one.
     pub(crate) fn lifecycle_capture_lost(&mut self, c: u32) {
         let node = self.captures[c as usize];
-        for s in &mut self.life.processors[c as usize] {
+        for s in &mut self.life.managers[c as usize].states {
             *s = ProcessorState::Closed;
         }
-        self.life.processor_blocked[c as usize] = false;
+        self.life.managers[c as usize].blocked = false;
         let mut owner_side_closes = Vec::new();
         self.kafka.closing.retain(|(cf, side, _), job| {
             let dies = job.node == node;
@@ -417,7 +383,7 @@ impl Cdc {
 
     /// A capture (re)started with its tables: its processors run.
     pub(crate) fn lifecycle_capture_started(&mut self, c: u32) {
-        for s in &mut self.life.processors[c as usize] {
+        for s in &mut self.life.managers[c as usize].states {
             *s = ProcessorState::Running;
         }
     }
@@ -473,7 +439,7 @@ impl Cdc {
             out.push(l.status.code() as f64);
             out.push(l.sink.code() as f64);
             for c in 0..self.captures.len() {
-                out.push(self.life.processors[c][cf].code() as f64);
+                out.push(self.life.managers[c].states[cf].code() as f64);
             }
             if let Some(t) = self.kafka.topics.get(cf).and_then(|t| t.as_ref()) {
                 out.push(t.consumer.watermark.lag_secs(now));

@@ -6,11 +6,11 @@ use faultline_sim::{NodeId, NodeState, SimDuration, SimTime, World};
 
 use crate::config::SinkClose;
 use crate::msg::CdcTimer;
-use crate::out::{Command, Out, Reach};
+use crate::out::{Command, Out};
 use crate::owner::lifecycle::{FeedStatus, ProcessorState, SinkState};
 use crate::sink::kafka::{NO_BROKERS, OWNER_SIDE};
 use crate::stack::Stack;
-use crate::test_world::{kafka_config, mysql_feed, secs, world, world_with};
+use crate::test_world::{cx_at, kafka_config, mysql_feed, secs, world, world_with};
 use crate::ts::Ts;
 
 /// One capture (the owner) with one Kafka changefeed over one table and one broker, at 5 s.
@@ -34,11 +34,10 @@ fn owner(w: &World<Stack>) -> NodeId {
 
 /// One owner tick of capture 0 at `now`.
 fn owner_tick(w: &mut World<Stack>, now: SimTime) -> Out {
-    let mut out = Out::default();
     let node = owner(w);
-    let cdc = &mut w.model.cdc;
-    cdc.owner_tick((now, Reach::new(&w.kernel.net)), &mut out, node);
-    out
+    let mut cx = cx_at(now, &w.kernel.net);
+    w.model.cdc.owner_tick(&mut cx, node);
+    cx.out
 }
 
 /// True when `out` arms the owner's next tick.
@@ -181,10 +180,10 @@ fn the_last_client_of_a_sync_close_resumes_the_pass() {
     let mut out = Out::default();
     for client in 0..clients {
         now = now.plus(step);
-        out = Out::default();
-        let reach = Reach::new(&w.kernel.net);
+        let mut cx = cx_at(now, &w.kernel.net);
         let cdc = &mut w.model.cdc;
-        cdc.on_client_closed((now, reach), &mut out, node, 0, OWNER_SIDE, (job, client));
+        cdc.on_client_closed(&mut cx, node, 0, OWNER_SIDE, (job, client));
+        out = cx.out;
         let last = client + 1 == clients;
         assert_eq!(
             client_closes(&out).len(),
@@ -225,10 +224,10 @@ fn a_processor_of_a_stopped_changefeed_closes_its_producer() {
         let mut w = kafka_world(mode);
         assert_eq!(w.model.cdc.processor_state(0, 0), ProcessorState::Running);
         w.model.cdc.life.feeds[0].status = FeedStatus::Error;
-        let mut out = Out::default();
-        let reach = Reach::new(&w.kernel.net);
+        let mut cx = cx_at(secs(5), &w.kernel.net);
         let cdc = &mut w.model.cdc;
-        let blocks = cdc.processor_lifecycle((secs(5), reach), &mut out, 0, 0);
+        let blocks = cdc.processor_lifecycle(&mut cx, 0, 0);
+        let out = cx.out;
         let what = format!("{mode:?}");
         assert_eq!(blocks, blocked, "{what}");
         assert_eq!(cdc.processor_state(0, 0), state, "{what}");
@@ -245,13 +244,12 @@ fn a_processor_of_a_stopped_changefeed_closes_its_producer() {
 #[test]
 fn a_processor_starts_through_initializing_only_with_a_broker() {
     let mut w = kafka_world(SinkClose::Async);
-    w.model.cdc.life.processors[0][0] = ProcessorState::Closed;
+    w.model.cdc.life.managers[0].states[0] = ProcessorState::Closed;
     let step = |w: &mut World<Stack>| {
-        let mut out = Out::default();
-        let reach = Reach::new(&w.kernel.net);
+        let mut cx = cx_at(secs(5), &w.kernel.net);
         let cdc = &mut w.model.cdc;
-        assert!(!cdc.processor_lifecycle((secs(5), reach), &mut out, 0, 0));
-        assert!(out.commands().is_empty(), "{out:?}");
+        assert!(!cdc.processor_lifecycle(&mut cx, 0, 0));
+        assert!(cx.out.commands().is_empty(), "{:?}", cx.out);
         cdc.processor_state(0, 0)
     };
     let broker = w.model.cdc.kafka.brokers[0];

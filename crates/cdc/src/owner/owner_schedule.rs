@@ -14,14 +14,15 @@ use crate::cdc::Cdc;
 use crate::etcd::wire::SessionMsg;
 use crate::etcd::CaptureId;
 use crate::ids::CfIx;
-use crate::out::Out;
+use crate::out::{Cx, Out};
 use crate::owner::scheduler::{ReplicationSet, RsState, TableReport, TableState};
 use crate::ts::Ts;
 
 impl Cdc {
     /// The scheduler part of an owner tick on capture node `node`. Returns true when this
     /// capture is the owner (the caller then runs the changefeed watermarks).
-    pub(crate) fn owner_role_tick(&mut self, out: &mut Out, now: SimTime, node: NodeId) -> bool {
+    pub(crate) fn owner_role_tick(&mut self, cx: &mut Cx, node: NodeId) -> bool {
+        let (now, out) = (cx.now, &mut cx.out);
         let Some(c) = self.capture_index(node) else {
             return false;
         };

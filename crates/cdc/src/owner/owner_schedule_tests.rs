@@ -8,7 +8,7 @@ use crate::msg::CdcMsg;
 use crate::out::{Command, Out};
 use crate::owner::scheduler::{TableReport, TableState};
 use crate::stack::Stack;
-use crate::test_world::{mysql_feed, secs};
+use crate::test_world::{cx_at, mysql_feed, secs};
 use crate::ts::Ts;
 
 /// Two captures replicating two tables by 5 s; returns the world and the owner's index.
@@ -24,13 +24,13 @@ fn world() -> (World<Stack>, u32) {
 /// Runs `ticks` owner ticks of capture `c` starting at 5 s, 50 ms apart.
 fn tick(w: &mut World<Stack>, c: u32, ticks: u64) -> (Out, bool) {
     let node = w.model.cdc.captures[c as usize];
-    let mut out = Out::default();
+    let mut cx = cx_at(secs(5), &w.kernel.net);
     let mut owner = false;
     for i in 0..ticks {
-        let now = secs(5).plus(SimDuration::from_millis(50 * i));
-        owner = w.model.cdc.owner_role_tick(&mut out, now, node);
+        cx.now = secs(5).plus(SimDuration::from_millis(50 * i));
+        owner = w.model.cdc.owner_role_tick(&mut cx, node);
     }
-    (out, owner)
+    (cx.out, owner)
 }
 
 fn heartbeats(out: &Out) -> usize {
@@ -96,10 +96,8 @@ fn a_capture_gone_from_etcd_is_removed_only_after_the_remove_delay() {
     assert!(w.model.cdc.sched.captures.contains_key(&gone));
     let node = w.model.cdc.captures[owner as usize];
     let delay = w.model.cdc.cfg.session.capture_remove_delay;
-    let mut out = Out::default();
-    w.model
-        .cdc
-        .owner_role_tick(&mut out, secs(5).plus(delay), node);
-    assert_eq!(out.logged(), vec!["remove capture"]);
+    let mut cx = cx_at(secs(5).plus(delay), &w.kernel.net);
+    w.model.cdc.owner_role_tick(&mut cx, node);
+    assert_eq!(cx.out.logged(), vec!["remove capture"]);
     assert!(!w.model.cdc.sched.captures.contains_key(&gone));
 }

@@ -9,7 +9,7 @@ use faultline_sim::{Level, NodeId, SimDuration, SimTime};
 
 use crate::cdc::Cdc;
 use crate::config::CdcConfig;
-use crate::out::Out;
+use crate::out::{Cx, Out};
 use crate::owner::watermarks::FeedWatermarks;
 
 /// The warning upstream logs when a redo meta has not changed for `FlushWarnDuration`.
@@ -52,8 +52,8 @@ pub fn flush_redo_meta(
 
 impl Cdc {
     /// The owner's redo flush timer fired on `node`.
-    pub(crate) fn redo_flush(&mut self, now: SimTime, out: &mut Out, node: NodeId) {
-        flush_redo_meta(&mut self.watermarks, &self.cfg, node, now, out);
+    pub(crate) fn redo_flush(&mut self, cx: &mut Cx, node: NodeId) {
+        flush_redo_meta(&mut self.watermarks, &self.cfg, node, cx.now, &mut cx.out);
     }
 }
 

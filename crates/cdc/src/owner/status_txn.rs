@@ -16,18 +16,17 @@
 //! deadline (`pkg/etcd/client.go`, `etcdClientTimeoutDuration`) is not modelled, since a cut
 //! that long ends the 10 s session first.
 
-use faultline_sim::SimTime;
-
 use crate::capture::session::msg;
 use crate::cdc::Cdc;
 use crate::etcd::wire::SessionMsg;
-use crate::out::Out;
+use crate::out::{Cx, Out};
 use crate::ts::Ts;
 
 impl Cdc {
     /// Capture `c`'s owner tick at `now`: true while its last txn is unanswered (the tick is
     /// skipped); a txn unanswered for `status_txn_retry` is sent again.
-    pub(crate) fn status_txn_waits(&mut self, out: &mut Out, now: SimTime, c: u32) -> bool {
+    pub(crate) fn status_txn_waits(&mut self, cx: &mut Cx, c: u32) -> bool {
+        let (now, out) = (cx.now, &mut cx.out);
         let retry = self.cfg.session.status_txn_retry;
         let s = &mut self.sessions[c as usize];
         let (Some(lease), Some((checkpoints, sent))) = (s.lease, s.status_txn.pending.as_mut())
@@ -43,7 +42,8 @@ impl Cdc {
     }
 
     /// Owner `c` finished a pass at `now`: commits the changefeed checkpoints if any changed.
-    pub(crate) fn status_txn_commit(&mut self, out: &mut Out, now: SimTime, c: u32) {
+    pub(crate) fn status_txn_commit(&mut self, cx: &mut Cx, c: u32) {
+        let (now, out) = (cx.now, &mut cx.out);
         let checkpoints: Vec<Ts> = self.watermarks.iter().map(|w| w.checkpoint).collect();
         let s = &mut self.sessions[c as usize];
         let Some(lease) = s.lease else {

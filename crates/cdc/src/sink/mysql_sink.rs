@@ -8,7 +8,7 @@ use faultline_sim::{NodeId, SimTime};
 use crate::cdc::Cdc;
 use crate::change::RowChange;
 use crate::ids::CfIx;
-use crate::out::{Out, Reach};
+use crate::out::Cx;
 use crate::sink::mysql::Commit;
 
 impl Cdc {
@@ -16,7 +16,7 @@ impl Cdc {
     /// write latency on one of the capture's `worker-count` connections.
     pub(crate) fn mysql_on_write(
         &mut self,
-        (now, out): (SimTime, &mut Out),
+        cx: &mut Cx,
         from: NodeId,
         to: NodeId,
         cf: CfIx,
@@ -30,7 +30,14 @@ impl Cdc {
             latency: self.cfg.mysql_write_latency,
             workers: self.cfg.mysql_worker_count,
         };
-        self.downstream[cf as usize].on_write((now, conns), out, to, (c, cf, table, batch), rows);
+        let d = &mut self.downstream[cf as usize];
+        d.on_write(
+            (cx.now, conns),
+            &mut cx.out,
+            to,
+            (c, cf, table, batch),
+            rows,
+        );
     }
 
     /// MySQL's acknowledgement of a batch reached its capture at `now`: the table sink's
@@ -57,7 +64,7 @@ impl Cdc {
     /// A batch's write latency passed on MySQL (node `node`): it commits, rolls back or waits for its COMMIT.
     pub(crate) fn mysql_on_applied(
         &mut self,
-        (reach, out): (Reach, &mut Out),
+        cx: &mut Cx,
         node: NodeId,
         capture: u32,
         cf: CfIx,
@@ -72,13 +79,13 @@ impl Cdc {
             return;
         }
         // The transaction commits only once its COMMIT arrives (`transport.rs`).
-        if self.mysql_commit_parked((reach, out), capture, cf, table, batch) {
+        if self.mysql_commit_parked(cx, capture, cf, table, batch) {
             return;
         }
         let ends = (node, self.captures[capture as usize]);
         let key = (capture, cf, table, batch);
         let d = &mut self.downstream[cf as usize];
-        if d.commit(reach, out, ends, key) == Commit::AckHeld {
+        if d.commit(cx.reach, &mut cx.out, ends, key) == Commit::AckHeld {
             self.transport.parked_acks.push(key);
         }
     }

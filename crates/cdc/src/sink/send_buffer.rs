@@ -59,7 +59,8 @@ impl<K: Ord + Copy> SendBuffer<K> {
     /// not meet the buffer's needs or earlier messages of the connection wait (they go first).
     pub fn send(
         &mut self,
-        (reach, out): (Reach, &mut Out),
+        reach: Reach,
+        out: &mut Out,
         (from, to): (NodeId, NodeId),
         conn: K,
         msg: CdcMsg,
@@ -77,7 +78,8 @@ impl<K: Ord + Copy> SendBuffer<K> {
     /// (closed, broken, its process restarted): its messages go with it.
     pub fn flush(
         &mut self,
-        (reach, out): (Reach, &mut Out),
+        reach: Reach,
+        out: &mut Out,
         route: impl Fn(K) -> Option<(NodeId, NodeId)>,
     ) {
         let conns: Vec<K> = self.held.keys().copied().collect();
@@ -161,16 +163,16 @@ mod tests {
         let (capture, store) = ends;
         let mut h = SendBuffer::new(LinkNeeds::Up);
         let mut out = Out::default();
-        h.send((Reach::new(&net), &mut out), ends, STREAM, register(1));
-        h.send((Reach::new(&net), &mut out), ends, STREAM, register(2));
+        h.send(Reach::new(&net), &mut out, ends, STREAM, register(1));
+        h.send(Reach::new(&net), &mut out, ends, STREAM, register(2));
         assert!(sent_regions(&out).is_empty(), "a cut link carries nothing");
-        h.flush((Reach::new(&net), &mut out), |_| Some(ends));
+        h.flush(Reach::new(&net), &mut out, |_| Some(ends));
         assert_eq!(h.len(), 2, "still cut: both wait");
 
         net.update_link(capture, store, |l| l.up = true);
         // A request made after the heal but before the flush queues behind the held ones.
-        h.send((Reach::new(&net), &mut out), ends, STREAM, register(3));
-        h.flush((Reach::new(&net), &mut out), |_| Some(ends));
+        h.send(Reach::new(&net), &mut out, ends, STREAM, register(3));
+        h.flush(Reach::new(&net), &mut out, |_| Some(ends));
         assert_eq!(sent_regions(&out), vec![1, 2, 3]);
         assert!(h.is_empty());
     }
@@ -181,9 +183,9 @@ mod tests {
         let (capture, store) = ends;
         let mut h = SendBuffer::new(LinkNeeds::Up);
         let mut out = Out::default();
-        h.send((Reach::new(&net), &mut out), ends, STREAM, register(1));
+        h.send(Reach::new(&net), &mut out, ends, STREAM, register(1));
         net.update_link(capture, store, |l| l.up = true);
-        h.flush((Reach::new(&net), &mut out), |_| None);
+        h.flush(Reach::new(&net), &mut out, |_| None);
         assert!(sent_regions(&out).is_empty() && h.is_empty());
     }
 }

@@ -92,7 +92,7 @@ impl Transport {
         let seq = *next;
         *next += 1;
         let msg = events_msg(key.1, events, seq);
-        self.held.send((reach, out), (from, to), key, msg);
+        self.held.send(reach, out, (from, to), key, msg);
     }
 
     /// Sends, in order, the held batches of every stream whose link is clean again;
@@ -103,7 +103,7 @@ impl Transport {
         out: &mut Out,
         nodes: impl Fn(StreamKey) -> (NodeId, NodeId),
     ) {
-        self.held.flush((reach, out), |key| Some(nodes(key)));
+        self.held.flush(reach, out, |key| Some(nodes(key)));
     }
 
     /// Checks a batch's position at the capture. `cancelled`: the capture's session ended and

@@ -6,14 +6,14 @@ use faultline_sim::Level;
 use crate::cdc::Cdc;
 use crate::endpoint::store_endpoint::Subscriber;
 use crate::msg::{CdcMsg, CfIx, RegionEvent};
-use crate::out::{Out, Reach};
+use crate::out::{Cx, Out, Reach};
 use crate::sink::tcp::{Arrival, ParkedCommit, StreamKey};
 
 impl Cdc {
     /// Sends (or holds) one batch of a store's events for a subscriber stream.
     pub(crate) fn send_events(
         &mut self,
-        (reach, out): (Reach, &mut Out),
+        cx: &mut Cx,
         store: u32,
         sub: Subscriber,
         events: Vec<RegionEvent>,
@@ -23,15 +23,15 @@ impl Cdc {
             self.captures[sub.capture as usize],
         );
         self.transport
-            .send_events(reach, out, ends, (store, sub), events);
+            .send_events(cx.reach, &mut cx.out, ends, (store, sub), events);
     }
 
     /// Sends the held batches of every stream whose link is up again.
-    pub(crate) fn flush_held_events(&mut self, reach: Reach, out: &mut Out) {
+    pub(crate) fn flush_held_events(&mut self, cx: &mut Cx) {
         let (stores, captures) = (&self.stores, &self.captures);
         let ends =
             |(store, sub): StreamKey| (stores[store as usize], captures[sub.capture as usize]);
-        self.transport.flush_held(reach, out, ends);
+        self.transport.flush_held(cx.reach, &mut cx.out, ends);
     }
 
     /// A store restarted: its streams are new connections.
@@ -91,13 +91,13 @@ impl Cdc {
     /// true when the batch was parked.
     pub(crate) fn mysql_commit_parked(
         &mut self,
-        (reach, out): (Reach, &mut Out),
+        cx: &mut Cx,
         capture: u32,
         cf: CfIx,
         table: u32,
         batch: u64,
     ) -> bool {
-        if self.mysql_reachable(reach, capture) {
+        if self.mysql_reachable(cx.reach, capture) {
             return false;
         }
         if !self.transport.parked.contains(&(capture, cf, table, batch)) {
@@ -107,7 +107,7 @@ impl Cdc {
                 capture + 1,
                 self.cf_id(cf)
             );
-            out.log(
+            cx.out.log(
                 self.mysql,
                 Level::Warn,
                 "MySQL transaction waits for its cut connection",
@@ -119,7 +119,8 @@ impl Cdc {
 
     /// Links healed: parked transactions whose connection is back commit after the write
     /// latency.
-    pub(crate) fn resume_parked_commits(&mut self, reach: Reach, out: &mut Out) {
+    pub(crate) fn resume_parked_commits(&mut self, cx: &mut Cx) {
+        let (reach, out) = (cx.reach, &mut cx.out);
         let Some(mysql) = self.mysql else { return };
         for p in std::mem::take(&mut self.transport.parked_acks) {
             let (capture, cf, table, batch) = p;

@@ -1,7 +1,7 @@
 //! Message-level tests of the store -> capture stream as TCP carries it.
 
 use crate::out::Out;
-use crate::test_world::{mysql_feed, secs, set_link, world};
+use crate::test_world::{cx_at, mysql_feed, secs, set_link, world};
 
 #[test]
 fn a_stream_accepts_batches_in_order_and_breaks_for_good_at_a_gap() {
@@ -34,20 +34,23 @@ fn a_stream_accepts_batches_in_order_and_breaks_for_good_at_a_gap() {
 #[test]
 fn a_parked_commit_waits_for_its_link_and_resumes_when_it_heals() {
     use crate::msg::CdcTimer;
-    use crate::out::{Command, Reach};
+    use crate::out::Command;
 
     let mut w = world(1, vec![mysql_feed(1)]);
     w.run_until(secs(5));
     let (capture, mysql) = (w.model.cdc.captures[0], w.model.cdc.mysql.expect("MySQL"));
     let park = |w: &mut faultline_sim::World<crate::stack::Stack>, out: &mut Out| {
-        let reach = Reach::new(&w.kernel.net);
-        w.model.cdc.mysql_commit_parked((reach, out), 0, 0, 0, 7)
+        // The outbox outlives the context: the link changes between calls.
+        let mut cx = cx_at(w.kernel.now(), &w.kernel.net);
+        cx.out = std::mem::take(out);
+        let parked = w.model.cdc.mysql_commit_parked(&mut cx, 0, 0, 0, 7);
+        *out = cx.out;
+        parked
     };
     let resume = |w: &mut faultline_sim::World<crate::stack::Stack>| {
-        let mut out = Out::default();
-        let reach = Reach::new(&w.kernel.net);
-        w.model.cdc.resume_parked_commits(reach, &mut out);
-        out
+        let mut cx = cx_at(w.kernel.now(), &w.kernel.net);
+        w.model.cdc.resume_parked_commits(&mut cx);
+        cx.out
     };
     let mut out = Out::default();
     assert!(!park(&mut w, &mut out), "a reachable MySQL commits at once");

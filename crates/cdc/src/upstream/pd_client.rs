@@ -3,7 +3,7 @@
 //! answer a message back, with the upstream timeouts, so a partition from PD means what it
 //! means upstream: no timestamp, no region load.
 //! - The workload client (`client-1`, TiDB's role) takes its start ts and commit ts from
-//!   PD through [`TsoClient`] batching (tikv/pd `client/tso_dispatcher.go`); a start ts
+//!   PD through [`TsoClient`](crate::upstream::tso_client::TsoClient) batching (tikv/pd `client/tso_dispatcher.go`); a start ts
 //!   that fails is a transaction that never begins; a commit ts that fails is asked for
 //!   again (client-go `txnkv/transaction/2pc.go` `execute` -> `GetTimestampWithRetry`).
 //! - Each store's resolved-ts advancer asks PD for a min ts every `min-ts-interval` and
@@ -21,7 +21,7 @@ use faultline_tikv::Cluster;
 
 use crate::cdc::Cdc;
 use crate::msg::{CdcMsg, CdcTimer};
-use crate::out::{Out, Reach};
+use crate::out::{Cx, Out};
 use crate::ts::Ts;
 use crate::upstream::client_backoff::BackoffKind;
 use crate::upstream::pd_client_state::TsWant;
@@ -107,57 +107,49 @@ impl Cdc {
     /// Routes a PD request (at `pd-1`) or a PD answer (at its asker).
     pub(crate) fn on_pd_msg(
         &mut self,
-        (now, reach): (SimTime, Reach),
-        out: &mut Out,
+        cx: &mut Cx,
         tikv: &Cluster,
         (from, to): (NodeId, NodeId),
         m: PdMsg,
     ) {
         match m {
             PdMsg::TsoRequest { .. } | PdMsg::GetRegion { .. } if to == self.pd => {
-                if let Some(answer) = self.pd_answer(tikv, now, &m) {
-                    out.send(self.pd, from, CdcMsg::Pd(answer));
+                if let Some(answer) = self.pd_answer(tikv, cx.now, &m) {
+                    cx.out.send(self.pd, from, CdcMsg::Pd(answer));
                 }
             }
             PdMsg::TsoResponse { batch, first, .. } => {
-                self.on_tso_response((out, reach), tikv, to, batch, first)
+                self.on_tso_response(cx, tikv, to, batch, first)
             }
             PdMsg::GetRegionResponse { region, leader } if to == self.client => {
                 let waiters = self.pd_clients.region_cache.loaded(region, leader);
                 for txn in waiters {
-                    self.region_loaded(out, (tikv, reach), txn, region, leader.is_some());
+                    self.region_loaded(cx, tikv, txn, region, leader.is_some());
                 }
             }
             _ => {}
         }
     }
 
-    fn on_tso_response(
-        &mut self,
-        (out, reach): (&mut Out, Reach),
-        tikv: &Cluster,
-        to: NodeId,
-        batch: u64,
-        first: Ts,
-    ) {
+    fn on_tso_response(&mut self, cx: &mut Cx, tikv: &Cluster, to: NodeId, batch: u64, first: Ts) {
         if to == self.client {
             let (got, next) = self.pd_clients.workload.on_response(batch, first);
             if let Some(b) = next {
-                self.send_tso_batch(out, self.client, b, PD_CLIENT_TIMEOUT_MS);
+                self.send_tso_batch(&mut cx.out, self.client, b, PD_CLIENT_TIMEOUT_MS);
             }
             for (want, ts) in got {
                 match want {
-                    TsWant::Start => self.begin_txn(out, (tikv, reach), ts),
-                    TsWant::Commit(txn) => self.commit_at(out, (tikv, reach), txn, ts),
+                    TsWant::Start => self.begin_txn(cx, tikv, ts),
+                    TsWant::Commit(txn) => self.commit_at(cx, tikv, txn, ts),
                 }
             }
         } else if let Some(s) = self.store_ix(to) {
             let (got, next) = self.pd_clients.stores[s as usize].on_response(batch, first);
             if let Some(b) = next {
-                self.send_tso_batch(out, to, b, TIKV_PD_TIMEOUT_MS);
+                self.send_tso_batch(&mut cx.out, to, b, TIKV_PD_TIMEOUT_MS);
             }
             if let Some((_, ts)) = got.last() {
-                self.endpoint_advance(out, tikv, s, *ts);
+                self.endpoint_advance(&mut cx.out, tikv, s, *ts);
             }
         }
     }
@@ -197,14 +189,7 @@ impl Cdc {
 
     /// A region load for `txn` was answered: send its request, or back off when PD knows no
     /// leader (`BoRegionMiss`).
-    fn region_loaded(
-        &mut self,
-        out: &mut Out,
-        net: (&Cluster, Reach),
-        txn: u64,
-        region: u32,
-        found: bool,
-    ) {
+    fn region_loaded(&mut self, cx: &mut Cx, tikv: &Cluster, txn: u64, region: u32, found: bool) {
         let waiting = self
             .workload
             .open
@@ -215,9 +200,9 @@ impl Cdc {
             return;
         }
         if found {
-            self.send_txn_request(out, net, txn, region);
+            self.send_txn_request(cx, tikv, txn, region);
         } else {
-            self.txn_backoff(out, txn, region, BackoffKind::RegionMiss);
+            self.txn_backoff(&mut cx.out, txn, region, BackoffKind::RegionMiss);
         }
     }
 

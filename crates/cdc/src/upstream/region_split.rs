@@ -26,7 +26,7 @@ use faultline_tikv::Cluster;
 use crate::cdc::Cdc;
 use crate::endpoint::endpoint_host::end_epoch_subscriptions;
 use crate::keyspace::Key;
-use crate::out::{Out, Reach};
+use crate::out::{Cx, Out};
 use crate::ts::Ts;
 use crate::upstream::workload::RegionReq;
 
@@ -90,8 +90,8 @@ impl Cdc {
     /// what the old request's entries did (a lock a prewrite left is on every part).
     pub(crate) fn regroup_split_request(
         &mut self,
-        out: &mut Out,
-        net: (&Cluster, Reach),
+        cx: &mut Cx,
+        tikv: &Cluster,
         id: u64,
         region: u32,
     ) {
@@ -122,7 +122,7 @@ impl Cdc {
         }
         txn.reqs.splice(i..i, fresh);
         for r in regions {
-            self.send_txn_request(out, net, id, r);
+            self.send_txn_request(cx, tikv, id, r);
         }
     }
 }

@@ -18,12 +18,12 @@
 
 use std::collections::btree_map::Entry;
 
-use faultline_sim::{SimDuration, SimTime};
+use faultline_sim::SimDuration;
 use faultline_tikv::Cluster;
 
 use crate::cdc::Cdc;
 use crate::msg::CdcTimer;
-use crate::out::{Out, Reach};
+use crate::out::{Cx, Reach};
 use crate::upstream::client_backoff::BackoffKind;
 use crate::upstream::txn_wire::TxnTimer;
 
@@ -68,26 +68,20 @@ impl Cdc {
 
     /// Store `store`'s process was killed: every request in flight to it fails with a reset
     /// connection where the link lets the RST reach the client (client-go `onSendFail`).
-    pub(crate) fn client_connections_reset(&mut self, out: &mut Out, reach: Reach, store: u32) {
-        if !reach.link_up(self.stores[store as usize], self.client) {
+    pub(crate) fn client_connections_reset(&mut self, cx: &mut Cx, store: u32) {
+        if !cx.reach.link_up(self.stores[store as usize], self.client) {
             return;
         }
         for op in self.requests_in_flight_to(store) {
             let reset = CdcTimer::Txn(TxnTimer::ConnectionReset { op });
-            out.set_timer(self.client, RST_LATENCY, reset);
+            cx.out.set_timer(self.client, RST_LATENCY, reset);
         }
     }
 
     /// No answer to `op` within `ReadTimeoutShort`, or its connection broke: a send failure
     /// (client-go `onSendFail`): drop the hint and the cached region, back off `BoTiKVRPC`,
     /// and resend to a follower if the failed store does not answer a health probe.
-    pub(crate) fn on_send_fail(
-        &mut self,
-        out: &mut Out,
-        (tikv, reach): (&Cluster, Reach),
-        op: u64,
-        why: SendFailure,
-    ) {
+    pub(crate) fn on_send_fail(&mut self, cx: &mut Cx, tikv: &Cluster, op: u64, why: SendFailure) {
         let Some((id, region)) = self.current_request(op) else {
             return;
         };
@@ -106,8 +100,8 @@ impl Cdc {
             SendFailure::Reset => failed.connection_reset += 1,
             SendFailure::Keepalive => failed.keepalive += 1,
         }
-        self.txn_backoff(out, id, region, BackoffKind::TikvRpc);
-        if why == SendFailure::Reset || !self.client_hears(reach, failed_store) {
+        self.txn_backoff(&mut cx.out, id, region, BackoffKind::TikvRpc);
+        if why == SendFailure::Reset || !self.client_hears(cx.reach, failed_store) {
             self.workload.unreachable_stores.insert(failed_store);
             let follower = next_replica(tikv, region, failed_store);
             if let Some(req) = self
@@ -141,23 +135,18 @@ impl Cdc {
     /// Links or a store's state changed: each store the client stopped hearing starts its
     /// keepalive wait now, and a store heard again ends its wait. Nothing to do without a
     /// workload.
-    pub(crate) fn client_connections_may_break(
-        &mut self,
-        now: SimTime,
-        out: &mut Out,
-        reach: Reach,
-    ) {
+    pub(crate) fn client_connections_may_break(&mut self, cx: &mut Cx) {
         if self.cfg.workload.txns_per_sec == 0 {
             return;
         }
         let after = self.cfg.grpc_keepalive.breaks_after();
         for store in 0..self.stores.len() as u32 {
-            if self.client_hears(reach, store) {
+            if self.client_hears(cx.reach, store) {
                 self.workload.silent_since.remove(&store);
             } else if let Entry::Vacant(wait) = self.workload.silent_since.entry(store) {
-                wait.insert(now);
+                wait.insert(cx.now);
                 let timer = CdcTimer::Txn(TxnTimer::KeepaliveFailed { store });
-                out.set_timer(self.client, after, timer);
+                cx.out.set_timer(self.client, after, timer);
             }
         }
     }
@@ -165,21 +154,15 @@ impl Cdc {
     /// The keepalive wait on `store` ran out: the connection breaks, and every request in
     /// flight on it fails. A wait that an earlier silence armed does nothing if the store was
     /// heard in between (a later silence armed its own).
-    pub(crate) fn client_keepalive_failed(
-        &mut self,
-        now: SimTime,
-        out: &mut Out,
-        net: (&Cluster, Reach),
-        store: u32,
-    ) {
+    pub(crate) fn client_keepalive_failed(&mut self, cx: &mut Cx, tikv: &Cluster, store: u32) {
         let after = self.cfg.grpc_keepalive.breaks_after();
         match self.workload.silent_since.get(&store) {
-            Some(since) if since.0 + after.0 <= now.0 => {}
+            Some(since) if since.0 + after.0 <= cx.now.0 => {}
             _ => return,
         }
         self.workload.silent_since.remove(&store);
         for op in self.requests_in_flight_to(store) {
-            self.on_send_fail(out, net, op, SendFailure::Keepalive);
+            self.on_send_fail(cx, tikv, op, SendFailure::Keepalive);
         }
     }
 }

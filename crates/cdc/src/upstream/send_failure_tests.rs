@@ -4,9 +4,9 @@
 use faultline_sim::{NodeState, SimDuration, World};
 
 use crate::msg::CdcTimer;
-use crate::out::{Out, Reach};
+use crate::out::Out;
 use crate::stack::Stack;
-use crate::test_world::{secs, set_link};
+use crate::test_world::{cx_at, secs, set_link};
 use crate::upstream::send_failure::RST_LATENCY;
 use crate::upstream::txn_wire::{TxnFailure, TxnTimer};
 use crate::upstream::upstream_txns::tests::{
@@ -25,10 +25,9 @@ fn a_timeout_of_the_current_request_backs_off_and_a_stale_one_is_ignored() {
     };
     let timeout = |w: &mut World<Stack>, op| {
         let Stack { tikv, cdc } = &mut w.model;
-        let mut out = Out::default();
-        let at = (&*tikv, Reach::new(&w.kernel.net));
-        cdc.on_txn_timer((secs(5), &mut out), at, TxnTimer::Timeout { op });
-        out
+        let mut cx = cx_at(secs(5), &w.kernel.net);
+        cdc.on_txn_timer(&mut cx, tikv, TxnTimer::Timeout { op });
+        cx.out
     };
     let out = timeout(&mut w, op);
     let [(after, CdcTimer::Txn(TxnTimer::Resend { txn, region: r }))] = timers(&out)[..] else {
@@ -46,10 +45,9 @@ fn a_timeout_of_the_current_request_backs_off_and_a_stale_one_is_ignored() {
 fn kill_store_0(w: &mut World<Stack>) -> Out {
     let store = w.model.cdc.stores[0];
     w.kernel.net.node_mut(store).state = NodeState::Crashed;
-    let mut out = Out::default();
-    let reach = Reach::new(&w.kernel.net);
-    w.model.cdc.client_connections_reset(&mut out, reach, 0);
-    out
+    let mut cx = cx_at(secs(5), &w.kernel.net);
+    w.model.cdc.client_connections_reset(&mut cx, 0);
+    cx.out
 }
 
 /// A killed store's host resets the connection (client-go `onSendFail`, "canceled by gRPC
@@ -67,11 +65,10 @@ fn a_killed_store_resets_the_request_in_flight_and_refuses_the_next() {
     let reset = CdcTimer::Txn(TxnTimer::ConnectionReset { op });
     assert_eq!(timers(&kill_store_0(&mut w)), [(RST_LATENCY, reset)]);
 
-    let mut out = Out::default();
-    let reach = Reach::new(&w.kernel.net);
     let Stack { tikv, cdc } = &mut w.model;
-    let at = (&*tikv, reach);
-    cdc.on_txn_timer((secs(5), &mut out), at, TxnTimer::ConnectionReset { op });
+    let mut cx = cx_at(secs(5), &w.kernel.net);
+    cdc.on_txn_timer(&mut cx, tikv, TxnTimer::ConnectionReset { op });
+    let out = cx.out;
     let [(after, CdcTimer::Txn(TxnTimer::Resend { txn, region: r }))] = timers(&out)[..] else {
         panic!("a resend: {out:?}");
     };
@@ -83,12 +80,9 @@ fn a_killed_store_resets_the_request_in_flight_and_refuses_the_next() {
     let failed = cdc.workload.failed;
     assert_eq!((failed.connection_reset, failed.timeout), (1, 0));
 
-    let mut out = Out::default();
-    cdc.on_txn_timer(
-        (secs(5), &mut out),
-        at,
-        TxnTimer::Resend { txn: id, region },
-    );
+    let mut cx = cx_at(secs(5), &w.kernel.net);
+    cdc.on_txn_timer(&mut cx, tikv, TxnTimer::Resend { txn: id, region });
+    let out = cx.out;
     // The next replica after the dead store's, in PD's peer list.
     let (stores, n) = tikv.region_stores(region);
     let replicas = &stores[..n];
@@ -136,12 +130,8 @@ fn a_store_found_unreachable_is_skipped_until_it_runs_again() {
     };
     kill_store_0(&mut w);
     let Stack { tikv, cdc } = &mut w.model;
-    let at = (&*tikv, Reach::new(&w.kernel.net));
-    cdc.on_txn_timer(
-        (secs(5), &mut Out::default()),
-        at,
-        TxnTimer::ConnectionReset { op },
-    );
+    let mut cx = cx_at(secs(5), &w.kernel.net);
+    cdc.on_txn_timer(&mut cx, tikv, TxnTimer::ConnectionReset { op });
     assert!(cdc.workload.unreachable_stores.contains(&0));
 
     cache_every_leader(&mut w, 0);
@@ -200,19 +190,16 @@ fn a_paused_store_breaks_the_connection_after_the_keepalive() {
     let store = w.model.cdc.stores[0];
     let set_state = |w: &mut World<Stack>, state, at| {
         w.kernel.net.node_mut(store).state = state;
-        let mut out = Out::default();
-        let reach = Reach::new(&w.kernel.net);
-        w.model
-            .cdc
-            .client_connections_may_break(at, &mut out, reach);
-        timers(&out)
+        let mut cx = cx_at(at, &w.kernel.net);
+        w.model.cdc.client_connections_may_break(&mut cx);
+        timers(&cx.out)
     };
     let keepalive = CdcTimer::Txn(TxnTimer::KeepaliveFailed { store: 0 });
     let fire = |w: &mut World<Stack>, at| {
         let Stack { tikv, cdc } = &mut w.model;
-        let mut out = Out::default();
-        cdc.client_keepalive_failed(at, &mut out, (&*tikv, Reach::new(&w.kernel.net)), 0);
-        out
+        let mut cx = cx_at(at, &w.kernel.net);
+        cdc.client_keepalive_failed(&mut cx, tikv, 0);
+        cx.out
     };
     let after = SimDuration::from_secs(13);
     assert_eq!(

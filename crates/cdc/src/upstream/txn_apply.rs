@@ -12,13 +12,12 @@
 //! a new leader still committed); applying is idempotent per region and phase, as Percolator's
 //! checks on the existing lock make it.
 
-use faultline_sim::SimTime;
 use faultline_tikv::{Cluster, OpEvent, OpOutcome};
 
 use crate::cdc::Cdc;
 use crate::change::{RegionEventKind, RowChange};
 use crate::keyspace::{Key, Keyspace};
-use crate::out::Out;
+use crate::out::Cx;
 use crate::ts::Ts;
 use crate::upstream::txn_wire::TxnFailure;
 use crate::upstream::workload::Phase;
@@ -26,17 +25,19 @@ use crate::upstream::workload::Phase;
 impl Cdc {
     /// One outcome: an applied entry takes effect, a store answers the client, a ReadIndex
     /// answers a registration.
-    pub(crate) fn on_op_event(&mut self, now: SimTime, out: &mut Out, tikv: &Cluster, e: OpEvent) {
+    pub(crate) fn on_op_event(&mut self, cx: &mut Cx, tikv: &Cluster, e: OpEvent) {
         if self.lock_resolution_event(tikv, e) {
             return;
         }
         match e.outcome {
             OpOutcome::Applied => self.apply_op(tikv, e),
-            OpOutcome::Done => self.send_txn_reply(out, e.store, e.op, None),
-            OpOutcome::Stale => self.send_txn_reply(out, e.store, e.op, Some(TxnFailure::Stale)),
+            OpOutcome::Done => self.send_txn_reply(&mut cx.out, e.store, e.op, None),
+            OpOutcome::Stale => {
+                self.send_txn_reply(&mut cx.out, e.store, e.op, Some(TxnFailure::Stale))
+            }
             OpOutcome::EpochNotMatch => {
                 let failure = Some(TxnFailure::EpochNotMatch);
-                self.send_txn_reply(out, e.store, e.op, failure)
+                self.send_txn_reply(&mut cx.out, e.store, e.op, failure)
             }
             OpOutcome::Split {
                 first,
@@ -45,25 +46,29 @@ impl Cdc {
                 at,
             } => {
                 let at = at.map(|key| key as crate::keyspace::Key);
-                self.on_region_split(out, e.region, (first, added, version), at);
+                self.on_region_split(&mut cx.out, e.region, (first, added, version), at);
             }
             OpOutcome::MergingMode => {
-                self.send_txn_reply(out, e.store, e.op, Some(TxnFailure::MergingMode))
+                self.send_txn_reply(&mut cx.out, e.store, e.op, Some(TxnFailure::MergingMode))
             }
             OpOutcome::RegionNotFound => {
-                self.send_txn_reply(out, e.store, e.op, Some(TxnFailure::RegionNotFound))
+                self.send_txn_reply(&mut cx.out, e.store, e.op, Some(TxnFailure::RegionNotFound))
             }
-            OpOutcome::PrepareMerge { version } => self.on_prepare_merge(out, e.region, version),
+            OpOutcome::PrepareMerge { version } => {
+                self.on_prepare_merge(&mut cx.out, e.region, version)
+            }
             OpOutcome::CommitMerge { source, version } => {
-                self.on_commit_merge(out, e.region, source, version)
+                self.on_commit_merge(&mut cx.out, e.region, source, version)
             }
-            OpOutcome::RollbackMerge { version } => self.on_rollback_merge(out, e.region, version),
+            OpOutcome::RollbackMerge { version } => {
+                self.on_rollback_merge(&mut cx.out, e.region, version)
+            }
             OpOutcome::NotLeader { leader } => {
                 let failure = Some(TxnFailure::NotLeader { leader });
-                self.send_txn_reply(out, e.store, e.op, failure)
+                self.send_txn_reply(&mut cx.out, e.store, e.op, failure)
             }
             OpOutcome::ReadReady | OpOutcome::ReadNotLeader { .. } | OpOutcome::ReadStale => {
-                self.endpoint_read_answered(out, now, tikv, e);
+                self.endpoint_read_answered(cx, tikv, e);
             }
         }
     }

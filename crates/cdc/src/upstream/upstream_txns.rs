@@ -19,13 +19,13 @@
 //! (`crate::upstream::pd_client`): a client cut from PD starts and commits nothing.
 //! The workload's own state is [`crate::upstream::workload`]; applying entries is [`crate::upstream::txn_apply`].
 
-use faultline_sim::{NodeState, SimDuration, SimTime};
+use faultline_sim::{NodeState, SimDuration};
 use faultline_tikv::Cluster;
 
 use crate::cdc::Cdc;
 use crate::keyspace::Key;
 use crate::msg::{CdcMsg, CdcTimer};
-use crate::out::{Out, Reach};
+use crate::out::{Cx, Out};
 use crate::ts::Ts;
 use crate::upstream::client_backoff::{
     BackoffKind, PREWRITE_MAX_BACKOFF_MS, READ_TIMEOUT_SHORT_MS,
@@ -40,27 +40,29 @@ impl Cdc {
     /// there: those holding locks leave them to a lock resolver (`orphan_locks.rs`), and until
     /// one resolves them the resolved ts of their regions stays at their start ts. When it
     /// restarts, its dropped timers are armed again.
-    pub(crate) fn workload_client_state(&mut self, now: SimTime, out: &mut Out, state: NodeState) {
+    pub(crate) fn workload_client_state(&mut self, cx: &mut Cx, state: NodeState) {
         match state {
             NodeState::Crashed => {
                 self.client_pd_reset();
                 self.workload.unreachable_stores.clear();
                 self.workload.silent_since.clear();
-                self.orphan_open_txns(now);
+                self.orphan_open_txns(cx.now);
                 self.workload.ops.clear();
             }
             NodeState::Up if self.cfg.workload.txns_per_sec > 0 => {
                 let gap = self.workload.gap_us();
-                out.set_timer(self.client, SimDuration(gap), CdcTimer::WorkloadTick);
+                cx.out
+                    .set_timer(self.client, SimDuration(gap), CdcTimer::WorkloadTick);
             }
             _ => {}
         }
     }
 
-    /// Time (`now`) for the next transaction: ask PD for its start ts.
-    pub(crate) fn workload_tick(&mut self, now: SimTime, out: &mut Out) {
+    /// Time (`cx.now`) for the next transaction: ask PD for its start ts.
+    pub(crate) fn workload_tick(&mut self, cx: &mut Cx) {
+        let out = &mut cx.out;
         if let Some(stop) = self.cfg.workload.stop_at {
-            if now.0 >= stop.0 {
+            if cx.now.0 >= stop.0 {
                 return;
             }
         }
@@ -70,7 +72,7 @@ impl Cdc {
     }
 
     /// PD gave a start ts: the transaction begins, one prewrite per region.
-    pub(crate) fn begin_txn(&mut self, out: &mut Out, net: (&Cluster, Reach), start_ts: Ts) {
+    pub(crate) fn begin_txn(&mut self, cx: &mut Cx, tikv: &Cluster, start_ts: Ts) {
         let writes = self.workload.draw(&self.ks);
         let keys: Vec<Key> = writes.iter().map(|(key, _)| *key).collect();
         let reqs = self.group_by_region(&keys);
@@ -88,7 +90,7 @@ impl Cdc {
         let regions: Vec<u32> = txn.reqs.iter().map(|r| r.region).collect();
         self.workload.open.insert(id, txn);
         for region in regions {
-            self.send_txn_request(out, net, id, region);
+            self.send_txn_request(cx, tikv, id, region);
         }
     }
 
@@ -125,13 +127,7 @@ impl Cdc {
     }
 
     /// PD gave the commit ts: commit every region.
-    pub(crate) fn commit_at(
-        &mut self,
-        out: &mut Out,
-        net: (&Cluster, Reach),
-        id: u64,
-        commit_ts: Ts,
-    ) {
+    pub(crate) fn commit_at(&mut self, cx: &mut Cx, tikv: &Cluster, id: u64, commit_ts: Ts) {
         let Some(txn) = self.workload.open.get_mut(&id) else {
             return;
         };
@@ -139,20 +135,15 @@ impl Cdc {
         txn.begin(Phase::Commit);
         let regions: Vec<u32> = txn.reqs.iter().map(|r| r.region).collect();
         for region in regions {
-            self.send_txn_request(out, net, id, region);
+            self.send_txn_request(cx, tikv, id, region);
         }
     }
 
     /// Sends the current phase's request for `region` to the store the region cache names
-    /// (a follower instead when the client last found that store unreachable); `net` gives the
+    /// (a follower instead when the client last found that store unreachable); `tikv` gives the
     /// region's peers and tells whether the store's process is dead, so the connect is refused.
-    pub(crate) fn send_txn_request(
-        &mut self,
-        out: &mut Out,
-        (tikv, reach): (&Cluster, Reach),
-        id: u64,
-        region: u32,
-    ) {
+    pub(crate) fn send_txn_request(&mut self, cx: &mut Cx, tikv: &Cluster, id: u64, region: u32) {
+        let (reach, out) = (cx.reach, &mut cx.out);
         let Some(txn) = self.workload.open.get(&id) else {
             return;
         };
@@ -219,12 +210,11 @@ impl Cdc {
         current.then_some((r.txn, r.region))
     }
 
-    /// A store answered operation `op`; it reached the client at `now`.
+    /// A store answered operation `op`; it reached the client at `cx.now`.
     pub(crate) fn on_txn_reply(
         &mut self,
-        now: SimTime,
-        out: &mut Out,
-        net: (&Cluster, Reach),
+        cx: &mut Cx,
+        tikv: &Cluster,
         op: u64,
         failure: Option<TxnFailure>,
     ) {
@@ -238,7 +228,7 @@ impl Cdc {
             None => {
                 req.done = true;
                 if txn.reqs.iter().all(|r| r.done) {
-                    self.phase_done(now, out, id);
+                    self.phase_done(cx, id);
                 }
             }
             Some(TxnFailure::NotLeader {
@@ -251,7 +241,7 @@ impl Cdc {
                 // leader.
                 self.workload.failed.not_leader += 1;
                 req.hint = None;
-                self.txn_backoff(out, id, region, BackoffKind::RegionScheduling);
+                self.txn_backoff(&mut cx.out, id, region, BackoffKind::RegionScheduling);
             }
             Some(TxnFailure::NotLeader {
                 leader: Some(store),
@@ -260,31 +250,31 @@ impl Cdc {
                 self.workload.failed.not_leader += 1;
                 req.hint = Some(store);
                 self.workload.commit_retries += 1;
-                self.send_txn_request(out, net, id, region);
+                self.send_txn_request(cx, tikv, id, region);
             }
             Some(TxnFailure::NotLeader { leader: None }) => {
                 self.workload.failed.no_leader += 1;
                 req.hint = None;
-                self.txn_backoff(out, id, region, BackoffKind::RegionScheduling);
+                self.txn_backoff(&mut cx.out, id, region, BackoffKind::RegionScheduling);
             }
             Some(TxnFailure::EpochNotMatch) => {
                 self.workload.failed.epoch_not_match += 1;
-                self.regroup_split_request(out, net, id, region);
+                self.regroup_split_request(cx, tikv, id, region);
             }
             Some(TxnFailure::RegionNotFound) => {
                 self.workload.failed.region_not_found += 1;
-                self.regroup_split_request(out, net, id, region);
+                self.regroup_split_request(cx, tikv, id, region);
             }
             Some(TxnFailure::MergingMode) => {
                 // client-go `onRegionError`: the region "can't provide service until merge
                 // finished, so backoff" (`BoRegionScheduling`), then the same region again.
                 self.workload.failed.merging += 1;
-                self.txn_backoff(out, id, region, BackoffKind::RegionScheduling);
+                self.txn_backoff(&mut cx.out, id, region, BackoffKind::RegionScheduling);
             }
             Some(TxnFailure::Stale) => {
                 self.workload.failed.stale_command += 1;
                 req.hint = None;
-                self.txn_backoff(out, id, region, BackoffKind::StaleCmd);
+                self.txn_backoff(&mut cx.out, id, region, BackoffKind::StaleCmd);
             }
         }
     }
@@ -319,13 +309,7 @@ impl Cdc {
     }
 
     /// A backoff ended.
-    pub(crate) fn on_txn_resend(
-        &mut self,
-        out: &mut Out,
-        net: (&Cluster, Reach),
-        id: u64,
-        region: u32,
-    ) {
+    pub(crate) fn on_txn_resend(&mut self, cx: &mut Cx, tikv: &Cluster, id: u64, region: u32) {
         let waiting = self
             .workload
             .open
@@ -334,17 +318,17 @@ impl Cdc {
             .is_some_and(|r| r.op == u64::MAX && !r.done);
         if waiting {
             self.workload.commit_retries += 1;
-            self.send_txn_request(out, net, id, region);
+            self.send_txn_request(cx, tikv, id, region);
         }
     }
 
     /// Every region's request of the current phase succeeded.
-    fn phase_done(&mut self, now: SimTime, out: &mut Out, id: u64) {
+    fn phase_done(&mut self, cx: &mut Cx, id: u64) {
         let phase = self.workload.open[&id].phase;
         match phase {
             Phase::Prewrite => {
                 let delay = self.workload.commit_delay_us() + self.large_prewrite_us(id);
-                out.set_timer(
+                cx.out.set_timer(
                     self.client,
                     SimDuration(delay),
                     CdcTimer::TxnCommit { txn: id },
@@ -357,7 +341,7 @@ impl Cdc {
                 }
                 if phase == Phase::Commit {
                     self.workload.committed += 1;
-                    self.workload.committed_per_sec.add(now, 1);
+                    self.workload.committed_per_sec.add(cx.now, 1);
                 } else {
                     self.workload.aborted += 1;
                 }
@@ -385,19 +369,18 @@ impl Cdc {
     /// Routes a write-path or CheckLeader message.
     pub(crate) fn on_txn_msg(
         &mut self,
-        (now, reach): (SimTime, Reach),
-        out: &mut Out,
+        cx: &mut Cx,
         tikv: &Cluster,
         (from, to): (faultline_sim::NodeId, faultline_sim::NodeId),
         m: TxnMsg,
     ) {
         match m {
             TxnMsg::Reply { op, failure } if to == self.client => {
-                self.on_txn_reply(now, out, (tikv, reach), op, failure)
+                self.on_txn_reply(cx, tikv, op, failure)
             }
             TxnMsg::Reply { .. } => {}
             TxnMsg::CheckLeader { round, regions } => {
-                self.on_check_leader(out, tikv, from, to, round, regions);
+                self.on_check_leader(&mut cx.out, tikv, from, to, round, regions);
             }
             TxnMsg::CheckLeaderResp { round, regions } => {
                 self.on_check_leader_resp(tikv, from, to, round, regions)
@@ -406,20 +389,12 @@ impl Cdc {
     }
 
     /// Routes a write-path timer.
-    pub(crate) fn on_txn_timer(
-        &mut self,
-        (now, out): (SimTime, &mut Out),
-        (tikv, reach): (&Cluster, Reach),
-        t: TxnTimer,
-    ) {
-        let net = (tikv, reach);
+    pub(crate) fn on_txn_timer(&mut self, cx: &mut Cx, tikv: &Cluster, t: TxnTimer) {
         match t {
-            TxnTimer::Timeout { op } => self.on_send_fail(out, net, op, SendFailure::Timeout),
-            TxnTimer::ConnectionReset { op } => self.on_send_fail(out, net, op, SendFailure::Reset),
-            TxnTimer::KeepaliveFailed { store } => {
-                self.client_keepalive_failed(now, out, net, store)
-            }
-            TxnTimer::Resend { txn, region } => self.on_txn_resend(out, (tikv, reach), txn, region),
+            TxnTimer::Timeout { op } => self.on_send_fail(cx, tikv, op, SendFailure::Timeout),
+            TxnTimer::ConnectionReset { op } => self.on_send_fail(cx, tikv, op, SendFailure::Reset),
+            TxnTimer::KeepaliveFailed { store } => self.client_keepalive_failed(cx, tikv, store),
+            TxnTimer::Resend { txn, region } => self.on_txn_resend(cx, tikv, txn, region),
         }
     }
 

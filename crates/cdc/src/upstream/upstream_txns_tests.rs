@@ -5,9 +5,9 @@
 use faultline_sim::{NodeId, SimDuration, World};
 
 use crate::msg::{CdcMsg, CdcTimer};
-use crate::out::{Command, Out, Reach};
+use crate::out::{Command, Out};
 use crate::stack::Stack;
-use crate::test_world::{mysql_feed, secs, world};
+use crate::test_world::{cx_at, mysql_feed, secs, world};
 use crate::ts::Ts;
 use crate::upstream::client_backoff::PREWRITE_MAX_BACKOFF_MS;
 use crate::upstream::pd_wire::{PdMsg, PdTimer};
@@ -25,9 +25,9 @@ pub(crate) fn quiet_world() -> World<Stack> {
 pub(crate) fn begin(w: &mut World<Stack>) -> (u64, Out) {
     let Stack { tikv, cdc } = &mut w.model;
     let id = cdc.workload.next_txn;
-    let mut out = Out::default();
-    cdc.begin_txn(&mut out, (tikv, Reach::new(&w.kernel.net)), Ts(100));
-    (id, out)
+    let mut cx = cx_at(secs(5), &w.kernel.net);
+    cdc.begin_txn(&mut cx, tikv, Ts(100));
+    (id, cx.out)
 }
 
 /// The proposals in `out`, as `(store node, region, op)`.
@@ -59,10 +59,9 @@ pub(crate) fn cache_every_leader(w: &mut World<Stack>, store: u32) {
 /// The store answers `op` with `failure` (or success).
 pub(crate) fn reply(w: &mut World<Stack>, op: u64, failure: Option<TxnFailure>) -> Out {
     let Stack { tikv, cdc } = &mut w.model;
-    let mut out = Out::default();
-    let net = (&*tikv, Reach::new(&w.kernel.net));
-    cdc.on_txn_reply(secs(5), &mut out, net, op, failure);
-    out
+    let mut cx = cx_at(secs(5), &w.kernel.net);
+    cdc.on_txn_reply(&mut cx, tikv, op, failure);
+    cx.out
 }
 
 #[test]
@@ -93,9 +92,9 @@ fn an_uncached_region_is_loaded_from_pd_then_proposed_to_its_leader() {
         region,
         leader: Some(2),
     };
-    let mut out = Out::default();
-    let at = (secs(5), Reach::new(&w.kernel.net));
-    cdc.on_pd_msg(at, &mut out, tikv, (pd, client), answer);
+    let mut cx = cx_at(secs(5), &w.kernel.net);
+    cdc.on_pd_msg(&mut cx, tikv, (pd, client), answer);
+    let out = cx.out;
     let store = cdc.stores[2];
     let [(to, proposed, op)] = proposals(&out)[..] else {
         panic!("one proposal: {out:?}");
@@ -138,11 +137,12 @@ fn not_leader_follows_a_hint_at_once_and_backs_off_without_one() {
     assert_eq!((failed.not_leader, failed.no_leader), (1, 1));
 
     let Stack { tikv, cdc } = &mut w.model;
-    let mut out = Out::default();
+    let mut cx = cx_at(secs(5), &w.kernel.net);
     let CdcTimer::Txn(t) = resend else {
         unreachable!()
     };
-    cdc.on_txn_timer((secs(5), &mut out), (tikv, Reach::new(&w.kernel.net)), t);
+    cdc.on_txn_timer(&mut cx, tikv, t);
+    let out = cx.out;
     let reload = CdcMsg::Pd(PdMsg::GetRegion { region });
     assert!(matches!(out.commands().first(), Some(Command::Send { msg, .. }) if *msg == reload));
 }
@@ -170,8 +170,9 @@ fn a_transaction_commits_after_every_prewrite_and_every_commit_answer() {
     cdc.commit(&mut out, id);
     let asks_tso = |c: &Command| matches!(c, Command::Send { to, msg: CdcMsg::Pd(PdMsg::TsoRequest { .. }), .. } if *to == cdc.pd);
     assert!(out.commands().iter().any(asks_tso), "{out:?}");
-    let mut out = Out::default();
-    cdc.commit_at(&mut out, (tikv, Reach::new(&w.kernel.net)), id, Ts(200));
+    let mut cx = cx_at(secs(5), &w.kernel.net);
+    cdc.commit_at(&mut cx, tikv, id, Ts(200));
+    let out = cx.out;
     assert_eq!(cdc.workload.open[&id].phase, Phase::Commit);
     let [(_, _, op)] = proposals(&out)[..] else {
         panic!("one commit: {out:?}");
@@ -221,11 +222,12 @@ fn an_applied_prewrite_locks_and_the_applied_commit_writes_and_unlocks() {
             store: 0,
             outcome: OpOutcome::Applied,
         };
-        let mut out = Out::default();
-        cdc.on_op_event(secs(5), &mut out, tikv, e);
+        let mut cx = cx_at(secs(5), &w.kernel.net);
+        cdc.on_op_event(&mut cx, tikv, e);
         assert!(
-            out.commands().is_empty(),
-            "applying answers nobody: {out:?}"
+            cx.out.commands().is_empty(),
+            "applying answers nobody: {:?}",
+            cx.out
         );
     };
     apply(&mut w, op);
@@ -235,8 +237,9 @@ fn an_applied_prewrite_locks_and_the_applied_commit_writes_and_unlocks() {
 
     reply(&mut w, op, None);
     let Stack { tikv, cdc } = &mut w.model;
-    let mut out = Out::default();
-    cdc.commit_at(&mut out, (tikv, Reach::new(&w.kernel.net)), id, Ts(200));
+    let mut cx = cx_at(secs(5), &w.kernel.net);
+    cdc.commit_at(&mut cx, tikv, id, Ts(200));
+    let out = cx.out;
     let [(_, _, commit_op)] = proposals(&out)[..] else {
         panic!("one commit: {out:?}");
     };

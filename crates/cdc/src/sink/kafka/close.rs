@@ -4,12 +4,12 @@
 //! close blocks its caller (the owner or a processor manager) until the last client is done;
 //! that is tiflow#4241.
 
-use faultline_sim::{Level, NodeId, SimDuration, SimTime};
+use faultline_sim::{Level, NodeId, SimDuration};
 
 use crate::config::KafkaConfig;
 use crate::ids::CfIx;
 use crate::msg::CdcTimer;
-use crate::out::{Out, Reach};
+use crate::out::Cx;
 use crate::sink::kafka::cluster::{CloseJob, KafkaCluster, CLIENTS, OWNER_SIDE};
 
 /// Who closes a producer: the changefeed, and the owner ([`OWNER_SIDE`]) or a capture.
@@ -44,16 +44,15 @@ impl KafkaCluster {
     pub fn start_close(
         &mut self,
         cfg: &KafkaConfig,
-        (now, reach): (SimTime, Reach),
-        out: &mut Out,
+        cx: &mut Cx,
         who: Closer,
         blocking: bool,
     ) -> u64 {
         let job = CloseJob {
             node: who.node,
-            started: now,
+            started: cx.now,
             client: 0,
-            client_started: now,
+            client_started: cx.now,
             blocking,
         };
         let id = self.next_close_job;
@@ -65,26 +64,19 @@ impl KafkaCluster {
             who.cf_id,
             role(who.side)
         );
-        out.log(
+        cx.out.log(
             Some(who.node),
             Level::Info,
             "stop the kafka producer",
             detail,
         );
-        self.close_next_client(cfg, (now, reach), out, who, id);
+        self.close_next_client(cfg, cx, who, id);
         id
     }
 
     /// Arms the close of job `id`'s current client.
-    fn close_next_client(
-        &mut self,
-        cfg: &KafkaConfig,
-        (now, reach): (SimTime, Reach),
-        out: &mut Out,
-        who: Closer,
-        id: u64,
-    ) {
-        let after = if self.any_broker_reachable(reach, who.node) {
+    fn close_next_client(&mut self, cfg: &KafkaConfig, cx: &mut Cx, who: Closer, id: u64) {
+        let after = if self.any_broker_reachable(cx.reach, who.node) {
             cfg.close_latency
         } else {
             // Sarama waits for its dial / read / write timeouts before giving up.
@@ -93,7 +85,7 @@ impl KafkaCluster {
         let Some(job) = self.closing.get_mut(&(who.cf, who.side, id)) else {
             return;
         };
-        job.client_started = now;
+        job.client_started = cx.now;
         let (cf, side, client) = (who.cf, who.side, job.client);
         let timer = CdcTimer::KafkaClientClosed {
             cf,
@@ -101,7 +93,7 @@ impl KafkaCluster {
             job: id,
             client,
         };
-        out.set_timer(who.node, after, timer);
+        cx.out.set_timer(who.node, after, timer);
     }
 
     /// Client `client` of `who`'s close job `id` finished closing at `now`: the next
@@ -109,8 +101,7 @@ impl KafkaCluster {
     pub fn on_client_closed(
         &mut self,
         cfg: &KafkaConfig,
-        (now, reach): (SimTime, Reach),
-        out: &mut Out,
+        cx: &mut Cx,
         who: Closer,
         (id, client): (u64, u32),
     ) -> Option<CloseJob> {
@@ -118,7 +109,7 @@ impl KafkaCluster {
         if job.client != client {
             return None;
         }
-        let took = now.since(job.client_started);
+        let took = cx.now.since(job.client_started);
         let name = CLIENTS[client as usize % CLIENTS.len()];
         let detail = format!(
             "changefeed={} role={} client={name} duration={}",
@@ -128,13 +119,14 @@ impl KafkaCluster {
         );
         if took >= cfg.timeout {
             let message = "close kafka client with error";
-            out.log(Some(who.node), Level::Error, message, detail);
+            cx.out.log(Some(who.node), Level::Error, message, detail);
         } else {
-            out.log(Some(who.node), Level::Info, "kafka client closed", detail);
+            cx.out
+                .log(Some(who.node), Level::Info, "kafka client closed", detail);
         }
         job.client += 1;
         if job.client < cfg.clients {
-            self.close_next_client(cfg, (now, reach), out, who, id);
+            self.close_next_client(cfg, cx, who, id);
             return None;
         }
         let job = self.closing.remove(&(who.cf, who.side, id))?;
@@ -142,9 +134,10 @@ impl KafkaCluster {
             "changefeed={} role={} duration={}",
             who.cf_id,
             role(who.side),
-            fmt_secs(now.since(job.started))
+            fmt_secs(cx.now.since(job.started))
         );
-        out.log(Some(who.node), Level::Info, "kafka producer closed", detail);
+        cx.out
+            .log(Some(who.node), Level::Info, "kafka producer closed", detail);
         Some(job)
     }
 }
@@ -164,11 +157,11 @@ pub fn fmt_secs(d: SimDuration) -> String {
 
 #[cfg(test)]
 mod tests {
-    use faultline_sim::Network;
+    use faultline_sim::{Network, SimTime};
 
     use super::*;
     use crate::config::{KafkaProtocol, SinkType};
-    use crate::out::Command;
+    use crate::out::{Command, Out, Reach};
 
     /// A cluster of two brokers with one Kafka changefeed, and the owner's node.
     fn setup() -> (Network, KafkaCluster, KafkaConfig, NodeId) {
@@ -210,29 +203,28 @@ mod tests {
     #[test]
     fn each_client_closes_in_turn_in_the_close_latency_while_a_broker_answers() {
         let (net, mut kafka, cfg, node) = setup();
-        let mut out = Out::default();
-        let mut now = SimTime(1_000_000);
         let reach = Reach::new(&net);
-        let id = kafka.start_close(&cfg, (now, reach), &mut out, owner(node), true);
-        assert_eq!(out.logged(), vec!["stop the kafka producer"]);
-        assert_eq!(close_timers(&out), vec![(0, cfg.close_latency)]);
+        let mut cx = Cx::new(SimTime(1_000_000), reach);
+        let id = kafka.start_close(&cfg, &mut cx, owner(node), true);
+        assert_eq!(cx.out.logged(), vec!["stop the kafka producer"]);
+        assert_eq!(close_timers(&cx.out), vec![(0, cfg.close_latency)]);
+        let mut now = cx.now;
         for client in 0..cfg.clients {
-            let mut out = Out::default();
             now = now.plus(cfg.close_latency);
-            let done =
-                kafka.on_client_closed(&cfg, (now, reach), &mut out, owner(node), (id, client));
+            let mut cx = Cx::new(now, reach);
+            let done = kafka.on_client_closed(&cfg, &mut cx, owner(node), (id, client));
             let last = client + 1 == cfg.clients;
             assert_eq!(done.is_some(), last, "client {client}");
             if last {
                 assert!(done.is_some_and(|job| job.blocking));
                 assert_eq!(
-                    out.logged(),
+                    cx.out.logged(),
                     vec!["kafka client closed", "kafka producer closed"]
                 );
                 assert!(kafka.closing.is_empty());
             } else {
-                assert_eq!(out.logged(), vec!["kafka client closed"]);
-                assert_eq!(close_timers(&out), vec![(client + 1, cfg.close_latency)]);
+                assert_eq!(cx.out.logged(), vec!["kafka client closed"]);
+                assert_eq!(close_timers(&cx.out), vec![(client + 1, cfg.close_latency)]);
             }
         }
     }
@@ -243,54 +235,42 @@ mod tests {
         for b in kafka.brokers.clone() {
             net.update_link(node, b, |l| l.up = false);
         }
-        let mut out = Out::default();
         let start = SimTime(1_000_000);
-        let id = kafka.start_close(
-            &cfg,
-            (start, Reach::new(&net)),
-            &mut out,
-            owner(node),
-            false,
-        );
-        assert_eq!(close_timers(&out), vec![(0, cfg.timeout)]);
-        let mut out = Out::default();
-        let now = start.plus(cfg.timeout);
-        let reach = Reach::new(&net);
-        let done = kafka.on_client_closed(&cfg, (now, reach), &mut out, owner(node), (id, 0));
+        let mut cx = Cx::new(start, Reach::new(&net));
+        let id = kafka.start_close(&cfg, &mut cx, owner(node), false);
+        assert_eq!(close_timers(&cx.out), vec![(0, cfg.timeout)]);
+        let mut cx = Cx::new(start.plus(cfg.timeout), Reach::new(&net));
+        let done = kafka.on_client_closed(&cfg, &mut cx, owner(node), (id, 0));
         assert!(done.is_none());
-        assert_eq!(out.logged(), vec!["close kafka client with error"]);
-        assert_eq!(close_timers(&out), vec![(1, cfg.timeout)]);
+        assert_eq!(cx.out.logged(), vec!["close kafka client with error"]);
+        assert_eq!(close_timers(&cx.out), vec![(1, cfg.timeout)]);
     }
 
     #[test]
     fn a_timer_of_another_client_changes_nothing() {
         let (net, mut kafka, cfg, node) = setup();
         let reach = Reach::new(&net);
-        let mut out = Out::default();
-        let id = kafka.start_close(&cfg, (SimTime(0), reach), &mut out, owner(node), false);
-        let mut out = Out::default();
-        let later = SimTime(5_000);
+        let id = kafka.start_close(&cfg, &mut Cx::new(SimTime(0), reach), owner(node), false);
+        let mut cx = Cx::new(SimTime(5_000), reach);
         assert!(kafka
-            .on_client_closed(&cfg, (later, reach), &mut out, owner(node), (id, 2))
+            .on_client_closed(&cfg, &mut cx, owner(node), (id, 2))
             .is_none());
-        assert!(out.commands().is_empty());
+        assert!(cx.out.commands().is_empty());
         assert_eq!(kafka.closing[&(0, OWNER_SIDE, id)].client, 0);
     }
 
     #[test]
     fn a_second_close_of_one_side_runs_beside_the_first_and_each_finishes_its_own_clients() {
         let (net, mut kafka, cfg, node) = setup();
-        let reach = Reach::new(&net);
-        let mut out = Out::default();
-        let first = kafka.start_close(&cfg, (SimTime(0), reach), &mut out, owner(node), false);
-        let second = kafka.start_close(&cfg, (SimTime(1), reach), &mut out, owner(node), false);
+        let mut cx = Cx::new(SimTime(0), Reach::new(&net));
+        let first = kafka.start_close(&cfg, &mut cx, owner(node), false);
+        cx.now = SimTime(1);
+        let second = kafka.start_close(&cfg, &mut cx, owner(node), false);
         assert_ne!(first, second);
         assert_eq!(kafka.closing_producers(0), 2, "both producers still close");
-        let mut now = SimTime(1);
         for client in 0..cfg.clients {
-            now = now.plus(cfg.close_latency);
-            let done =
-                kafka.on_client_closed(&cfg, (now, reach), &mut out, owner(node), (second, client));
+            cx.now = cx.now.plus(cfg.close_latency);
+            let done = kafka.on_client_closed(&cfg, &mut cx, owner(node), (second, client));
             assert_eq!(done.is_some(), client + 1 == cfg.clients);
         }
         assert_eq!(kafka.closing_producers(0), 1, "the first is untouched");

@@ -6,10 +6,10 @@ use faultline_sim::{Fault, SimDuration};
 
 use crate::config::SinkClose;
 use crate::model::route;
-use crate::out::{Out, Reach};
+use crate::out::Out;
 use crate::owner::lifecycle::{FeedStatus, ProcessorState, SinkState};
 use crate::sink::kafka::OWNER_SIDE;
-use crate::test_world::{kafka_config, secs, world_with};
+use crate::test_world::{cx_at, kafka_config, secs, world_with};
 
 /// The processor side of capture 0. Its changefeed replicates no table, so nothing fails and
 /// the model never closes this producer itself.
@@ -25,9 +25,9 @@ fn world(sink_close: SinkClose) -> faultline_sim::World<crate::stack::Stack> {
 /// Starts closing the owner-side producer now; returns whether the caller must wait.
 fn start_close(w: &mut faultline_sim::World<crate::stack::Stack>) -> bool {
     let node = w.model.cdc.captures[0];
-    let mut out = Out::default();
-    let at = (w.now(), Reach::new(&w.kernel.net));
-    let blocks = w.model.cdc.kafka_start_close(at, &mut out, node, 0, SIDE);
+    let mut cx = cx_at(w.now(), &w.kernel.net);
+    let blocks = w.model.cdc.kafka_start_close(&mut cx, node, 0, SIDE);
+    let mut out: Out = cx.out;
     route(&mut w.kernel, &mut out);
     blocks
 }

@@ -23,7 +23,7 @@ use faultline_sim::{Level, NodeId, SimTime};
 
 use crate::cdc::Cdc;
 use crate::msg::{CdcMsg, CdcTimer, CfIx, RowChange};
-use crate::out::{Out, Reach};
+use crate::out::{Cx, Out};
 use crate::ts::Ts;
 
 pub use close::fmt_secs;
@@ -197,24 +197,21 @@ impl Cdc {
     /// Returns true when the caller must wait for it (sync close).
     pub(crate) fn kafka_start_close(
         &mut self,
-        at: (SimTime, Reach),
-        out: &mut Out,
+        cx: &mut Cx,
         node: NodeId,
         cf: CfIx,
         side: u32,
     ) -> bool {
         let blocking = self.cfg.sink_close.blocks();
         let who = Closer::new(node, (cf, &self.cfg.changefeeds[cf as usize].id), side);
-        self.kafka
-            .start_close(&self.cfg.kafka, at, out, who, blocking);
+        self.kafka.start_close(&self.cfg.kafka, cx, who, blocking);
         blocking
     }
 
     /// One client finished closing; close the next or finish. Returns the finished job.
     pub(crate) fn kafka_on_client_closed(
         &mut self,
-        at: (SimTime, Reach),
-        out: &mut Out,
+        cx: &mut Cx,
         node: NodeId,
         cf: CfIx,
         side: u32,
@@ -222,6 +219,6 @@ impl Cdc {
     ) -> Option<CloseJob> {
         let who = Closer::new(node, (cf, &self.cfg.changefeeds[cf as usize].id), side);
         self.kafka
-            .on_client_closed(&self.cfg.kafka, at, out, who, (job, client))
+            .on_client_closed(&self.cfg.kafka, cx, who, (job, client))
     }
 }
