@@ -7,7 +7,7 @@ use faultline_scenario::{ChangefeedSpec, KafkaProtocol, Problem, Scenario, SinkK
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::inspector::problems_for;
+use super::field_problems::problems_for;
 use crate::playground::Action;
 
 /// The sinks a changefeed may write to: (file value, label).

@@ -9,6 +9,7 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::changefeed_editor::changefeeds_fieldset;
+use super::field_problems::problems_for;
 use super::PanelProps;
 use crate::playground::Action;
 use crate::toggles::{
@@ -16,15 +17,6 @@ use crate::toggles::{
 };
 
 type Setter<T> = fn(&mut Scenario, T);
-
-/// Messages for `field` (and its sub-fields).
-pub(super) fn problems_for(problems: &[Problem], field: &str) -> Html {
-    html! {
-        { for problems.iter().filter(|p| p.field == field || p.field.starts_with(&format!("{field}.")) || p.field.starts_with(&format!("{field}["))).map(|p| html! {
-            <span class="field-error" data-field={ p.field.clone() }>{ &p.message }</span>
-        }) }
-    }
-}
 
 fn input_text(e: &Event) -> Option<String> {
     e.target_dyn_into::<HtmlInputElement>().map(|i| i.value())

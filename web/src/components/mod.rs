@@ -8,6 +8,7 @@ pub mod controls;
 pub mod explore_panel;
 pub mod fault_palette;
 pub mod fault_timeline;
+pub mod field_problems;
 pub mod gallery;
 pub mod guide;
 pub mod header;
