@@ -55,7 +55,8 @@ test("a node's menu offers what applies to it; Remove says why a middle store st
   await page.click('[data-node="tikv-2"]', { button: "right" });
   const items = await page.$$eval("#node-menu button", (bs) => bs.map((b) => b.textContent));
   assert.ok(items.includes("kill now") && items.includes("loss now"), items.join(", "));
-  for (const foreign of ["remove_capture now", "add_capture now", "pause_changefeed now"]) {
+  // A running store cannot be restarted or resumed: the menu does not offer it.
+  for (const foreign of ["remove_capture now", "add_capture now", "pause_changefeed now", "restart now", "resume now"]) {
     assert.ok(!items.includes(foreign), `a TiKV node offers ${foreign}`);
   }
   await page.click('#node-menu button:text-is("Remove")');
@@ -93,6 +94,7 @@ test("a Kafka changefeed, a one-way partition and a 30% loss built in the UI are
   await waitStatus(page, problems, ["paused"]);
 
   await page.selectOption("#fault-action", "loss");
+  assert.equal(await page.isChecked("#fault-one-way"), false, "a new verb starts two-way, not one-way unasked");
   await page.selectOption("#fault-target", "tikv-2");
   await page.fill("#fault-peers", "");
   assert.equal(await page.inputValue("#fault-loss"), "30", "the loss shown is the loss applied");
@@ -112,6 +114,7 @@ test("a Kafka changefeed, a one-way partition and a 30% loss built in the UI are
   for (const line of ['sink = "kafka"', 'protocol = "canal_json"', "kafka_brokers = 1", 'peers = "tikv-1"', "one_way = true", "loss_percent = 30"]) {
     assert.ok(toml.includes(line), `${line} missing from the shared scenario:\n${toml}`);
   }
+  assert.equal(toml.split("one_way = true").length - 1, 1, `only the partition is one-way:\n${toml}`);
   await shared.page.close();
   await page.close();
 });

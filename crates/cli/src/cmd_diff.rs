@@ -26,7 +26,7 @@ pub fn run(a: DiffArgs) -> Result<i32, String> {
     let right = load(&a.right, &[]).map_err(|e| format!("B: {e}"))?;
     match first_difference(&left, &right).map_err(|e| e.to_string())? {
         None => {
-            say!("Same run: A and B process the same events to the end");
+            say!("Same run: A and B have the same events, log lines and metrics to the end");
             Ok(0)
         }
         Some(d) => {

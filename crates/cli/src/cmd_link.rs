@@ -29,7 +29,8 @@ pub struct LinkArgs {
     plain: bool,
 }
 
-/// Prints the 16-hex-digit trace hash of a full run: equal hashes mean equal runs.
+/// Prints the 16-hex-digit trace hash of a full run (every event, log line and metrics sample):
+/// equal hashes mean equal runs.
 #[derive(Args, Debug)]
 pub struct TraceHashArgs {
     #[command(flatten)]

@@ -340,7 +340,7 @@ pub fn FaultPalette(props: &PanelProps) -> Html {
         <section class="panel fault-palette" aria-label="fault palette">
             <h3>{ "Faults" }</h3>
             <div class="row">
-                { verb_and_target(&action, &target, &names, on_changefeed) }
+                { verb_and_target(&action, &target, &names, on_changefeed, &fields.one_way) }
                 { fields.view("fault", *action) }
                 <button id="fault-apply-now" class="primary" onclick={ submit(true) }>{ "Apply now" }</button>
                 { text_field("fault-at".into(), "at", &at, "e.g. 2m") }
@@ -382,13 +382,19 @@ fn verb_and_target(
     target: &UseStateHandle<String>,
     names: &[String],
     on_changefeed: bool,
+    one_way: &UseStateHandle<bool>,
 ) -> Html {
     let on_action_pick = {
-        let action = action.clone();
+        let (action, one_way) = (action.clone(), one_way.clone());
         Callback::from(move |e: Event| {
             if let Some(a) =
                 select_value(&e).and_then(|v| FaultAction::ALL.into_iter().find(|a| a.name() == v))
             {
+                if a != *action {
+                    // A new verb starts two-way: a box ticked for a one-way partition must
+                    // not make the next loss or delay one-way unasked.
+                    one_way.set(false);
+                }
                 action.set(a);
             }
         })

@@ -55,19 +55,25 @@ pub fn Help(props: &HelpProps) -> Html {
             }
         })
     };
-    // Focus moves into the dialog when it opens, so Esc and Tab act on it first.
+    // Focus moves into the dialog when it opens, so Esc and Tab act on it first. Focusing
+    // Close, the last element, scrolls a tall dialog to its end; it is put back at its top,
+    // where the shortcuts are.
     let close_button = use_node_ref();
+    let dialog = use_node_ref();
     {
-        let close_button = close_button.clone();
+        let (close_button, dialog) = (close_button.clone(), dialog.clone());
         use_effect_with((), move |_| {
             if let Some(b) = close_button.cast::<web_sys::HtmlElement>() {
                 let _ = b.focus();
+            }
+            if let Some(d) = dialog.cast::<web_sys::Element>() {
+                d.set_scroll_top(0);
             }
         });
     }
     html! {
         <div class="overlay" onclick={ close.clone() } onkeydown={ on_key }>
-            <div id="help" class="dialog" role="dialog" aria-modal="true" aria-labelledby="help-title" onclick={ stop }>
+            <div id="help" ref={ dialog } class="dialog" role="dialog" aria-modal="true" aria-labelledby="help-title" onclick={ stop }>
                 <h2 id="help-title">{ "Keyboard shortcuts" }</h2>
                 <table>
                     { for SHORTCUTS.iter().map(|(k, what)| html! {

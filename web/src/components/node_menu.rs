@@ -4,7 +4,7 @@
 use faultline_scenario::FaultAction;
 use yew::prelude::*;
 
-use crate::playground::node_edit::{kind_of, menu_faults, removable};
+use crate::playground::node_edit::{kind_of, menu_faults_now, removable};
 use crate::playground::Action;
 
 /// Props of [`NodeMenu`].
@@ -12,6 +12,8 @@ use crate::playground::Action;
 pub struct NodeMenuProps {
     /// The node.
     pub name: AttrValue,
+    /// Its state at the cursor (`up`, `crashed`, `paused`, ...): what "now" can do to it.
+    pub state: AttrValue,
     /// The cursor, in microseconds (faults apply here).
     pub at: u64,
     /// Where actions go.
@@ -43,7 +45,7 @@ pub fn NodeMenu(props: &NodeMenuProps) -> Html {
         <div class="node-menu" id="node-menu" role="menu">
             <strong>{ &name }</strong>
             <ul>
-                { for menu_faults(kind).into_iter().map(|a| item(format!("{} now", a.name()), vec![Action::AddFault(fault(a))])) }
+                { for menu_faults_now(kind, &props.state).into_iter().map(|a| item(format!("{} now", a.name()), vec![Action::AddFault(fault(a))])) }
                 { item("Step to its next event".into(), vec![Action::StepToNode(name.clone())]) }
                 if removable(kind) {
                     { item("Remove".into(), vec![Action::RemoveNode(name.clone())]) }

@@ -55,7 +55,7 @@ pub fn Topology(props: &PanelProps) -> Html {
                     { for drawn }
                 </svg>
                 if let Some(name) = pg.selection.menu.clone() {
-                    <NodeMenu name={ name } at={ pg.now().as_micros() } on_action={ props.on_action.clone() } />
+                    <NodeMenu state={ node_state(&pg.frame.nodes, &name) } name={ name } at={ pg.now().as_micros() } on_action={ props.on_action.clone() } />
                 }
             </div>
             <p class="hint">{ "Drag to place (positions stay in this browser). Right-click a node for faults. Names are fixed by the model (tikv-1..N, cdc-1..N), so nodes cannot be renamed; only the last store or capture can be removed." }</p>
@@ -140,4 +140,13 @@ fn palette(selected: Option<String>, cb: &Callback<Action>) -> Html {
             }
         </div>
     }
+}
+
+/// `name`'s state at the cursor, as the frame has it (`up` if the frame does not list it yet).
+fn node_state(nodes: &[crate::engine::protocol::NodeView], name: &str) -> AttrValue {
+    let state = nodes
+        .iter()
+        .find(|n| n.name == name)
+        .map(|n| n.state.clone());
+    AttrValue::from(state.unwrap_or_else(|| "up".to_string()))
 }

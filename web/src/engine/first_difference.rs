@@ -23,7 +23,10 @@ pub fn answer(a: &str, b: &str) -> DifferenceView {
         Ok(Some(d)) => (Some(d.time().as_micros()), d.describe()),
         Ok(None) => (
             None,
-            vec!["Same run: A and B process the same events to the end".to_string()],
+            vec![
+                "Same run: A and B have the same events, log lines and metrics to the end"
+                    .to_string(),
+            ],
         ),
         Err(e) => (None, vec![format!("The runs could not be compared: {e}")]),
     };

@@ -28,6 +28,23 @@ pub fn menu_faults(kind: NodeKind) -> Vec<FaultAction> {
         .collect()
 }
 
+/// What a node's menu offers "now", with the node in `state` at the cursor (`up`, `crashed`,
+/// `paused`, or a store PD does not count: `absent`, `offline`, `tombstone`): the verbs of
+/// [`menu_faults`], less the process verbs that do nothing there. Restart only a killed
+/// process, resume only a paused one, kill a running or paused one, pause a running one.
+pub fn menu_faults_now(kind: NodeKind, state: &str) -> Vec<FaultAction> {
+    menu_faults(kind)
+        .into_iter()
+        .filter(|a| match a {
+            FaultAction::Restart => state == "crashed",
+            FaultAction::Resume => state == "paused",
+            FaultAction::Kill => state == "up" || state == "paused",
+            FaultAction::Pause => state == "up",
+            _ => true,
+        })
+        .collect()
+}
+
 /// The kind of a node, from the name the model gives it (`tikv-3`, `cdc-1`, ...).
 pub fn kind_of(name: &str) -> NodeKind {
     match name.split('-').next() {
@@ -145,6 +162,23 @@ mod tests {
         assert!(!cdc.contains(&FaultAction::AddStore));
         assert!(!removable(NodeKind::Pd) && !removable(NodeKind::Kafka));
         assert!(removable(NodeKind::Tikv) && removable(NodeKind::Cdc));
+    }
+
+    #[test]
+    fn a_node_menu_offers_only_the_process_verbs_that_do_something_now() {
+        let running = menu_faults_now(NodeKind::Tikv, "up");
+        assert!(running.contains(&FaultAction::Kill) && running.contains(&FaultAction::Pause));
+        assert!(
+            !running.contains(&FaultAction::Restart) && !running.contains(&FaultAction::Resume)
+        );
+        let killed = menu_faults_now(NodeKind::Tikv, "crashed");
+        assert!(killed.contains(&FaultAction::Restart));
+        assert!(!killed.contains(&FaultAction::Kill) && !killed.contains(&FaultAction::Pause));
+        let paused = menu_faults_now(NodeKind::Cdc, "paused");
+        assert!(paused.contains(&FaultAction::Resume) && paused.contains(&FaultAction::Kill));
+        assert!(!paused.contains(&FaultAction::Restart) && !paused.contains(&FaultAction::Pause));
+        // Network faults apply whatever the process does.
+        assert!(killed.contains(&FaultAction::Partition));
     }
 
     #[test]

@@ -85,12 +85,7 @@ fn fault_timeline(s: &Scenario) -> String {
     }
     for f in &s.faults {
         let mut line = format!("- {} `{}` {}", f.at, f.action.name(), f.target);
-        if let Some(p) = &f.peers {
-            line += &format!(" <-> {p}");
-        }
-        if f.one_way {
-            line += " (one way)";
-        }
+        line += &link_words(f);
         if let Some(l) = f.loss_percent {
             line += &format!(", {l}% loss");
         }
@@ -116,6 +111,17 @@ fn fault_timeline(s: &Scenario) -> String {
         out += "\n";
     }
     out
+}
+
+/// Which way a network fault cuts: `<->` both ways, `->` from the target to its peers only
+/// (`one_way`); peers left out are every other node.
+fn link_words(f: &faultline_scenario::FaultSpec) -> String {
+    let arrow = if f.one_way { "->" } else { "<->" };
+    match (&f.peers, f.one_way) {
+        (Some(p), _) => format!(" {arrow} {p}"),
+        (None, true) => format!(" {arrow} every other node"),
+        (None, false) => String::new(),
+    }
 }
 
 /// Each expectation's verdict at the cursor, failures in capitals so they stand out.
@@ -282,6 +288,24 @@ mod tests {
             split_words(&f),
             ", the region of table t1 holding row 50, cut there into 2 regions"
         );
+    }
+
+    /// A one-way fault reads as one: `->` from the target, never `<->`.
+    #[test]
+    fn a_one_way_fault_is_written_with_a_one_way_arrow() {
+        let mut f = faultline_scenario::FaultSpec::new(
+            faultline_scenario::Dur::secs(5),
+            faultline_scenario::FaultAction::Partition,
+            "tikv-1",
+        );
+        f.peers = Some("tikv-2,tikv-3".into());
+        assert_eq!(link_words(&f), " <-> tikv-2,tikv-3");
+        f.one_way = true;
+        assert_eq!(link_words(&f), " -> tikv-2,tikv-3");
+        f.peers = None;
+        assert_eq!(link_words(&f), " -> every other node");
+        f.one_way = false;
+        assert_eq!(link_words(&f), "");
     }
 
     /// A split names its region and how many it becomes (its target is always PD).
