@@ -74,18 +74,23 @@ fn escape_where(text: &str, escaped: impl Fn(char) -> bool) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Arguments longer than this many characters are shortened when shown as a label.
-const LONG_ARG_CHARS: usize = 60;
+/// Arguments longer than this many characters are shortened when shown as a label: well past
+/// any scenario file's path (the gallery's run to about 70), well short of a share link (from a
+/// few hundred characters to 64 KB).
+const LONG_ARG_CHARS: usize = 200;
+
+/// How much of a shortened argument is shown.
+const SHOWN_ARG_CHARS: usize = 60;
 
 /// A command-line argument as a label on one line: a share link can be 64 KB, which as the
 /// label of every line of `check` would bury the lines it labels, so a long one is shortened to
-/// its first 40 characters, `…` and its length.
+/// its first [`SHOWN_ARG_CHARS`] characters, `…` and its length.
 pub fn arg_label(arg: &str) -> String {
     let count = arg.chars().count();
     if count <= LONG_ARG_CHARS {
         return escape_line(arg).into_owned();
     }
-    let head: String = arg.chars().take(40).collect();
+    let head: String = arg.chars().take(SHOWN_ARG_CHARS).collect();
     format!("{}… ({count} characters)", escape_line(&head))
 }
 
@@ -152,10 +157,16 @@ mod tests {
             label,
             format!(
                 "http://127.0.0.1:8080/#v2.{}… (70026 characters)",
-                "A".repeat(14)
+                "A".repeat(34)
             )
         );
         assert_eq!(arg_label("scenarios/a.toml"), "scenarios/a.toml");
+        let gallery_path = "scenarios/tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml";
+        assert_eq!(
+            arg_label(gallery_path),
+            gallery_path,
+            "a file's path is shown whole"
+        );
         assert_eq!(arg_label("a\nb"), "a\\nb");
     }
 
