@@ -64,9 +64,12 @@ test("compare on tikv#14547: the same symptom on both sides, and compare says wh
   assert.equal(await page.$eval("#compare-toggle", (s) => s.value), BUGS[0].value);
   await page.click("#compare-on");
   await page.waitForSelector("#compare.on");
+  // The twin follows the cursor: wait until both columns hold a hash and the same verdicts
+  // (whole-run expectations stay pending at 2m30s on both sides).
   await page.waitForFunction(() => {
     const [a, b] = [...document.querySelectorAll("[data-hash]")].map((e) => e.textContent);
-    return a && b && document.querySelectorAll('.compare-col [data-verdict="pending"]').length === 0;
+    const side = (s) => [...document.querySelectorAll(`.compare-col[data-side="${s}"] [data-verdict]`)].map((e) => e.dataset.verdict).join();
+    return a && b && side("buggy") !== "" && side("buggy") === side("fixed");
   }, null, { timeout: 60_000 });
   const notice = await page.textContent("#compare-not-reproduced");
   assert.match(notice, /does not reproduce tikv#14547/);
