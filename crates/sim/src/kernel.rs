@@ -407,7 +407,7 @@ impl<M: Model> Kernel<M> {
 
     /// Applies a fault to node or link state; returns the nodes whose state changed.
     pub(crate) fn apply_fault(&mut self, fault: &Fault) -> Option<(NodeId, NodeState)> {
-        let detail = describe_fault(&self.net, fault);
+        let detail = crate::fault_words::describe_fault(&self.net, fault);
         self.log(None, Level::Warn, "fault injected", detail);
         match fault {
             Fault::Crash(n) => self.set_state(*n, NodeState::Crashed),
@@ -485,38 +485,6 @@ fn apply_change(l: &mut crate::network::LinkState, change: LinkChange) {
         LinkChange::Restore => *l = crate::network::LinkState::HEALTHY,
         LinkChange::LossPpm(p) => l.loss_ppm = p.min(1_000_000),
         LinkChange::Delay(d) => l.extra_delay = d,
-    }
-}
-
-/// A one-line description of a fault using node names.
-pub fn describe_fault(net: &Network, fault: &Fault) -> String {
-    let name = |n: &NodeId| net.node(*n).name.clone();
-    let names = |v: &Vec<NodeId>| v.iter().map(name).collect::<Vec<_>>().join(",");
-    match fault {
-        Fault::Crash(n) | Fault::Restart(n) | Fault::Pause(n) | Fault::Resume(n) => {
-            format!("{} {}", fault.verb(), name(n))
-        }
-        Fault::Links {
-            from,
-            to,
-            both_ways,
-            change,
-        } => {
-            let arrow = if *both_ways { "<->" } else { "->" };
-            let what = match change {
-                LinkChange::LossPpm(p) => format!(" {}%", *p as f64 / 10_000.0),
-                LinkChange::Delay(d) => format!(" +{d}"),
-                _ => String::new(),
-            };
-            format!(
-                "{}{} [{}] {} [{}]",
-                fault.verb(),
-                what,
-                names(from),
-                arrow,
-                names(to)
-            )
-        }
     }
 }
 

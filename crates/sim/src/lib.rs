@@ -8,6 +8,7 @@
 mod cache_lines;
 pub mod cow_vec;
 pub mod fault;
+pub mod fault_words;
 pub mod heap;
 pub mod kernel;
 pub mod knob;
@@ -26,7 +27,8 @@ pub mod world;
 
 pub use cow_vec::CowVec;
 pub use fault::{Fault, LinkChange};
-pub use kernel::{describe_fault, Event, Kernel, Model, StepKind};
+pub use fault_words::describe_fault;
+pub use kernel::{Event, Kernel, Model, StepKind};
 pub use knob::{Knob, KnobUnit};
 pub use log::{EventLog, Level, LogEntry};
 pub use message_trace::{MessageRecord, MessageTrace};
