@@ -27,7 +27,7 @@ pub struct TracedEvent {
     /// `metrics sample`.
     pub what: String,
     /// What the event showed: the log lines it wrote, or for a metrics sample each series'
-    /// value (`name = value`).
+    /// value (`name = value`). Filled for the events where two runs part.
     pub shown: Vec<String>,
 }
 
@@ -113,24 +113,42 @@ pub fn first_difference(
     }
     let mut common_events = 0;
     loop {
-        let ev_a = next_traced(&mut run_a.world, end_a);
-        let ev_b = next_traced(&mut run_b.world, end_b);
-        if ev_a.is_none() && ev_b.is_none() {
+        let step_a = next_traced(&mut run_a.world, end_a);
+        let step_b = next_traced(&mut run_b.world, end_b);
+        if step_a.is_none() && step_b.is_none() {
             return Ok(None);
         }
-        if ev_a.is_none() || ev_b.is_none() || run_a.trace_hash() != run_b.trace_hash() {
+        if step_a.is_none() || step_b.is_none() || run_a.trace_hash() != run_b.trace_hash() {
+            // What each event showed is put in words only here, where the runs part: every
+            // common event before it showed the same.
             return Ok(Some(FirstDifference {
                 common_events,
-                a: ev_a,
-                b: ev_b,
+                a: step_a.map(|s| s.shown_in(&run_a.world)),
+                b: step_b.map(|s| s.shown_in(&run_b.world)),
             }));
         }
         common_events += 1;
     }
 }
 
+/// A traced step just taken, with what is needed to say what it showed.
+struct TracedStep {
+    event: TracedEvent,
+    kind: StepKind,
+    /// Log lines written before the step.
+    logged_before: u64,
+}
+
+impl TracedStep {
+    /// The event, with the log lines or metrics it showed in `world`, which has just taken it.
+    fn shown_in(mut self, world: &SimWorld) -> TracedEvent {
+        self.event.shown = shown_by_step(world, &self.kind, self.logged_before);
+        self.event
+    }
+}
+
 /// Steps until one event is folded into the trace hash, or the run reaches `end`.
-fn next_traced(world: &mut SimWorld, end: SimTime) -> Option<TracedEvent> {
+fn next_traced(world: &mut SimWorld, end: SimTime) -> Option<TracedStep> {
     loop {
         match world.kernel.next_event_time() {
             Some(t) if t <= end => {}
@@ -139,12 +157,16 @@ fn next_traced(world: &mut SimWorld, end: SimTime) -> Option<TracedEvent> {
         let logged_before = world.kernel.log.total();
         let (time, kind) = world.step()?;
         if let Some((node, what)) = describe_step(world, &kind) {
-            let shown = shown_by_step(world, &kind, logged_before);
-            return Some(TracedEvent {
+            let event = TracedEvent {
                 time,
                 node,
                 what,
-                shown,
+                shown: Vec::new(),
+            };
+            return Some(TracedStep {
+                event,
+                kind,
+                logged_before,
             });
         }
     }
