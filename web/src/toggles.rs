@@ -71,7 +71,10 @@ pub const TOGGLES: [ToggleInfo; 5] = [
         buggy: "The raft client reports the store unreachable only when the connection aborts, so StoreUnreachable is broadcast once per disconnect; a follower that a late MsgAppend from the dead leader put back to sleep then wakes only if its queued answer is reported Unreachable.",
         fixed: "The raft client reports the store unreachable after every failed reconnect attempt, and the store broadcasts again after the backoff when messages from it kept arriving (tikv#14574), so such a follower wakes even if its answer was lost.",
         values: ("once_per_disconnect", "repeat_if_new_messages"),
-        other_fixed: &[],
+        other_fixed: &[(
+            "every_failed_attempt",
+            "Before tikv#13677 (v6.3 and older), the behaviour the bug regressed from: the raft client reports the store unreachable after every failed reconnect attempt and the store broadcasts again after each 10 s backoff, whether or not messages from it arrived.",
+        )],
     },
     ToggleInfo {
         key: "cdc.kv_client_evict",
@@ -168,6 +171,9 @@ pub fn set_toggle_buggy(s: &mut Scenario, t: usize, buggy: bool) {
 /// The value toggle `t` has in `s`, as the scenario file writes it.
 pub fn toggle_value(s: &Scenario, t: usize) -> String {
     match t {
+        0 if s.toggles.tikv_unreachable_broadcast == UnreachableBroadcast::EveryFailedAttempt => {
+            "every_failed_attempt".to_string()
+        }
         2 if s.toggles.cdc_sink_close == SinkClose::AsyncClosingState => {
             "async_closing_state".to_string()
         }
@@ -181,6 +187,9 @@ pub fn toggle_value(s: &Scenario, t: usize) -> String {
 /// false, changing nothing, when `t` has no fixed value of that name.
 pub fn set_toggle_fixed_as(s: &mut Scenario, t: usize, value: &str) -> bool {
     match (t, value) {
+        (0, "every_failed_attempt") => {
+            s.toggles.tikv_unreachable_broadcast = UnreachableBroadcast::EveryFailedAttempt
+        }
         (2, "async") => s.toggles.cdc_sink_close = SinkClose::Async,
         (2, "async_closing_state") => s.toggles.cdc_sink_close = SinkClose::AsyncClosingState,
         _ if value == TOGGLES[t].values.1 => set_toggle_buggy(s, t, false),

@@ -76,6 +76,9 @@ fn changefeed_config(cf: &crate::format::ChangefeedSpec) -> ChangefeedConfig {
 fn map_toggles(s: &Scenario, cfg: &mut ModelConfigs) {
     let t = &s.toggles;
     cfg.tikv.unreachable_broadcast = match t.tikv_unreachable_broadcast {
+        UnreachableBroadcast::EveryFailedAttempt => {
+            faultline_tikv::UnreachableBroadcast::EveryFailedAttempt
+        }
         UnreachableBroadcast::OncePerDisconnect => {
             faultline_tikv::UnreachableBroadcast::OncePerDisconnect
         }

@@ -58,6 +58,22 @@ knob_section! {
         /// `raft-client-max-backoff`: reconnect wait and backoff.
         raft_client_max_backoff: Dur = knob(tikv::RAFT_CLIENT_MAX_BACKOFF)
             => tikv.raft.raft_client_max_backoff,
+        /// `raftstore.store-pool-size`.
+        store_pool_size: u32 = knob(tikv::STORE_POOL_SIZE) => tikv.raft.capacity.pool_size,
+        /// Poller time per raft message (ns).
+        message_cost_ns: u32 = knob(tikv::RAFTSTORE_MESSAGE_NS)
+            => tikv.raft.capacity.message_ns,
+        /// Poller time per awake peer's tick (ns).
+        tick_cost_ns: u32 = knob(tikv::RAFTSTORE_TICK_NS) => tikv.raft.capacity.tick_ns,
+        /// Raft log write of a poll round with I/O (ns).
+        log_write_cost_ns: u32 = knob(tikv::RAFTSTORE_LOG_WRITE_NS)
+            => tikv.raft.capacity.log_write_ns,
+        /// Broadcast time per mailbox under the router's lock (ns).
+        broadcast_send_cost_ns: u32 = knob(tikv::RAFTSTORE_BROADCAST_SEND_NS)
+            => tikv.raft.capacity.broadcast_send_ns,
+        /// Poller time per peer FSM's StoreUnreachable (ns).
+        unreachable_cost_ns: u32 = knob(tikv::RAFTSTORE_UNREACHABLE_NS)
+            => tikv.raft.capacity.unreachable_ns,
         /// `grpc-keepalive-time`.
         grpc_keepalive_time: Dur = knob(tikv::GRPC_KEEPALIVE_TIME) => tikv.raft.grpc_keepalive_time,
         /// `grpc-keepalive-timeout`.

@@ -36,7 +36,7 @@ pub const OTHER_KEYS: &[(&str, &[OtherKey])] = &[
         ("workload.stop_at", "duration", "none (runs to the end)", "<= duration", "Stop the workload here (the transactions and the TiKV-only writes); the finish mark of the consistency checks."),
     ]),
     ("[toggles]", &[
-        ("toggles.\"tikv.unreachable_broadcast\"", "string", "\"repeat_if_new_messages\"", "\"once_per_disconnect\" (buggy), \"repeat_if_new_messages\" (fixed, tikv#14574)", "tikv#14547: how a store re-broadcasts StoreUnreachable."),
+        ("toggles.\"tikv.unreachable_broadcast\"", "string", "\"repeat_if_new_messages\"", "\"every_failed_attempt\" (v6.3 and older, before tikv#13677), \"once_per_disconnect\" (buggy, v6.4 to 7.1), \"repeat_if_new_messages\" (fixed, tikv#14574)", "tikv#14547: how a store re-broadcasts StoreUnreachable."),
         ("toggles.\"cdc.kv_client_evict\"", "string", "\"after_join\"", "\"on_worker_exit\" (buggy), \"after_join\" (fixed, tiflow#9597)", "tiflow#9595: when the KV client evicts a closing stream's regions."),
         ("toggles.\"cdc.sink_close\"", "string", "\"async\"", "\"sync\" (buggy), \"async\" (fixed as shipped, tiflow#5186), \"async_closing_state\" (the unmerged tiflow#4249 design)", "tiflow#4241: how a failed changefeed's Kafka producer is closed."),
         ("toggles.\"cdc.processor_close_on_session_loss\"", "string", "\"immediate\"", "\"deferred\" (buggy), \"immediate\" (fixed, tiflow#9396)", "tiflow#9344: when a capture whose etcd session ended closes its processors."),

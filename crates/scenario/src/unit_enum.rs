@@ -150,6 +150,7 @@ mod tests {
         ]);
         round_trips(&[KvClientEvict::OnWorkerExit, KvClientEvict::AfterJoin]);
         round_trips(&[
+            UnreachableBroadcast::EveryFailedAttempt,
             UnreachableBroadcast::OncePerDisconnect,
             UnreachableBroadcast::RepeatIfNewMessages,
         ]);

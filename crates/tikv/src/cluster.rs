@@ -60,6 +60,8 @@ pub struct Cluster {
     pub(crate) store_live: Vec<bool>,
     /// Store Up (not crashed, not paused): its leaders count as live leaders.
     pub(crate) store_up: Vec<bool>,
+    /// The store's gRPC server has shut down (SIGTERM) while its raftstore still runs.
+    pub(crate) grpc_stopped: Vec<bool>,
     pub(crate) pd: Pd,
     pub(crate) book: Book,
     pub(crate) inv: Invariants,
@@ -162,6 +164,7 @@ impl Cluster {
             slot_store,
             stores,
             store_live: joined.clone(),
+            grpc_stopped: vec![false; joined.len()],
             store_up: joined,
             pd,
             book,
@@ -204,6 +207,13 @@ impl Cluster {
     /// `kernel.set_timer(node, after, timer)`. See [`crate::action`].
     pub fn action_timer(&self, action: TikvAction) -> (NodeId, Timer) {
         (self.pd_node, Timer::Action(action))
+    }
+
+    /// The timer that delivers SIGTERM to store `store` (0-based): its gRPC server stops at
+    /// once; the caller crashes the node when the rest of the shutdown is over (see
+    /// `store::store_life::Cluster::stop_grpc_server`).
+    pub fn sigterm_timer(&self, store: usize) -> (NodeId, Timer) {
+        (self.store_nodes[store], Timer::Sigterm)
     }
 
     /// A PD timestamp (TSO) at `now`.
@@ -259,6 +269,9 @@ impl Cluster {
                 cx.out.set_timer(node, every, Timer::StaleCheck);
             }
             Timer::ConnFailed { store } => self.on_conn_failure_detected(cx, s, store as usize),
+            Timer::Sigterm => self.stop_grpc_server(cx, s),
+            Timer::Feed { from_store, msgs } => self.feed_batch(cx, s, from_store as usize, msgs),
+            Timer::UnreachableHandled { store } => self.broadcast_unreachable(s, store as usize),
             Timer::SplitCheck => self.split_check(cx, s),
             Timer::MergeCheck { source } => self.check_merge(cx, s, source),
             Timer::SnapshotSent {
@@ -274,6 +287,9 @@ impl Cluster {
     }
 
     fn on_store_message(&mut self, cx: &mut Cx, s: usize, from: NodeId, msg: Msg) {
+        if self.grpc_stopped[s] && matches!(msg, Msg::Raft(_) | Msg::Propose { .. }) {
+            return; // no gRPC server accepts peers' raft streams or clients' requests
+        }
         match msg {
             Msg::Raft(msgs) => {
                 if let Some(t) = self.node_store[from.0 as usize] {

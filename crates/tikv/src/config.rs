@@ -46,11 +46,8 @@ pub struct RaftConfig {
     pub check_quorum: bool,
     /// `raft-store-max-leader-lease`: 9 s.
     pub leader_lease: SimDuration,
-    /// Time a received raft batch waits in the receiving store before its peers handle it
-    /// (gRPC receive -> raftstore batch-system poll), drawn uniformly in `[min, max)` per batch.
-    /// Under load this queueing is what lets a dead leader's last MsgAppend be handled after
-    /// the StoreUnreachable broadcast (the tikv#14547 race).
-    pub raftstore_delay: (SimDuration, SimDuration),
+    /// raftstore's capacity: its pollers and what their work costs.
+    pub capacity: RaftstoreCapacity,
     /// Time for a surviving store's raft client to notice that the connection to a killed
     /// store broke (stream error after the dead process's TCP reset), drawn in `[min, max)`.
     pub conn_failure_detect: (SimDuration, SimDuration),
@@ -74,12 +71,46 @@ impl Default for RaftConfig {
             prevote: knobs::RAFT_PREVOTE.default_flag(),
             check_quorum: knobs::RAFT_CHECK_QUORUM.default_flag(),
             leader_lease: knobs::RAFT_LEADER_LEASE.default_duration(),
-            raftstore_delay: (SimDuration::from_millis(1), SimDuration::from_millis(80)),
+            capacity: RaftstoreCapacity::default(),
             conn_failure_detect: (SimDuration::from_millis(10), SimDuration::from_millis(50)),
             raft_client_max_backoff: knobs::RAFT_CLIENT_MAX_BACKOFF.default_duration(),
             grpc_keepalive_time: knobs::GRPC_KEEPALIVE_TIME.default_duration(),
             grpc_keepalive_timeout: knobs::GRPC_KEEPALIVE_TIMEOUT.default_duration(),
             raft_client_queue_size: 8192,
+        }
+    }
+}
+
+/// raftstore as a resource: `store-pool-size` pollers working through the scheduled peer
+/// FSMs in FIFO order (TiKV `components/batch-system/src/batch.rs`, `Poller::poll`), and the
+/// time each kind of work takes them. The costs are not upstream settings; each knob's doc line
+/// says how its default was estimated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RaftstoreCapacity {
+    /// `raftstore.store-pool-size`: 2 pollers per store.
+    pub pool_size: u32,
+    /// Nanoseconds a poller spends on one raft message, its peer's ready included.
+    pub message_ns: u32,
+    /// Nanoseconds a poller spends on one awake peer's base tick.
+    pub tick_ns: u32,
+    /// Nanoseconds the raft log write of a poll round with I/O takes, inline at the end of
+    /// the round (`store-io-pool-size` = 0 in 7.1).
+    pub log_write_ns: u32,
+    /// Nanoseconds `broadcast_normal` spends on one mailbox while it holds the router's lock.
+    pub broadcast_send_ns: u32,
+    /// Nanoseconds a poller spends handling `StoreUnreachable` in one peer FSM.
+    pub unreachable_ns: u32,
+}
+
+impl Default for RaftstoreCapacity {
+    fn default() -> Self {
+        RaftstoreCapacity {
+            pool_size: knobs::STORE_POOL_SIZE.default_count(),
+            message_ns: knobs::RAFTSTORE_MESSAGE_NS.default_count(),
+            tick_ns: knobs::RAFTSTORE_TICK_NS.default_count(),
+            log_write_ns: knobs::RAFTSTORE_LOG_WRITE_NS.default_count(),
+            broadcast_send_ns: knobs::RAFTSTORE_BROADCAST_SEND_NS.default_count(),
+            unreachable_ns: knobs::RAFTSTORE_UNREACHABLE_NS.default_count(),
         }
     }
 }
@@ -150,13 +181,19 @@ impl Default for PdConfig {
 }
 
 /// The tikv#14547 toggle: how often a store broadcasts `StoreUnreachable` for a dead store.
+/// Every value is gated by `unreachable_backoff` (`StoreFsm::on_store_unreachable`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum UnreachableBroadcast {
-    /// Buggy: once per disconnect (at most once per backoff, never repeated).
+    /// Before tikv#13677 (v6.3 and older, `src/server/raft_client.rs` `start` at 497ae1b0a1^):
+    /// the raft client reports the store unreachable after every failed connection attempt.
+    EveryFailedAttempt,
+    /// Buggy, v6.4 to 7.1 (tikv#13677's `first_time`): once per disconnect, never repeated
+    /// while the store stays unreachable.
     #[default]
     OncePerDisconnect,
-    /// Fixed (tikv#14574): after the backoff, broadcast again if messages from that store
-    /// arrived since the last broadcast.
+    /// Fixed (tikv#14574, 20b75dc443): after every failed attempt, but the store FSM
+    /// broadcasts again only if messages from that store arrived since the last broadcast,
+    /// or none ever did (`StoreReachability::received_message_count`).
     RepeatIfNewMessages,
 }
 

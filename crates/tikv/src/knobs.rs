@@ -193,6 +193,54 @@ pub const RAFT_CLIENT_MAX_BACKOFF: Knob = Knob::duration(
     secs(600),
     "`raft-client-max-backoff`: the raft client waits this long for a broken connection to come back, then drops its queued messages with an Unreachable report each and tries again (TiKV: 5s).",
 );
+/// `raft.store_pool_size`.
+pub const STORE_POOL_SIZE: Knob = Knob::count(
+    "raft.store_pool_size",
+    2,
+    1,
+    64,
+    "`raftstore.store-pool-size`: pollers per store working through the scheduled peer FSMs in FIFO order (TiKV: 2).",
+);
+/// `raft.message_cost_ns`.
+pub const RAFTSTORE_MESSAGE_NS: Knob = Knob::count(
+    "raft.message_cost_ns",
+    10_000,
+    0,
+    10_000_000,
+    "Nanoseconds a raftstore poller spends on one raft message with its ready. Estimate, not upstream config: 2 pollers at 10 us a message handle 200,000 messages/s, the order of what TiKV's raftstore CPU panels show near saturation with the default pool.",
+);
+/// `raft.tick_cost_ns`.
+pub const RAFTSTORE_TICK_NS: Knob = Knob::count(
+    "raft.tick_cost_ns",
+    2_000,
+    0,
+    10_000_000,
+    "Nanoseconds a raftstore poller spends on one awake peer's base tick. Estimate, not upstream config: a tick is a mailbox message without a ready, a fifth of a raft message's cost.",
+);
+/// `raft.log_write_cost_ns`.
+pub const RAFTSTORE_LOG_WRITE_NS: Knob = Knob::count(
+    "raft.log_write_cost_ns",
+    250_000,
+    0,
+    100_000_000,
+    "Nanoseconds the raft log write (with sync) of a poll round that has I/O takes. With `store-io-pool-size` = 0, the TiKV 7.1 default, the poller writes inline at the end of the round (`async_io/write.rs` run by `sync_write_worker`) and sends the round's persisted messages after it; rounds that end while a write is under way share the next one. Estimate, not upstream config: a raft-engine append with fsync on an NVMe SSD takes 0.1-0.5 ms.",
+);
+/// `raft.broadcast_send_cost_ns`.
+pub const RAFTSTORE_BROADCAST_SEND_NS: Knob = Knob::count(
+    "raft.broadcast_send_cost_ns",
+    700,
+    0,
+    1_000_000,
+    "Nanoseconds `broadcast_normal` (batch-system `router.rs`) spends per mailbox while it holds the router's lock, which blocks incoming raft messages. Estimate from tikv#19666: a 5 s stall for about 30 broadcasts of about 250,000 regions.",
+);
+/// `raft.unreachable_cost_ns`.
+pub const RAFTSTORE_UNREACHABLE_NS: Knob = Knob::count(
+    "raft.unreachable_cost_ns",
+    2_000,
+    0,
+    10_000_000,
+    "Nanoseconds a raftstore poller spends on one peer FSM's StoreUnreachable (a mailbox message without a ready, like a tick). Estimate, not upstream config.",
+);
 /// `raft.grpc_keepalive_time`.
 pub const GRPC_KEEPALIVE_TIME: Knob = Knob::duration(
     "raft.grpc_keepalive_time",
@@ -265,6 +313,12 @@ pub const ALL: &[Knob] = &[
     RAFT_CHECK_QUORUM,
     RAFT_LEADER_LEASE,
     RAFT_CLIENT_MAX_BACKOFF,
+    STORE_POOL_SIZE,
+    RAFTSTORE_MESSAGE_NS,
+    RAFTSTORE_TICK_NS,
+    RAFTSTORE_LOG_WRITE_NS,
+    RAFTSTORE_BROADCAST_SEND_NS,
+    RAFTSTORE_UNREACHABLE_NS,
     GRPC_KEEPALIVE_TIME,
     GRPC_KEEPALIVE_TIMEOUT,
     HIBERNATE_ENABLED,

@@ -33,12 +33,18 @@
 //!   `writes_dropped`, `unreachable_broadcasts`, `unreachable_reports` (one per queued message
 //!   the raft client dropped for an unreachable store), `raft_queue_full` (messages a full
 //!   raft-client queue refused), `unreported_drops` (of those, the store writer's: lost with
-//!   no `Unreachable` report), `follower_wakeups` (followers a request woke),
+//!   no `Unreachable` report), `late_messages` (raft messages handled from a store after the
+//!   receiving store's raft client saw its connection to it break), `follower_wakeups` (followers a request woke),
 //!   `pd.heartbeats_received` (store and region heartbeats that reached PD),
 //!   `pd.evict_leader_ops` and `pd.admin_transfer_ops` (leader transfers PD ordered for the
 //!   evict-leader scheduler and for `transfer_leader` actions); gauges
 //!   `leader_missing`, `pd.down_stores`, `raft_queue_peak` (deepest queue to a broken
 //!   connection so far), `regions` (the region count, which splits raise).
+//! - raftstore capacity (`store::pollers`): `raftstore.load_pct.max` (poller time scheduled in
+//!   the last second as a share of the pool's capacity, on the busiest live store; above 100
+//!   the pollers fall behind), `raftstore.backlog_ms.max` (how long new work waits for a
+//!   poller there), `raftstore.broadcast_lock_ms` (longest a StoreUnreachable broadcast held
+//!   the router's mailbox lock).
 //! - per simulated second (the last whole second): `writes_proposed_per_sec` (proposals a
 //!   leader appended), `writes_applied_per_sec` (entries applied on leaders). A leader cut
 //!   from its quorum shows proposals with nothing applied.

@@ -81,13 +81,20 @@ pub struct RaftMsg {
     pub kind: Kind,
     /// Rejection (responses) or forced campaign (votes during a leader transfer).
     pub flag: bool,
+    /// Sent by the store writer after its ready's write: a non-leader's message from a ready
+    /// with I/O (raft-rs puts a non-leader's messages in `persisted_messages`; TiKV
+    /// `Peer::handle_raft_ready_append` sends them from the poll only when the ready has no
+    /// I/O). Decides what a refused send does: see `store::raft_client::send_path`.
+    pub after_write: bool,
     /// Sender's term (or the campaign term).
     pub term: u64,
-    /// Append: prev index; responses: matched index or hint; votes: candidate's last index.
+    /// Append: prev index; responses: matched index, or the rejected index (the hint is in
+    /// `commit`); votes: candidate's last index.
     pub index: u64,
     /// Term of `index`.
     pub log_term: u64,
-    /// Leader's commit index.
+    /// Leader's commit index; in a rejected append answer, the follower's hint of where its
+    /// log ends (raft-rs `reject_hint`).
     pub commit: u64,
     /// Number of entries appended after `index`.
     pub entries: u32,
@@ -104,6 +111,7 @@ impl RaftMsg {
             to,
             kind,
             flag: false,
+            after_write: false,
             term,
             index: 0,
             log_term: 0,
@@ -121,6 +129,7 @@ impl TraceEncode for RaftMsg {
                 | (self.from as u64) << 24
                 | (self.to as u64) << 16
                 | (self.kind as u64) << 8
+                | (self.after_write as u64) << 1
                 | self.flag as u64,
         );
         h.word(self.term);
@@ -315,12 +324,29 @@ pub enum Timer {
     RaftTick,
     /// Store: `peer_stale_state_check_interval` check over all its peers.
     StaleCheck,
-    /// Store: hand a received batch from `from_store` to its peers (after raftstore queueing).
+    /// Store: the pollers reach a received batch from `from_store` (after the FIFO of work
+    /// scheduled before it) and hand it to its peers.
     Process {
         /// Sending store index.
         from_store: u32,
         /// The batch.
         msgs: Vec<RaftMsg>,
+    },
+    /// Store: SIGTERM; the gRPC server shuts down first.
+    Sigterm,
+    /// Store: a received batch from `from_store` that waited for the router's lock reaches
+    /// its mailboxes.
+    Feed {
+        /// Sending store index.
+        from_store: u32,
+        /// The batch.
+        msgs: Vec<RaftMsg>,
+    },
+    /// Store: the pollers have handled the StoreUnreachable(`store`) a broadcast put in every
+    /// local peer's mailbox.
+    UnreachableHandled {
+        /// The unreachable store's index.
+        store: u32,
     },
     /// Store: the raft client notices its connection to `store` broke.
     ConnFailed {
@@ -387,6 +413,16 @@ impl TraceEncode for Timer {
                 a.encode(h);
             }
             Timer::SplitCheck => h.word(12),
+            Timer::Sigterm => h.word(16),
+            Timer::Feed { from_store, msgs } => {
+                h.word(15);
+                h.word(*from_store as u64);
+                msgs.encode(h);
+            }
+            Timer::UnreachableHandled { store } => {
+                h.word(14);
+                h.word(*store as u64);
+            }
             Timer::MergeCheck { source } => {
                 h.word(13);
                 h.word(*source as u64);

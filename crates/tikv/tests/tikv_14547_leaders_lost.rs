@@ -12,7 +12,7 @@
 mod common;
 
 use common::*;
-use faultline_sim::{Fault, SimDuration, World};
+use faultline_sim::{Fault, SimDuration, SimTime, World};
 use faultline_tikv::{
     Cluster, GroupState, Kind, TikvAction, TikvConfig, UnreachableBroadcast, WatchEvent, WatchWhat,
     WriteLoad,
@@ -20,9 +20,12 @@ use faultline_tikv::{
 
 const KILL_SECS: u64 = 60;
 
-/// One region on three stores, led from tikv-1, everything hibernated. A write reaches the
-/// leader just before tikv-1 is killed; raftstore queueing (100 ms) is longer than connection
-/// failure detection (10 ms), so the leader's MsgAppend is always handled after the broadcast.
+/// One region on three stores, led from tikv-1, everything hibernated: the shape of the
+/// tikv#14574 test (`test_store_disconnect_with_hibernate`). A write reaches the leader just
+/// before tikv-1 is killed, and, as that test's failpoint `receive_raft_message_from_outside`
+/// does, both followers' stores hold incoming raft messages for 100 ms, longer than
+/// connection failure detection (10 ms): the leader's MsgAppend reaches the followers'
+/// mailboxes after the broadcast's StoreUnreachable. Returns the world run to the write.
 fn race_world(mode: UnreachableBroadcast) -> World<Cluster> {
     let mut cfg = TikvConfig {
         stores: 3,
@@ -30,7 +33,6 @@ fn race_world(mode: UnreachableBroadcast) -> World<Cluster> {
         unreachable_broadcast: mode,
         ..Default::default()
     };
-    cfg.raft.raftstore_delay = (SimDuration::from_millis(100), SimDuration::from_millis(101));
     cfg.raft.conn_failure_detect = (SimDuration::from_millis(10), SimDuration::from_millis(11));
     let mut w = world(&cfg, 7);
     w.model.watch_region(0);
@@ -42,6 +44,11 @@ fn race_world(mode: UnreachableBroadcast) -> World<Cluster> {
         at(KILL_SECS).plus(SimDuration::from_millis(5)),
         Fault::Crash(victim),
     );
+    w.run_until(SimTime(at(KILL_SECS).0 - 1));
+    let hold_until = at(KILL_SECS).plus(SimDuration::from_millis(100));
+    for follower_store in [1, 2] {
+        w.model.hold_incoming_raft(follower_store, hold_until);
+    }
     w
 }
 

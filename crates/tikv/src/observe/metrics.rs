@@ -38,6 +38,14 @@ impl Cluster {
         }
     }
 
+    /// The largest of `f` over the live stores (0 with none).
+    fn each_store_max(&self, f: impl Fn(usize) -> f64) -> f64 {
+        (0..self.stores.len())
+            .filter(|&s| self.store_live[s])
+            .map(f)
+            .fold(0.0, f64::max)
+    }
+
     /// Series names, in sampling order.
     pub(crate) fn series_names(&self) -> Vec<String> {
         let mut v: Vec<String> = (1..=self.stores.len())
@@ -68,6 +76,10 @@ impl Cluster {
             "raft_queue_full",
             "unreported_drops",
             "raft_queue_peak",
+            "late_messages",
+            "raftstore.load_pct.max",
+            "raftstore.backlog_ms.max",
+            "raftstore.broadcast_lock_ms",
             "follower_wakeups",
             "pd.evict_leader_ops",
             "pd.admin_transfer_ops",
@@ -122,6 +134,10 @@ impl Cluster {
             b.raft_queue_full as f64,
             b.unreported_drops as f64,
             b.raft_queue_peak as f64,
+            b.late_messages as f64,
+            self.each_store_max(|s| self.poll_load_pct(s, now)),
+            self.each_store_max(|s| self.poll_backlog_ns(s, now) as f64 / 1e6),
+            b.broadcast_lock_ns as f64 / 1e6,
             b.follower_wakeups as f64,
             b.evict_leader_ops as f64,
             b.admin_transfer_ops as f64,

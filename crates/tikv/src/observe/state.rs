@@ -49,6 +49,11 @@ pub struct Book {
     pub unreported_drops: u64,
     /// Deepest raft-client queue to a broken connection so far.
     pub raft_queue_peak: u64,
+    /// Raft messages handled from a store after the receiving store's raft client saw its
+    /// connection to that store break: the late messages of the tikv#14547 race.
+    pub late_messages: u64,
+    /// Longest a StoreUnreachable broadcast held a router's mailbox lock (ns).
+    pub broadcast_lock_ns: u64,
     /// Followers woken by a request that reached them (`NotLeader` answers).
     pub follower_wakeups: u64,
     /// Leader transfers PD's evict-leader scheduler ordered.
@@ -97,6 +102,8 @@ impl Book {
             raft_queue_full: 0,
             unreported_drops: 0,
             raft_queue_peak: 0,
+            broadcast_lock_ns: 0,
+            late_messages: 0,
             follower_wakeups: 0,
             evict_leader_ops: 0,
             admin_transfer_ops: 0,

@@ -85,8 +85,11 @@ impl Cluster {
                 .min(next + MAX_ENTRIES_PER_APPEND - 1);
             m.entries = (end - next + 1) as u32;
             m.ent_term = p.log.term_at(&t.runs, next).unwrap_or(p.term);
-            // Optimistic pipelining, as raft-rs does in Replicate state.
-            self.set_next(pid, to, end + 1);
+            // Optimistic pipelining in Replicate state; a probe sends one append at a time
+            // and waits for its answer (raft-rs `Progress::update_state` vs `pause`).
+            if self.probing[pid.ix()] & (1 << to) == 0 {
+                self.set_next(pid, to, end + 1);
+            }
         }
         self.send(pid, to, m);
     }
@@ -103,8 +106,11 @@ impl Cluster {
         }
         let runs = &self.tails[pid.ix()].runs;
         if p.log.term_at(runs, m.index) != Some(m.log_term) {
+            // raft-rs `handle_append_entries`: the rejected index and a hint of where the
+            // follower's log ends (`reject_hint`, carried in `commit`).
             resp.flag = true;
-            resp.index = m.index.min(p.log.last_index);
+            resp.index = m.index;
+            resp.commit = m.index.min(p.log.last_index);
             self.send(pid, m.from, resp);
             return;
         }
@@ -172,13 +178,7 @@ impl Cluster {
         let p = &mut self.peers[pid.ix()];
         p.recent_active |= 1 << m.from;
         if m.flag {
-            // Probe backwards from the follower's hint.
-            self.set_next(
-                pid,
-                m.from,
-                (m.index + 1).min(next.saturating_sub(1)).max(1),
-            );
-            self.send_append(pid, m.from);
+            self.on_append_rejected(pid, m, next);
             return;
         }
         if m.index > p.matched[f] {
@@ -199,6 +199,35 @@ impl Cluster {
         if transfer_ready {
             self.send_timeout_now(pid, m.from);
         }
+    }
+
+    /// raft-rs `Progress::maybe_decr_to`, then `become_probe` and one append: a rejection of
+    /// an append older than the probe in flight (Probe: it does not answer the append at
+    /// `next - 1`) or of an index already matched (Replicate) is stale and changes nothing.
+    /// Answering stale rejections too multiplied the appends in flight without bound once
+    /// delivery got faster than a heartbeat.
+    fn on_append_rejected(&mut self, pid: PeerId, m: &RaftMsg, next: u64) {
+        let f = m.from as usize;
+        let rejected = m.index;
+        let hint = m.commit;
+        let matched = self.peers[pid.ix()].matched[f];
+        let probing = self.probing[pid.ix()] & (1 << m.from) != 0;
+        let stale = if probing {
+            next == 0 || next - 1 != rejected
+        } else {
+            rejected <= matched
+        };
+        if stale {
+            return;
+        }
+        let to = if probing {
+            rejected.min(hint + 1)
+        } else {
+            matched + 1
+        };
+        self.set_next(pid, m.from, to.max(1));
+        self.probing[pid.ix()] |= 1 << m.from;
+        self.send_append(pid, m.from);
     }
 
     /// The leader handles a heartbeat answer: catch the follower up if it lags, and count it

@@ -37,6 +37,14 @@ fn world_of(cfg: TikvConfig) -> World<Cluster> {
     World::new(c, 5, net, SimDuration::from_secs(1))
 }
 
+/// Store `s` reports store `t` unreachable now, and the world runs until its pollers have
+/// handled the broadcast (a millisecond is far more than one region's worth of work).
+fn report_unreachable(w: &mut World<Cluster>, s: usize, t: usize) {
+    routed(&mut w.kernel, |cx| w.model.on_store_unreachable(cx, s, t));
+    let handled = w.now().plus(SimDuration::from_millis(1));
+    w.run_until(handled);
+}
+
 const LEADER: PeerId = PeerId(0);
 const FOLLOWER: PeerId = PeerId(1);
 
@@ -218,19 +226,19 @@ fn leader_missing_longer_than_abnormal_duration_is_logged_and_counted() {
 fn unreachable_broadcast_puts_followers_of_that_store_in_chaos_once_per_backoff() {
     let mut w = world(UnreachableBroadcast::OncePerDisconnect);
     // Store 1 hosts the follower of region 0 whose leader is on store 0.
-    routed(&mut w.kernel, |cx| w.model.on_store_unreachable(cx, 1, 0));
+    report_unreachable(&mut w, 1, 0);
     assert_eq!(w.model.peers[FOLLOWER.ix()].group, GroupState::Chaos);
     assert!(w.model.peers[FOLLOWER.ix()].awake);
     w.model.set_group(FOLLOWER, GroupState::Idle);
     w.run_until(secs(9));
-    routed(&mut w.kernel, |cx| w.model.on_store_unreachable(cx, 1, 0));
+    report_unreachable(&mut w, 1, 0);
     assert_eq!(
         w.model.peers[FOLLOWER.ix()].group,
         GroupState::Idle,
         "within the 10 s backoff"
     );
     w.run_until(secs(11));
-    routed(&mut w.kernel, |cx| w.model.on_store_unreachable(cx, 1, 0));
+    report_unreachable(&mut w, 1, 0);
     assert_eq!(
         w.model.peers[FOLLOWER.ix()].group,
         GroupState::Chaos,
@@ -239,20 +247,52 @@ fn unreachable_broadcast_puts_followers_of_that_store_in_chaos_once_per_backoff(
 }
 
 #[test]
+fn the_broadcast_reaches_a_follower_only_when_the_pollers_get_to_it() {
+    let mut w = world(UnreachableBroadcast::OncePerDisconnect);
+    // A second of work already waits for store 1's pollers.
+    let now = crate::store::pollers::ns(w.now().as_micros());
+    w.model.schedule_work(1, now, 1_000_000_000);
+    report_unreachable(&mut w, 1, 0);
+    assert_eq!(
+        w.model.peers[FOLLOWER.ix()].group,
+        GroupState::Idle,
+        "StoreUnreachable waits behind the earlier work"
+    );
+    w.run_until(w.now().plus(SimDuration::from_secs(1)));
+    assert_eq!(w.model.peers[FOLLOWER.ix()].group, GroupState::Chaos);
+}
+
+#[test]
 fn fixed_mode_rebroadcasts_only_if_messages_arrived_since_last_broadcast() {
     let mut w = world(UnreachableBroadcast::RepeatIfNewMessages);
-    routed(&mut w.kernel, |cx| w.model.on_store_unreachable(cx, 1, 0));
+    w.model.stores[1].recv_count[0] = 5; // store 0 had sent messages before it died
+    report_unreachable(&mut w, 1, 0);
     w.model.set_group(FOLLOWER, GroupState::Idle);
     w.run_until(secs(11));
-    routed(&mut w.kernel, |cx| w.model.on_store_unreachable(cx, 1, 0));
+    report_unreachable(&mut w, 1, 0);
     assert_eq!(
         w.model.peers[FOLLOWER.ix()].group,
         GroupState::Idle,
         "no new messages from store 0"
     );
-    w.model.stores[1].recv_count[0] += 1; // a late message from store 0 was handled
-    routed(&mut w.kernel, |cx| w.model.on_store_unreachable(cx, 1, 0));
+    w.model.stores[1].recv_count[0] += 1; // a late message from store 0 arrived
+    report_unreachable(&mut w, 1, 0);
     assert_eq!(w.model.peers[FOLLOWER.ix()].group, GroupState::Chaos);
+}
+
+#[test]
+fn fixed_mode_rebroadcasts_while_nothing_ever_arrived_from_that_store() {
+    let mut w = world(UnreachableBroadcast::RepeatIfNewMessages);
+    w.model.stores[1].recv_count[0] = 0;
+    report_unreachable(&mut w, 1, 0);
+    w.model.set_group(FOLLOWER, GroupState::Idle);
+    w.run_until(secs(11));
+    report_unreachable(&mut w, 1, 0);
+    assert_eq!(
+        w.model.peers[FOLLOWER.ix()].group,
+        GroupState::Chaos,
+        "a counter still at 0 does not gate the broadcast (20b75dc443)"
+    );
 }
 
 #[test]

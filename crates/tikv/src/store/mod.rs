@@ -10,9 +10,13 @@ pub mod hibernate;
 #[cfg(test)]
 mod hibernate_tests;
 pub mod membership;
+pub(crate) mod pollers;
 pub mod raft_client;
 #[cfg(test)]
 pub(crate) mod raft_client_tests;
 pub mod raftstore;
+pub(crate) mod ready_path;
+#[cfg(test)]
+mod ready_path_tests;
 pub mod state;
 pub(crate) mod store_life;

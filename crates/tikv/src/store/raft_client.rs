@@ -48,15 +48,13 @@ pub(crate) enum SendPath {
     StoreWriter,
 }
 
-/// Who sends `m`. A follower's answer to appended entries is a persisted message
-/// (`Peer::handle_raft_ready_append`, `ready.take_persisted_messages()` into the write task).
-/// Simplified: every `AppendResp` takes that path (upstream one for an append that changed
-/// nothing on disk goes from the raftstore thread), and nothing else does (upstream a
-/// follower's heartbeat or vote answer that came with a hard-state change does too).
+/// Who sends `m`: the store writer for a non-leader's message from a ready with I/O
+/// (`store::ready_path`), the peer's poll otherwise.
 pub(crate) fn send_path(m: &RaftMsg) -> SendPath {
-    match m.kind {
-        crate::msg::Kind::AppendResp => SendPath::StoreWriter,
-        _ => SendPath::RaftstoreThread,
+    if m.after_write {
+        SendPath::StoreWriter
+    } else {
+        SendPath::RaftstoreThread
     }
 }
 
@@ -65,7 +63,10 @@ impl Cluster {
     /// killed, not stalled) and the link is up both ways (TCP needs the acks back).
     pub(crate) fn conn_alive(&self, cx: &Cx, s: usize, t: usize) -> bool {
         let (a, b) = (self.store_nodes[s], self.store_nodes[t]);
-        cx.reach.reachable(a, b) && cx.reach.reachable(b, a) && cx.reach.is_up(b)
+        cx.reach.reachable(a, b)
+            && cx.reach.reachable(b, a)
+            && cx.reach.is_up(b)
+            && !self.grpc_stopped[t]
     }
 
     /// Queues a batch for `t` while the connection is down. Past `raft-client-queue-size`
@@ -109,7 +110,9 @@ impl Cluster {
                     continue;
                 }
                 let (a, b) = (self.store_nodes[s], self.store_nodes[t]);
-                let reset = cx.reach.is_crashed(b) && cx.reach.link_up(b, a);
+                // A killed process's TCP reset, or a stopped gRPC server closing its streams.
+                let closed = cx.reach.is_crashed(b) || self.grpc_stopped[t];
+                let reset = closed && cx.reach.link_up(b, a);
                 let st = &mut self.stores[s];
                 st.detect_pending[t] = true;
                 let d = if reset {
@@ -181,8 +184,9 @@ impl Cluster {
             return;
         }
         self.clear_pending_messages(s, t);
-        if self.cfg.unreachable_broadcast == UnreachableBroadcast::RepeatIfNewMessages {
-            // Before tikv#14574 this path reported only while never connected (`first_time`).
+        if self.cfg.unreachable_broadcast != UnreachableBroadcast::OncePerDisconnect {
+            // From tikv#13677 (v6.4) to tikv#14574 this path reported only while never
+            // connected (`first_time`); before and after, every timed-out attempt reports.
             self.on_store_unreachable(cx, s, t);
         }
         self.stores[s].last_attempt[t] = Some(now);

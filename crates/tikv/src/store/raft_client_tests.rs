@@ -105,22 +105,55 @@ fn unreachable_report_to_a_leader_stops_pipelining_to_that_peer() {
     w.model.on_peer_unreachable(leader, 2, 2);
     let next = w.model.tails[leader.ix()].next[2];
     assert_eq!(next, matched + 1, "raft-rs become_probe");
-    // The leader appends and pipelines to slot 2 again: the next report must probe again,
-    // though the first one left the slot marked as probing.
+    // A probe sends one append and waits for its answer (raft-rs Probe state pauses).
     let term = w.model.peers[leader.ix()].term;
     let (p, t) = (
         &mut w.model.peers[leader.ix()],
         &mut w.model.tails[leader.ix()],
     );
     p.log.append(&mut t.runs, 3, term);
+    let last = p.log.last_index;
     w.model.send_append(leader, 2);
-    assert!(
-        w.model.tails[leader.ix()].next[2] > matched + 1,
-        "pipelined"
+    assert_eq!(
+        w.model.tails[leader.ix()].next[2],
+        matched + 1,
+        "no pipelining while probing"
     );
+    // The follower acks everything: Replicate again, so appends pipeline and the next report
+    // probes again.
+    let mut ack = RaftMsg::new(0, 2, 0, Kind::AppendResp, term);
+    ack.index = last;
+    routed(&mut w.kernel, |cx| {
+        w.model.handle_append_response(cx, leader, &ack)
+    });
+    assert_eq!(w.model.tails[leader.ix()].next[2], last + 1);
+    w.model.on_peer_unreachable(leader, 2, 2);
+    assert_ne!(w.model.probing[leader.ix()] & (1 << 2), 0, "probing again");
+    assert_eq!(w.model.tails[leader.ix()].next[2], last + 1);
+}
+
+#[test]
+fn a_stale_rejection_changes_nothing_while_probing() {
+    let mut w = world();
+    let leader = PeerId(0);
     w.model.on_peer_unreachable(leader, 2, 2);
     let next = w.model.tails[leader.ix()].next[2];
-    assert_eq!(next, matched + 1, "probing again after the append");
+    let term = w.model.peers[leader.ix()].term;
+    // The answer to an older append, at an index above the probe's.
+    let mut old = RaftMsg::new(0, 2, 0, Kind::AppendResp, term);
+    old.flag = true;
+    old.index = next + 5;
+    old.commit = next + 5;
+    let before = w.model.stores[0].outbox[2].len();
+    routed(&mut w.kernel, |cx| {
+        w.model.handle_append_response(cx, leader, &old)
+    });
+    assert_eq!(w.model.tails[leader.ix()].next[2], next);
+    assert_eq!(
+        w.model.stores[0].outbox[2].len(),
+        before,
+        "raft-rs maybe_decr_to: stale, no new append"
+    );
 }
 
 #[test]
@@ -191,7 +224,9 @@ fn full_queue_loses_a_followers_append_answer_without_an_unreachable_report() {
     let mut w = full_queue_to_dead_leader();
     let m = &mut w.model;
     let term = m.peers[FOLLOWER.ix()].term;
-    m.send(FOLLOWER, 0, RaftMsg::new(0, 1, 0, Kind::AppendResp, term));
+    let mut answer = RaftMsg::new(0, 1, 0, Kind::AppendResp, term);
+    answer.after_write = true; // it came from a ready that wrote entries
+    m.send(FOLLOWER, 0, answer);
     routed(&mut w.kernel, |cx| m.flush(cx));
     let m = &w.model;
     assert_eq!(m.book.raft_queue_full, 1, "refused: DiscardReason::Full");

@@ -2,7 +2,7 @@
 //! StoreUnreachable broadcast whose repetition rule is the tikv#14547 toggle. Its raft
 //! client's connections are in [`crate::store::raft_client`].
 
-use faultline_sim::{Level, SimDuration};
+use faultline_sim::Level;
 
 use crate::cluster::Cluster;
 use crate::config::UnreachableBroadcast;
@@ -22,6 +22,14 @@ use crate::store::state::GroupState;
 /// the wasm build (docs/bench.md, "Two lines per peer, warmed a block at a time"): 32 was the
 /// quickest of 8, 16, 32 and 64, all within 10% of each other.
 const WARM_BLOCK: usize = 32;
+
+/// Whether handling `m` gives its peer's ready I/O for certain: entries or a snapshot to
+/// write, or a vote to persist. (A heartbeat that advances commit also has I/O; whether it
+/// does is known only when handled, so its round is not charged the write.)
+fn brings_io(m: &RaftMsg) -> bool {
+    use crate::msg::Kind;
+    (m.kind == Kind::Append && m.entries > 0) || matches!(m.kind, Kind::Snapshot | Kind::Vote)
+}
 
 impl Cluster {
     /// Queues a raft message from `from` to the peer in `to_slot` of the same region.
@@ -78,18 +86,37 @@ impl Cluster {
         }
     }
 
-    /// A batch arrived from `from` (gRPC receive): it waits for raftstore to poll it.
+    /// A batch arrived from `from` (gRPC `batch_raft`): counted as received from that store
+    /// (the fix's `MESSAGE_RECV_BY_STORE`, incremented by the gRPC service before the feed),
+    /// then fed to its mailboxes, at once or when a broadcast releases the router's lock.
     pub(crate) fn on_raft_batch(&mut self, cx: &mut Cx, s: usize, from: usize, msgs: Vec<RaftMsg>) {
         let now = cx.now.0;
-        let (lo, hi) = self.cfg.raft.raftstore_delay;
-        let st = &mut self.stores[s];
-        let delay = st.rng.range(lo.0, hi.0.max(lo.0 + 1));
-        let at = (now + delay).max(st.inbox_ready[from]);
-        st.inbox_ready[from] = at;
+        self.stores[s].recv_count[from] += msgs.len() as u64;
+        let fed = self.feed_at_ns(s, now);
+        if fed > crate::store::pollers::ns(now) {
+            let from_store = from as u32;
+            let wait = Self::delay_to(now, fed);
+            cx.out
+                .set_timer(self.store_nodes[s], wait, Timer::Feed { from_store, msgs });
+            return;
+        }
+        self.feed_batch(cx, s, from, msgs);
+    }
+
+    /// The batch is in its mailboxes: the pollers handle it after the work scheduled before.
+    pub(crate) fn feed_batch(&mut self, cx: &mut Cx, s: usize, from: usize, msgs: Vec<RaftMsg>) {
+        let now = cx.now.0;
+        let work = self.pool_work_ns(msgs.len(), self.cfg.raft.capacity.message_ns);
+        let fed = crate::store::pollers::ns(now);
+        let done = if msgs.iter().any(brings_io) {
+            self.schedule_work_with_write(s, fed, work)
+        } else {
+            self.schedule_work(s, fed, work)
+        };
         let node = self.store_nodes[s];
         cx.out.set_timer(
             node,
-            SimDuration(at - now),
+            Self::delay_to(now, done),
             Timer::Process {
                 from_store: from as u32,
                 msgs,
@@ -117,8 +144,10 @@ impl Cluster {
             if (m.from as u32) < self.replicas && self.slot_store[sender.ix()] as usize != from {
                 continue;
             }
-            self.stores[s].recv_count[from] += 1;
             self.book.raft_messages += 1;
+            if self.stores[s].conn_broken[from] {
+                self.book.late_messages += 1;
+            }
             if self.watched == Some(m.region) {
                 let what = crate::observe::state::WatchWhat::Handled {
                     kind: m.kind,
@@ -129,12 +158,24 @@ impl Cluster {
                 self.watch(pid, what);
             }
             self.on_group_message(pid, m);
+            let ready = self.ready_mark(pid);
             self.step(cx, pid, m);
+            self.mark_after_write(pid, &ready);
         }
     }
 
     /// Raft base tick of a store: tick every awake peer; peers that may sleep leave the list.
+    /// The tick waits for the pollers like any mailbox message: if they are behind, it runs
+    /// when they catch up, and its own cost is then scheduled.
     pub(crate) fn store_tick(&mut self, cx: &mut Cx, s: usize) {
+        let now = cx.now.0;
+        if self.poll_backlog_ns(s, now) > 0 {
+            let wait = Self::delay_to(now, self.stores[s].poll_free_ns);
+            cx.out.set_timer(self.store_nodes[s], wait, Timer::RaftTick);
+            return;
+        }
+        let work = self.pool_work_ns(self.stores[s].awake.len(), self.cfg.raft.capacity.tick_ns);
+        self.schedule_work(s, crate::store::pollers::ns(now), work);
         let mut list = std::mem::take(&mut self.stores[s].awake);
         // Tick in peer-id order: a region's peers are adjacent in `peers`, so the walk goes
         // forward through memory, and the messages it sends reach the other stores in region
@@ -150,7 +191,10 @@ impl Cluster {
                 continue;
             }
             self.book.peer_ticks += 1;
-            if self.tick_peer(cx, pid) {
+            let ready = self.ready_mark(pid);
+            let keeps_ticking = self.tick_peer(cx, pid);
+            self.mark_after_write(pid, &ready);
+            if keeps_ticking {
                 keep.push(pid);
             } else {
                 self.peers[pid.ix()].awake = false;
@@ -200,8 +244,11 @@ impl Cluster {
         true
     }
 
-    /// TiKV `StoreFsm::on_store_unreachable`: broadcast at most once per backoff; with the fix,
-    /// only if messages from that store were handled since the last broadcast.
+    /// TiKV `StoreFsm::on_store_unreachable`: broadcast at most once per backoff; with the fix
+    /// (20b75dc443), only if messages from that store arrived since the last broadcast or none
+    /// ever did. The broadcast (`RaftRouter::report_unreachable` -> `broadcast_normal`) holds
+    /// the router's lock while it fills every mailbox, and the peers handle it when the
+    /// pollers reach them: see [`crate::store::pollers`].
     pub(crate) fn on_store_unreachable(&mut self, cx: &mut Cx, s: usize, t: usize) {
         let now = cx.now.0;
         let backoff = self.cfg.hibernate.unreachable_backoff.0;
@@ -210,8 +257,9 @@ impl Cluster {
             if now < last + backoff {
                 return;
             }
+            let no_news = st.recv_count[t] == st.recv_at_broadcast[t] && st.recv_count[t] > 0;
             if self.cfg.unreachable_broadcast == UnreachableBroadcast::RepeatIfNewMessages
-                && st.recv_count[t] == st.recv_at_broadcast[t]
+                && no_news
             {
                 return;
             }
@@ -225,12 +273,27 @@ impl Cluster {
             format!("store_id={} unreachable_store_id={}", s + 1, t + 1),
         );
         self.book.unreachable_broadcasts += 1;
-        self.broadcast_unreachable(s, t);
+        let lock_released = self.hold_router_lock(s, now);
+        let work = self.pool_work_ns(
+            self.stores[s].peers.len(),
+            self.cfg.raft.capacity.unreachable_ns,
+        );
+        let done = self
+            .schedule_work(s, crate::store::pollers::ns(now), work)
+            .max(lock_released);
+        let store = t as u32;
+        let wait = Self::delay_to(now, done);
+        cx.out.set_timer(
+            self.store_nodes[s],
+            wait,
+            Timer::UnreachableHandled { store },
+        );
     }
 
-    /// Every local follower whose leader lives on `t` goes Chaos and ticks (TiKV
+    /// The pollers have handled the broadcast's StoreUnreachable in every local peer: each
+    /// follower whose leader lives on `t` goes Chaos and ticks (TiKV
     /// `PeerFsmDelegate::on_store_unreachable`).
-    fn broadcast_unreachable(&mut self, s: usize, t: usize) {
+    pub(crate) fn broadcast_unreachable(&mut self, s: usize, t: usize) {
         for i in 0..self.stores[s].peers.len() {
             let pid = self.stores[s].peers[i];
             if self.slot_store[pid.ix()] as usize != s {

@@ -2,7 +2,7 @@
 //! of a store's state, and a store's raftstore state. Types only; their transitions live in the
 //! files of the mechanisms that change them.
 
-use faultline_sim::SimRng;
+use faultline_sim::{PerSecond, SimRng};
 
 use crate::ids::PeerId;
 use crate::msg::RaftMsg;
@@ -99,9 +99,17 @@ pub struct Store {
     pub recv_at_broadcast: Vec<u64>,
     /// Raft messages from that store handed to local peers so far.
     pub recv_count: Vec<u64>,
-    /// Per source store: when the last received batch is handled, so batches of one stream
-    /// stay in order.
-    pub inbox_ready: Vec<u64>,
+    /// When this store's pollers will have finished the work scheduled so far (ns of
+    /// simulated time): new work waits behind it, FIFO, as scheduled FSMs wait for a poller.
+    pub poll_free_ns: u64,
+    /// When the pollers' last inline raft log write ends (ns): work with I/O that is handled
+    /// before then joins the next write instead of paying for one of its own.
+    pub write_end_ns: u64,
+    /// Until when a StoreUnreachable broadcast holds the router's mailbox lock (ns): raft
+    /// messages received meanwhile are fed to their mailboxes only then.
+    pub feed_held_ns: u64,
+    /// Poller time scheduled per second (ns, summed over pollers): the load metric.
+    pub scheduled_ns: PerSecond,
     /// Region heartbeats waiting to go to PD.
     pub region_hb: Vec<(u32, u64)>,
     /// This store's random stream (election timeouts, queueing delays).
@@ -122,7 +130,10 @@ impl Store {
             last_broadcast: vec![None; n],
             recv_at_broadcast: vec![0; n],
             recv_count: vec![0; n],
-            inbox_ready: vec![0; n],
+            poll_free_ns: 0,
+            feed_held_ns: 0,
+            write_end_ns: 0,
+            scheduled_ns: PerSecond::default(),
             region_hb: Vec::new(),
             rng,
         }

@@ -23,6 +23,7 @@ impl Cluster {
         }
         self.store_live[s] = false;
         self.store_up[s] = false;
+        self.grpc_stopped[s] = false;
         self.changes.note_all();
         self.stores[s].reset_volatile();
         self.orphan_proposals(s);
@@ -41,6 +42,28 @@ impl Cluster {
             self.register_tick(pid);
         }
         self.start_store_timers(cx, s);
+        self.schedule_failure_detection(cx);
+    }
+
+    /// SIGTERM, as TiKV 7.1 `TikvServer::stop` (components/server/src/server.rs) runs it:
+    /// `servers.server.stop()` shuts the gRPC server down first (peers' raft streams and
+    /// clients' requests get no answer; the peers see their streams end at once, as after a
+    /// reset), and only then `servers.node.stop()` stops the pd worker and the apply and raft
+    /// batch systems. Meanwhile raftstore still ticks and handles what its mailboxes hold, and
+    /// its raft client still sends: the dying store's leaders keep talking to followers that
+    /// already broadcast StoreUnreachable for it. The process ends when the scenario crashes
+    /// the node (`raft.sigterm_shutdown` later).
+    pub(crate) fn stop_grpc_server(&mut self, cx: &mut Cx, s: usize) {
+        if !self.store_live[s] || self.grpc_stopped[s] {
+            return;
+        }
+        self.grpc_stopped[s] = true;
+        cx.out.log(
+            Some(self.store_nodes[s]),
+            faultline_sim::Level::Info,
+            "stopping gRPC server (SIGTERM)",
+            format!("store_id={}", s + 1),
+        );
         self.schedule_failure_detection(cx);
     }
 
