@@ -44,7 +44,7 @@ pub const BUGS: [BugInfo; 4] = [
     BugInfo {
         issue: "tikv/tikv#14547",
         symptom: "regions stay leaderless after a store fails",
-        not_reproduced: Some("This model does not reproduce tikv#14547: both runs elect the same leaders at the same moments; they differ only in the fix's extra StoreUnreachable broadcasts (its log and unreachable_broadcasts), which change no peer here. A follower that the late MsgAppend put back to sleep answered it, and the answer waits in the raft client's queue to the dead store until a reconnect attempt times out (5 s), which reports it Unreachable and wakes the follower, with or without the fix. Only an answer refused by a full queue (8,192 messages) is lost unreported, and in these scenarios the queue is not full when the answers go out."),
+        not_reproduced: Some("This model does not reproduce tikv#14547: both runs are the same run. The bug needs a message from the dead store handled after a survivor's StoreUnreachable broadcast, which puts a follower back to sleep; here none is (late_messages stays 0): the dead store's last messages arrive within the network delay, before its reset is noticed, so raftstore handles them ahead of the broadcast, at 1,000 regions and at 256,000. With nothing late, the fix never broadcasts again."),
     },
     BugInfo {
         issue: "pingcap/tiflow#9595",

@@ -47,8 +47,10 @@ pub const SHIPPED: &[(&str, &str)] = shipped![
     "tiflow-4241-kafka-sink-close-blocks-owner-fixed.toml",
 ];
 
-/// The scenario the app opens when the URL has none.
-pub const DEFAULT_SCENARIO_FILE: &str = "tikv-14547-leaders-lost-after-store-failure.toml";
+/// The scenario the app opens when the URL has none: a bug the model reproduces, so a
+/// newcomer's first screen shows one (tiflow#9595: a changefeed stuck after a TiKV failure).
+/// It was tikv#14547 until model version 20, under which that race no longer happens.
+pub const DEFAULT_SCENARIO_FILE: &str = "tiflow-9595-changefeed-stuck-after-tikv-failure.toml";
 
 /// The shipped scenarios, parsed. A file that fails to parse is a build bug, caught by tests.
 pub fn gallery() -> Vec<GalleryEntry> {

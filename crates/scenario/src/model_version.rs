@@ -120,7 +120,15 @@
 ///   changed, but runs that differed only in a decision that sends nothing (the tikv#14547
 ///   fix's extra StoreUnreachable broadcasts: 3 against 6 in the gallery twins) no longer hash
 ///   alike, so `verify` cannot call such a run "Reproduced". Every gallery hash changed.
-pub const MODEL_VERSION: u32 = 19;
+/// - 20: raftstore is a resource (store-pool-size pollers working FIFO, costs per message, tick,
+///   broadcast mailbox and inline raft log write, the broadcast holding the router's lock), where
+///   a received batch waited a random 1-80 ms and a broadcast took no time. A non-leader's answer
+///   leaves after the log write when its ready had I/O. Stale append rejections are ignored
+///   (raft-rs `maybe_decr_to`). The tikv#14547 toggle gains `every_failed_attempt`; the fix
+///   rebroadcasts while nothing ever arrived from the store. Every run changed: messages are
+///   handled within a millisecond or two, so transient client errors are rarer, and no message
+///   of a killed store reaches a survivor after its broadcast (the tikv#14547 race needs one).
+pub const MODEL_VERSION: u32 = 20;
 
 /// The Faultline release (the workspace version).
 pub const FAULTLINE_VERSION: &str = env!("CARGO_PKG_VERSION");

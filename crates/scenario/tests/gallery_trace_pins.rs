@@ -8,74 +8,74 @@
 use faultline_scenario::{gallery, Run, MODEL_VERSION};
 
 /// The model version the pins below were recorded with.
-const PINNED_MODEL_VERSION: u32 = 19;
+const PINNED_MODEL_VERSION: u32 = 20;
 
 /// (gallery file, trace hash at the end of its run).
 const PINS: &[(&str, u64)] = &[
     (
         "tikv-14547-leaders-lost-after-store-failure.toml",
-        0x81bd98da0a057f6e,
+        0x4285c6a2dde4b41c,
     ),
     (
         "tikv-14547-leaders-lost-after-store-failure-fixed.toml",
-        0x96e60534a24229f1,
+        0x4285c6a2dde4b41c,
     ),
-    ("raft-basics-kill-a-store.toml", 0xb45d5038945f8c1f),
-    ("raft-minority-leader-partition.toml", 0x712151f37ac75a3c),
-    ("raft-quorum-lost-two-stores.toml", 0x0e1ba7fe74c9a731),
-    ("raft-region-split.toml", 0x5a9a3f2bc5d409a3),
-    ("tikv-rolling-restart.toml", 0x5877e3c82403f359),
+    ("raft-basics-kill-a-store.toml", 0xbbaddbd31761d6c3),
+    ("raft-minority-leader-partition.toml", 0xa06e3472b2812230),
+    ("raft-quorum-lost-two-stores.toml", 0xaf649d7230c4d886),
+    ("raft-region-split.toml", 0xdcc12f8748efc869),
+    ("tikv-rolling-restart.toml", 0x7ef3a3493c4c22ce),
     (
         "tikv-rolling-restart-without-eviction.toml",
-        0x2f0253e46c2fd21f,
+        0xf2d66bbfed9d97f9,
     ),
     (
         "tikv-scale-out-in-during-kafka-replication.toml",
-        0x1e9b42d658c5fd44,
+        0x52f7a3039ec99543,
     ),
-    ("cdc-basic-replication.toml", 0x06cafc8ec54862f9),
-    ("cdc-capture-loses-pd.toml", 0x13e16b2405b4b39c),
+    ("cdc-basic-replication.toml", 0x70ea98a8d7ad5d36),
+    ("cdc-capture-loses-pd.toml", 0xf5c799563ea043e1),
     (
         "cdc-large-transactions-hold-the-checkpoint.toml",
-        0x6b7c07411e6599d9,
+        0x8854a3017d0a5566,
     ),
-    ("cdc-client-dies-holding-locks.toml", 0x962ff501d70d0057),
+    ("cdc-client-dies-holding-locks.toml", 0x9f7703c4f691f8fa),
     (
         "cdc-region-split-during-replication.toml",
-        0x481c8e129eef9430,
+        0x0bddbe7c616de4de,
     ),
-    ("cdc-regions-split-by-size.toml", 0xd1c15592101c96a2),
+    ("cdc-regions-split-by-size.toml", 0x95b30760b7a34416),
     (
         "cdc-region-merge-during-replication.toml",
-        0x89ca3c4e426fc881,
+        0x4c7fc0289b75653c,
     ),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
-        0x770552e3b1b08ef5,
+        0x2181d07aac69ef2f,
     ),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml",
-        0xdda12fefac63ff56,
+        0x6e591c0aff1ef8d7,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss.toml",
-        0x1665ed144a75f03c,
+        0xc802c2b91d229957,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss-fixed.toml",
-        0x22b2f580dc074e84,
+        0xcdd50f33701f0b5f,
     ),
     (
         "tiflow-9344-scale-captures-during-workload.toml",
-        0xfbe3d6a42a388423,
+        0xb16cfe48f63c8cca,
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner.toml",
-        0x225f3b5f1e36700f,
+        0x73744334c65556f4,
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner-fixed.toml",
-        0xdfa1881da306052b,
+        0xdfe39d0ef70c02c2,
     ),
 ];
 
