@@ -423,19 +423,10 @@ pub fn available_charts(run: &Run) -> Vec<ChartKind> {
 /// Whether a scenario's stores or regions can change: stores may join, the script removes
 /// one, splits or merges a region, or regions are made small enough to split by size.
 fn layout_changes(s: &faultline_scenario::Scenario) -> bool {
-    use faultline_scenario::FaultAction;
     let split_size = faultline_scenario::Topology::default().region_split_size_mib;
     s.topology.max_stores > s.topology.stores
         || s.topology.region_split_size_mib < split_size
-        || s.faults.iter().any(|f| {
-            matches!(
-                f.action,
-                FaultAction::AddStore
-                    | FaultAction::RemoveStore
-                    | FaultAction::Split
-                    | FaultAction::Merge
-            )
-        })
+        || s.faults.iter().any(|f| f.action.verb().changes_layout())
 }
 
 pub(crate) fn points(metrics: &MetricStore, name: &str) -> Vec<(f64, f64)> {

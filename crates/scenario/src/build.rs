@@ -1,16 +1,20 @@
 //! Wires a scenario into a runnable `World`: the TiKV/PD model, the network, and the fault
 //! script as kernel events.
 
-use faultline_cdc::{CdcConfig, ChangefeedConfig, SinkType, Stack, StackTimer};
-use faultline_sim::{Fault, LinkChange, Network, NodeId, SimDuration, World};
-use faultline_tikv::{TikvConfig, Timer};
+use faultline_cdc::{CdcConfig, ChangefeedConfig, SinkType, Stack};
+use faultline_sim::{Fault, Network, NodeId, SimDuration, World};
+use faultline_tikv::TikvConfig;
 
+use crate::fault_spec::FaultSpec;
 use crate::format::{
-    FaultAction, FaultSpec, KafkaProtocol, KvClientEvict, ProcessorCloseOnSessionLoss, Scenario,
-    SinkClose, SinkKind, UnreachableBroadcast, WorkloadKind,
+    KafkaProtocol, KvClientEvict, ProcessorCloseOnSessionLoss, Scenario, SinkClose, SinkKind,
+    UnreachableBroadcast, WorkloadKind,
 };
 use crate::nodes::{node_names, resolve};
 use crate::section::ModelConfigs;
+use crate::verbs::link_targets::LinkTargets;
+use crate::verbs::remove_capture::initially_absent;
+use crate::verbs::steps::at_and_undo;
 
 /// The simulated world of a scenario: TiKV + PD + TiCDC.
 pub type SimWorld = World<Stack>;
@@ -51,7 +55,7 @@ pub fn model_configs(s: &Scenario) -> ModelConfigs {
         WorkloadKind::OltpWriteOnly => faultline_cdc::WorkloadKind::OltpWriteOnly,
         WorkloadKind::Insert => faultline_cdc::WorkloadKind::Insert,
     };
-    c.session.initially_absent = crate::actions::initially_absent(s);
+    c.session.initially_absent = initially_absent(s);
     cfg
 }
 
@@ -121,28 +125,9 @@ pub fn build_world(s: &Scenario) -> SimWorld {
             world.kernel.schedule_fault(at.to_time(), fault);
         }
         if let Some(pd) = world.network().find("pd-1") {
-            for (at, a) in crate::actions::operator_actions(spec, s) {
+            for (at, timer) in spec.action.verb().timers(spec, s) {
                 let after = faultline_sim::SimDuration(at.to_sim().0);
-                world
-                    .kernel
-                    .set_timer(pd, after, crate::actions::action_timer(a));
-            }
-            for (at, a) in crate::actions::tikv_actions(spec, s) {
-                let after = faultline_sim::SimDuration(at.to_sim().0);
-                world
-                    .kernel
-                    .set_timer(pd, after, StackTimer::Tikv(Timer::Action(a)));
-            }
-            if let (FaultAction::Merge, Some(region)) = (spec.action, spec.region) {
-                let after = faultline_sim::SimDuration(spec.at.to_sim().0);
-                let merge = StackTimer::MergeRegion { region };
-                world.kernel.set_timer(pd, after, merge);
-            }
-            if let Some((at, split)) = crate::actions::table_split(spec) {
-                let after = faultline_sim::SimDuration(at.to_sim().0);
-                world
-                    .kernel
-                    .set_timer(pd, after, StackTimer::SplitTable(split));
+                world.kernel.set_timer(pd, after, timer);
             }
         }
     }
@@ -171,53 +156,11 @@ pub fn kernel_faults(
             .filter(|n| !targets.contains(n))
             .collect(),
     };
-    let links = |change| Fault::Links {
-        from: targets.clone(),
-        to: peers.clone(),
+    let t = LinkTargets {
+        targets,
+        peers,
         both_ways: !spec.one_way,
-        change,
     };
-    let per_node = |f: fn(NodeId) -> Fault| targets.iter().map(|n| f(*n)).collect::<Vec<_>>();
-    let (now, undo): (Vec<Fault>, Vec<Fault>) = match spec.action {
-        FaultAction::Kill => (per_node(Fault::Crash), per_node(Fault::Restart)),
-        FaultAction::Restart => (per_node(Fault::Restart), vec![]),
-        FaultAction::Pause => (per_node(Fault::Pause), per_node(Fault::Resume)),
-        FaultAction::Resume => (per_node(Fault::Resume), vec![]),
-        FaultAction::Partition => (
-            vec![links(LinkChange::Cut)],
-            vec![links(LinkChange::Restore)],
-        ),
-        FaultAction::Heal => (vec![links(LinkChange::Restore)], vec![]),
-        FaultAction::Loss => {
-            let ppm = spec.loss_percent.unwrap_or(0).min(100) * 10_000;
-            (
-                vec![links(LinkChange::LossPpm(ppm))],
-                vec![links(LinkChange::Restore)],
-            )
-        }
-        FaultAction::Delay => {
-            let d = spec.delay.unwrap_or_default().to_sim();
-            (
-                vec![links(LinkChange::Delay(d))],
-                vec![links(LinkChange::Restore)],
-            )
-        }
-        // Operator actions are model timers (`actions.rs`), not kernel faults.
-        FaultAction::PauseChangefeed
-        | FaultAction::ResumeChangefeed
-        | FaultAction::RemoveCapture
-        | FaultAction::AddCapture
-        | FaultAction::EvictLeader
-        | FaultAction::TransferLeader
-        | FaultAction::AddStore
-        | FaultAction::RemoveStore
-        | FaultAction::Split
-        | FaultAction::Merge => (vec![], vec![]),
-    };
-    let mut out: Vec<_> = now.into_iter().map(|f| (spec.at, f)).collect();
-    if let Some(d) = spec.duration {
-        let at = crate::dur::Dur(spec.at.0.saturating_add(d.0));
-        out.extend(undo.into_iter().map(|f| (at, f)));
-    }
-    out
+    let (now, undo) = spec.action.verb().kernel_faults(spec, &t);
+    at_and_undo(spec, now, undo)
 }

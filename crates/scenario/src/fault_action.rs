@@ -1,5 +1,5 @@
-//! The fault script's verbs: their names in scenario files, which are operator actions, and
-//! which a `duration` undoes.
+//! The fault script's verbs as a scenario file and a share link store them: one name each,
+//! in a fixed order (a link stores the index). What each verb means is its file in `verbs/`.
 
 use serde::Serialize;
 
@@ -99,55 +99,4 @@ impl FaultAction {
         FaultAction::Split,
         FaultAction::Merge,
     ];
-
-    /// The name used in scenario files.
-    pub fn name(self) -> &'static str {
-        match self {
-            FaultAction::Kill => "kill",
-            FaultAction::Restart => "restart",
-            FaultAction::Pause => "pause",
-            FaultAction::Resume => "resume",
-            FaultAction::Partition => "partition",
-            FaultAction::Heal => "heal",
-            FaultAction::Loss => "loss",
-            FaultAction::Delay => "delay",
-            FaultAction::PauseChangefeed => "pause_changefeed",
-            FaultAction::ResumeChangefeed => "resume_changefeed",
-            FaultAction::RemoveCapture => "remove_capture",
-            FaultAction::AddCapture => "add_capture",
-            FaultAction::EvictLeader => "evict_leader",
-            FaultAction::TransferLeader => "transfer_leader",
-            FaultAction::AddStore => "add_store",
-            FaultAction::RemoveStore => "remove_store",
-            FaultAction::Split => "split",
-            FaultAction::Merge => "merge",
-        }
-    }
-
-    /// Whether a `duration` can undo the step (restart, resume, heal, resume the changefeed,
-    /// re-add the capture, remove the scheduler).
-    pub fn undoable(self) -> bool {
-        matches!(
-            self,
-            FaultAction::Kill
-                | FaultAction::Pause
-                | FaultAction::Partition
-                | FaultAction::Loss
-                | FaultAction::Delay
-                | FaultAction::PauseChangefeed
-                | FaultAction::RemoveCapture
-                | FaultAction::EvictLeader
-        )
-    }
-
-    /// True for operator actions on TiCDC (model actions, not kernel faults).
-    pub fn is_operator(self) -> bool {
-        matches!(
-            self,
-            FaultAction::PauseChangefeed
-                | FaultAction::ResumeChangefeed
-                | FaultAction::RemoveCapture
-                | FaultAction::AddCapture
-        )
-    }
 }

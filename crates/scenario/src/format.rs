@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::dur::Dur;
 pub use crate::expectation::{Agg, Cmp, Expectation};
 pub use crate::fault_action::FaultAction;
+pub use crate::fault_spec::FaultSpec;
 pub use crate::guide::{GuideStep, GuideTab, ViewSpec};
 pub use crate::params::{
     CdcParams, HibernateParams, NetworkParams, PdParams, RaftParams, Topology, Workload,
@@ -243,91 +244,3 @@ unit_enum_deserialize!(UnreachableBroadcast {
     OncePerDisconnect = "once_per_disconnect",
     RepeatIfNewMessages = "repeat_if_new_messages",
 });
-
-/// One step of the fault script.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FaultSpec {
-    /// When, from the start of the run.
-    pub at: Dur,
-    /// What.
-    pub action: FaultAction,
-    /// Node name, comma-separated names, or a prefix glob such as `tikv-*`.
-    pub target: String,
-    /// For `partition`, `loss`, `delay`: the other side (default: every other node).
-    #[serde(default)]
-    pub peers: Option<String>,
-    /// For `partition`, `loss`, `delay`: only from target to peers, not back.
-    #[serde(default)]
-    pub one_way: bool,
-    /// For `loss`: percent of packets dropped (1..=100).
-    #[serde(default)]
-    pub loss_percent: Option<u32>,
-    /// For `delay`: added one-way latency.
-    #[serde(default)]
-    pub delay: Option<Dur>,
-    /// Undo the fault after this long (restart, resume or heal).
-    #[serde(default)]
-    pub duration: Option<Dur>,
-    /// For `transfer_leader`: move every leader of this TiKV store to the target.
-    #[serde(default)]
-    pub from: Option<String>,
-    /// For `transfer_leader`: move only this region's leader to the target; for `split`: the
-    /// region to split; for `merge`: the region that merges into its neighbour (the region's
-    /// index, as the region map and the log number it).
-    #[serde(default)]
-    pub region: Option<u32>,
-    /// For `split`: how many regions the region becomes (default 2).
-    #[serde(default)]
-    pub parts: Option<u32>,
-    /// For `split`, instead of `region`: every region holding part of this table (`t0`,
-    /// `t1`, ...), or with `row` the region holding that row.
-    #[serde(default)]
-    pub table: Option<String>,
-    /// For `split` with `table`: cut the region holding this row at its key, in two.
-    #[serde(default)]
-    pub row: Option<u32>,
-}
-
-impl FaultSpec {
-    /// How many regions a `split` makes: `parts`, or 2 when not given, as `pd-ctl operator
-    /// add split-region` splits in two.
-    pub fn split_parts(&self) -> u32 {
-        self.parts.unwrap_or(2)
-    }
-
-    /// The table a `split` names (`t1` is 1), if it names one and the name reads as a table.
-    pub fn split_table(&self) -> Option<u32> {
-        let name = self.table.as_deref()?.trim();
-        name.strip_prefix('t')?.parse().ok()
-    }
-
-    /// A step with the values an editor starts from: `loss` drops 30%, `delay` adds 200 ms,
-    /// `transfer_leader` moves the leaders of another store (`tikv-1`, or `tikv-2` when the
-    /// target is `tikv-1`) to the target; nothing is undone.
-    pub fn new(at: Dur, action: FaultAction, target: &str) -> FaultSpec {
-        let from = (action == FaultAction::TransferLeader).then(|| {
-            let other = if target == "tikv-1" {
-                "tikv-2"
-            } else {
-                "tikv-1"
-            };
-            other.to_string()
-        });
-        FaultSpec {
-            at,
-            action,
-            target: target.to_string(),
-            peers: None,
-            one_way: false,
-            loss_percent: (action == FaultAction::Loss).then_some(30),
-            delay: (action == FaultAction::Delay).then_some(Dur::millis(200)),
-            duration: None,
-            from,
-            region: matches!(action, FaultAction::Split | FaultAction::Merge).then_some(0),
-            parts: None,
-            table: None,
-            row: None,
-        }
-    }
-}

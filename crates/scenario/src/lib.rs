@@ -2,7 +2,6 @@
 //! the limit, `[[expect]]` checks, share links, and the builder that turns a scenario into a
 //! runnable world.
 
-pub mod actions;
 pub mod build;
 mod deferred;
 pub mod diff;
@@ -12,7 +11,7 @@ pub mod expect;
 pub mod expect_guide;
 pub mod expectation;
 mod fault_action;
-mod fault_label;
+mod fault_spec;
 pub mod format;
 pub mod gallery;
 pub mod guide;
@@ -34,8 +33,7 @@ pub mod validate;
 mod validate_cdc;
 mod validate_field;
 mod validate_script;
-mod validate_split;
-mod validate_transfer;
+pub mod verbs;
 pub mod verify;
 
 pub use build::{build_world, SimWorld};
@@ -53,7 +51,8 @@ pub use link::{
 pub use model_version::{FAULTLINE_COMMIT, FAULTLINE_VERSION, MODEL_VERSION};
 pub use parse::{override_scenario, parse_scenario, parse_with_overrides, to_toml};
 pub use run::{unknown_metric, Run};
-pub use validate_split::MAX_SPLIT_PARTS;
+pub use verbs::split::MAX_SPLIT_PARTS;
+pub use verbs::verb::{Targets, Verb};
 pub use verify::{
     compare_records, record_run, self_checking_link, verdict_word, verify_shared, Verification,
     VerifyError,

@@ -88,6 +88,27 @@ pub fn resolve(selector: &str, names: &[String]) -> Result<Vec<String>, String> 
         .collect())
 }
 
+/// Capture indices (0-based) a selector names (`cdc-2`, `cdc-2,cdc-3`, `cdc-*`).
+pub fn capture_indices(selector: &str, s: &Scenario) -> Vec<u32> {
+    node_indices(selector, s, "cdc-")
+}
+
+/// Store indices (0-based) a selector names (`tikv-1`, `tikv-*`).
+pub fn store_indices(selector: &str, s: &Scenario) -> Vec<u32> {
+    node_indices(selector, s, "tikv-")
+}
+
+/// 0-based indices of the nodes named `<prefix>N` that a selector names.
+fn node_indices(selector: &str, s: &Scenario, prefix: &str) -> Vec<u32> {
+    resolve(selector, &node_names(s))
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|n| n.strip_prefix(prefix)?.parse::<u32>().ok())
+        .filter(|i| *i >= 1)
+        .map(|i| i - 1)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

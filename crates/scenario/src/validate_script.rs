@@ -1,15 +1,19 @@
-//! Validation of the fault script and the expectations.
+//! Validation of the fault script and the expectations: what every step shares (its time,
+//! the characters of its target, its undo); each verb checks its own fields (`verbs/`).
 
 use faultline_cdc::knobs as cdc;
 use faultline_tikv::knobs as tikv;
 
 use crate::dur::Dur;
 use crate::error::Problems;
-use crate::format::{Expectation, FaultAction, FaultSpec, Scenario};
+use crate::fault_action::FaultAction;
+use crate::fault_spec::FaultSpec;
+use crate::format::{Expectation, Scenario};
 use crate::limits::*;
-use crate::nodes::{node_names, resolve};
+use crate::nodes::node_names;
 use crate::text::{check_chars, TextKind};
 use crate::validate_field::{check_len, dur_range};
+use crate::verbs::check::{has_control, VerbCheck};
 
 pub(crate) fn check_faults(p: &mut Problems, s: &Scenario) {
     if s.faults.len() > MAX_FAULTS {
@@ -38,170 +42,27 @@ pub(crate) fn check_faults(p: &mut Problems, s: &Scenario) {
                 format!("{} is after the end of the run ({})", f.at, s.duration),
             );
         }
+        let verb = f.action.verb();
+        let mut c = VerbCheck {
+            p,
+            s,
+            f,
+            names: &names,
+            field: &field,
+        };
         // A selector with control characters is reported as such and not resolved further:
         // the resolver's "no node named ..." would echo it.
         if has_control(&f.target) {
-            check_chars(p, &field("target"), &f.target, TextKind::Name);
+            check_chars(c.p, &field("target"), &f.target, TextKind::Name);
         } else {
-            check_target(p, s, f, &names, &field("target"));
+            verb.check_target(&mut c);
         }
-        check_link_fields(p, f, &names, &field);
-        crate::validate_transfer::check_transfer(p, s, f, &names, &field);
-        crate::validate_split::check_split(p, s, f, &field);
-        check_action_values(p, f, &field);
+        verb.check_link_fields(&mut c);
+        verb.check_leader_fields(&mut c);
+        verb.check_split_fields(&mut c);
+        verb.check_loss(&mut c);
+        verb.check_delay(&mut c);
         check_undo(p, f, &field("duration"));
-    }
-}
-
-fn has_control(text: &str) -> bool {
-    text.chars().any(char::is_control)
-}
-
-fn check_target(p: &mut Problems, s: &Scenario, f: &FaultSpec, names: &[String], field: &str) {
-    match f.action {
-        FaultAction::PauseChangefeed | FaultAction::ResumeChangefeed => {
-            if !s.changefeeds.iter().any(|c| c.id == f.target.trim()) {
-                let ids: Vec<&str> = s.changefeeds.iter().map(|c| c.id.as_str()).collect();
-                p.add(
-                    field,
-                    format!(
-                        "{} needs a changefeed id as target; changefeeds are [{}]",
-                        f.action.name(),
-                        ids.join(", ")
-                    ),
-                );
-            }
-        }
-        FaultAction::RemoveCapture | FaultAction::AddCapture => match resolve(&f.target, names) {
-            Ok(hit) if hit.iter().all(|n| n.starts_with("cdc-")) => {}
-            Ok(_) => p.add(
-                field,
-                format!("{} takes captures only, e.g. `cdc-2`", f.action.name()),
-            ),
-            Err(e) => p.add(field, e),
-        },
-        // Its target, `from` and `region` are checked together in `validate_transfer`, and
-        // split's and merge's in `validate_split`.
-        FaultAction::TransferLeader | FaultAction::Split | FaultAction::Merge => {}
-        FaultAction::AddStore => check_joining(p, s, &f.target, names, field),
-        FaultAction::EvictLeader | FaultAction::RemoveStore => match resolve(&f.target, names) {
-            Ok(hit) if hit.iter().all(|n| n.starts_with("tikv-")) => {}
-            Ok(_) => p.add(
-                field,
-                format!("{} takes TiKV stores only, e.g. `tikv-1`", f.action.name()),
-            ),
-            Err(e) => p.add(field, e),
-        },
-        _ => {
-            if let Err(e) = resolve(&f.target, names) {
-                p.add(field, e);
-            }
-        }
-    }
-}
-
-/// `add_store` takes only stores that wait to join: `tikv-(stores+1)..tikv-max_stores`.
-fn check_joining(p: &mut Problems, s: &Scenario, target: &str, names: &[String], field: &str) {
-    let t = &s.topology;
-    let hit = match resolve(target, names) {
-        Ok(hit) => hit,
-        Err(e) => return p.add(field, e),
-    };
-    let joining = |n: &String| {
-        n.strip_prefix("tikv-")
-            .and_then(|i| i.parse::<u32>().ok())
-            .is_some_and(|i| i > t.stores)
-    };
-    if !hit.iter().all(joining) {
-        let msg = if t.max_stores <= t.stores {
-            format!(
-                "add_store needs a store that can join: set topology.max_stores above topology.stores ({}), then target tikv-{}",
-                t.stores,
-                t.stores + 1
-            )
-        } else {
-            format!(
-                "add_store takes the stores that wait to join, tikv-{}..tikv-{}",
-                t.stores + 1,
-                t.max_stores
-            )
-        };
-        p.add(field, msg);
-    }
-}
-
-fn is_link_fault(a: FaultAction) -> bool {
-    matches!(
-        a,
-        FaultAction::Partition | FaultAction::Heal | FaultAction::Loss | FaultAction::Delay
-    )
-}
-
-fn check_link_fields(
-    p: &mut Problems,
-    f: &FaultSpec,
-    names: &[String],
-    field: &dyn Fn(&str) -> String,
-) {
-    let link_fault = is_link_fault(f.action);
-    match (&f.peers, link_fault) {
-        (Some(peers), true) if has_control(peers) => {
-            check_chars(p, &field("peers"), peers, TextKind::Name)
-        }
-        (Some(peers), true) => {
-            if let Err(e) = resolve(peers, names) {
-                p.add(field("peers"), e);
-            }
-        }
-        (Some(_), false) => p.add(
-            field("peers"),
-            format!(
-                "only partition, heal, loss and delay take peers, not {}",
-                f.action.name()
-            ),
-        ),
-        _ => {}
-    }
-    if f.one_way && !link_fault {
-        p.add(
-            field("one_way"),
-            format!(
-                "only partition, heal, loss and delay can be one-way, not {}",
-                f.action.name()
-            ),
-        );
-    }
-}
-
-fn check_action_values(p: &mut Problems, f: &FaultSpec, field: &dyn Fn(&str) -> String) {
-    match (f.action, f.loss_percent) {
-        (FaultAction::Loss, None) => p.add(
-            field("loss_percent"),
-            "a loss fault needs loss_percent, 1..=100",
-        ),
-        (FaultAction::Loss, Some(v)) if !(1..=100).contains(&v) => p.add(
-            field("loss_percent"),
-            format!("{v} is out of range; allowed 1..=100"),
-        ),
-        (FaultAction::Loss, _) => {}
-        (a, Some(_)) => p.add(
-            field("loss_percent"),
-            format!("only loss takes loss_percent, not {}", a.name()),
-        ),
-        _ => {}
-    }
-    match (f.action, f.delay) {
-        (FaultAction::Delay, None) => {
-            p.add(field("delay"), "a delay fault needs delay, e.g. \"200ms\"")
-        }
-        (FaultAction::Delay, Some(d)) => {
-            dur_range(p, &field("delay"), d, Dur(1), Dur::secs(MAX_DELAY_SECS))
-        }
-        (a, Some(_)) => p.add(
-            field("delay"),
-            format!("only delay takes delay, not {}", a.name()),
-        ),
-        _ => {}
     }
 }
 

@@ -4,7 +4,7 @@
 //! the timeline) has the same fields.
 
 use faultline_scenario::{
-    parse_duration_arg, ChangefeedSpec, FaultAction, FaultSpec, MAX_SPLIT_PARTS,
+    parse_duration_arg, ChangefeedSpec, FaultAction, FaultSpec, Targets, MAX_SPLIT_PARTS,
 };
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -42,14 +42,6 @@ fn text_field(
     }
 }
 
-/// Whether `action` takes peers and a direction (the link faults).
-fn is_link_fault(action: FaultAction) -> bool {
-    matches!(
-        action,
-        FaultAction::Partition | FaultAction::Heal | FaultAction::Loss | FaultAction::Delay
-    )
-}
-
 /// The fields of a fault besides its verb, target and time, as the user typed them.
 #[derive(Clone, PartialEq)]
 struct FaultFields {
@@ -83,7 +75,7 @@ fn optional_dur(text: &str, field: &str) -> Result<Option<faultline_scenario::Du
 impl FaultFields {
     /// Writes the fields into `f` (for the verbs that take them), or says which is wrong.
     fn fill(&self, f: &mut FaultSpec) -> Result<(), String> {
-        let link = is_link_fault(f.action);
+        let link = f.action.verb().is_link_fault();
         let peers = self.peers.trim();
         f.peers = (link && !peers.is_empty()).then(|| peers.to_string());
         f.one_way = link && *self.one_way;
@@ -210,7 +202,7 @@ impl FaultFields {
         });
         html! {
             <>
-            if is_link_fault(action) {
+            if action.verb().is_link_fault() {
                 { text_field(format!("{prefix}-peers"), "peers", &self.peers, "all others") }
                 <label class="check">
                     <input id={ format!("{prefix}-one-way") } type="checkbox" checked={ *self.one_way } onchange={ on_one_way } />
@@ -297,10 +289,7 @@ pub fn FaultPalette(props: &PanelProps) -> Html {
     let error = use_state(|| None::<String>);
 
     // Operator actions on a changefeed take its id; every other verb takes a node.
-    let on_changefeed = matches!(
-        *action,
-        FaultAction::PauseChangefeed | FaultAction::ResumeChangefeed
-    );
+    let on_changefeed = action.verb().targets() == Targets::Changefeed;
     let names = target_names(&pg.scenario().changefeeds, &pg.frame.nodes, *action);
     let every_store = *target == "tikv-*" && !on_changefeed;
     if !names.contains(&*target) && !every_store {
@@ -360,10 +349,7 @@ fn target_names(
     nodes: &[NodeView],
     action: FaultAction,
 ) -> Vec<String> {
-    if matches!(
-        action,
-        FaultAction::PauseChangefeed | FaultAction::ResumeChangefeed
-    ) {
+    if action.verb().targets() == Targets::Changefeed {
         changefeeds.iter().map(|c| c.id.clone()).collect()
     } else {
         // The nodes whose own menu offers this verb: captures for scale in and out, stores

@@ -3,7 +3,7 @@
 //! others (and silently re-aiming every fault at them); anything else is refused with the
 //! reason, never applied to a different node.
 
-use faultline_scenario::{FaultAction, Scenario};
+use faultline_scenario::{FaultAction, Scenario, Targets};
 
 use super::topology::NodeKind;
 
@@ -14,16 +14,13 @@ use super::topology::NodeKind;
 pub fn menu_faults(kind: NodeKind) -> Vec<FaultAction> {
     FaultAction::ALL
         .into_iter()
-        .filter(|a| match a {
-            FaultAction::PauseChangefeed | FaultAction::ResumeChangefeed => false,
-            FaultAction::RemoveCapture | FaultAction::AddCapture => kind == NodeKind::Cdc,
-            FaultAction::EvictLeader
-            | FaultAction::TransferLeader
-            | FaultAction::AddStore
-            | FaultAction::RemoveStore => kind == NodeKind::Tikv,
+        .filter(|a| match a.verb().targets() {
+            Targets::Changefeed => false,
+            Targets::Captures => kind == NodeKind::Cdc,
+            Targets::Stores => kind == NodeKind::Tikv,
             // pd-ctl's split and merge go to PD.
-            FaultAction::Split | FaultAction::Merge => kind == NodeKind::Pd,
-            _ => true,
+            Targets::Pd => kind == NodeKind::Pd,
+            Targets::AnyNode => true,
         })
         .collect()
 }

@@ -98,12 +98,7 @@ fn fault_timeline(s: &Scenario) -> String {
         if let Some(r) = f.region {
             line += &format!(", region {r}");
         }
-        if f.action == faultline_scenario::FaultAction::Split {
-            line += &split_words(f);
-        }
-        if f.action == faultline_scenario::FaultAction::Merge {
-            line += ", into its neighbour";
-        }
+        line += &f.action.verb().report_words(f);
         if let Some(d) = f.duration {
             line += &format!(", for {d}");
         }
@@ -180,21 +175,6 @@ fn verdict_summary(results: &[crate::view_model::expectations::ExpectRow]) -> St
     )
 }
 
-/// What a split cuts, after its verb: a region, every region of a table, or a row's region.
-fn split_words(f: &faultline_scenario::FaultSpec) -> String {
-    let table = f.table.as_deref().unwrap_or_default();
-    match (f.region, f.row) {
-        (None, Some(row)) => {
-            format!(", the region of table {table} holding row {row}, cut there into 2 regions")
-        }
-        (None, None) => format!(
-            ", every region of table {table}, each into {} regions",
-            f.split_parts()
-        ),
-        (Some(_), _) => format!(", into {} regions", f.split_parts()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -266,27 +246,6 @@ mod tests {
         assert!(
             text.contains("(a dying Kafka sink blocks the owner): **fixed**"),
             "{text}"
-        );
-    }
-
-    /// A split by table names the table, and a split at a row the row.
-    #[test]
-    fn report_says_which_table_or_row_splits() {
-        let mut f = faultline_scenario::FaultSpec::new(
-            faultline_scenario::Dur::secs(5),
-            faultline_scenario::FaultAction::Split,
-            "pd-1",
-        );
-        f.region = None;
-        f.table = Some("t1".into());
-        assert_eq!(
-            split_words(&f),
-            ", every region of table t1, each into 2 regions"
-        );
-        f.row = Some(50);
-        assert_eq!(
-            split_words(&f),
-            ", the region of table t1 holding row 50, cut there into 2 regions"
         );
     }
 

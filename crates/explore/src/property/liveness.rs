@@ -1,7 +1,7 @@
 //! Liveness after faults heal, judged from metric series.
 
 use faultline_cdc::owner::lifecycle::{FeedStatus, CHANGEFEED_STATE_METRIC};
-use faultline_scenario::{Dur, FaultAction, Run, Scenario};
+use faultline_scenario::{Dur, Run, Scenario};
 use faultline_sim::SimTime;
 
 use super::check::Check;
@@ -154,38 +154,26 @@ pub fn recovery_needed(s: &Scenario) -> Dur {
 }
 
 /// When the last fault of the script is undone, or `None` if one never is. A fault without a
-/// duration counts as undone by the first later restart/resume/heal of the same target; a
-/// leader transfer, a split or a store joining or leaving leaves nothing to undo, so it is over when it
-/// is ordered (PD's moves after it are the cluster's normal work, which liveness must allow).
+/// duration counts as undone by the first later step of the same target whose verb undoes it
+/// (restart, resume, heal: `Verb::undoes`); a leader transfer, a split or a store joining or
+/// leaving leaves nothing to undo, so it is over when it is ordered
+/// (`Verb::over_when_ordered`: PD's moves after it are the cluster's normal work, which
+/// liveness must allow).
 pub fn last_heal(s: &Scenario) -> Option<Dur> {
     let mut last = Dur(0);
     for (i, f) in s.faults.iter().enumerate() {
-        let undo = match f.action {
-            FaultAction::Restart
-            | FaultAction::Resume
-            | FaultAction::Heal
-            | FaultAction::TransferLeader
-            | FaultAction::AddStore
-            | FaultAction::RemoveStore
-            | FaultAction::Split
-            | FaultAction::Merge => Some(f.at),
-            _ => match f.duration {
+        let undo = if f.action.verb().over_when_ordered() {
+            Some(f.at)
+        } else {
+            match f.duration {
                 Some(d) => Some(Dur(f.at.0.saturating_add(d.0))),
                 None => s.faults[i + 1..]
                     .iter()
-                    .find(|g| g.target == f.target && undoes(g.action, f.action))
+                    .find(|g| g.target == f.target && g.action.verb().undoes(f.action))
                     .map(|g| g.at),
-            },
+            }
         };
         last = last.max(undo?);
     }
     Some(last)
-}
-
-fn undoes(undo: FaultAction, fault: FaultAction) -> bool {
-    use FaultAction::*;
-    matches!(
-        (undo, fault),
-        (Restart, Kill) | (Resume, Pause) | (Heal, Partition | Loss | Delay)
-    )
 }
