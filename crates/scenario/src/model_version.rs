@@ -120,7 +120,15 @@
 ///   changed, but runs that differed only in a decision that sends nothing (the tikv#14547
 ///   fix's extra StoreUnreachable broadcasts: 3 against 6 in the gallery twins) no longer hash
 ///   alike, so `verify` cannot call such a run "Reproduced". Every gallery hash changed.
-pub const MODEL_VERSION: u32 = 19;
+/// - 20: a lock is a key's: the ground truth keeps, per region and transaction, the keys
+///   locked, and a split hands each locked key's lock to the region that holds the key now.
+///   Before, a split locked every key of the transaction in the parent's range, those whose
+///   commit had already applied too (in a region merged into the parent since), and that lock
+///   was never released: the new region's resolved ts, and both changefeeds' checkpoints,
+///   stopped for good (explore, the scale-out-in scenario's seed 39). A prewrite locks its
+///   request's keys. No gallery hash changed; runs that split a region holding such a
+///   transaction's keys do.
+pub const MODEL_VERSION: u32 = 20;
 
 /// The Faultline release (the workspace version).
 pub const FAULTLINE_VERSION: &str = env!("CARGO_PKG_VERSION");
