@@ -126,8 +126,11 @@
 ///   commit had already applied too (in a region merged into the parent since), and that lock
 ///   was never released: the new region's resolved ts, and both changefeeds' checkpoints,
 ///   stopped for good (explore, the scale-out-in scenario's seed 39). A prewrite locks its
-///   request's keys. No gallery hash changed; runs that split a region holding such a
-///   transaction's keys do.
+///   request's keys. No gallery run changed for it; runs that split a region holding such a
+///   transaction's keys do. The owner now logs a changefeed's slowest tables once a minute
+///   while its checkpoint is more than 30 s behind, as TiCDC 7.1's scheduler v3 does
+///   ("schedulerv3: slow table"): the gallery runs whose checkpoint falls that far behind
+///   have new log lines, so their hashes changed.
 pub const MODEL_VERSION: u32 = 20;
 
 /// The Faultline release (the workspace version).

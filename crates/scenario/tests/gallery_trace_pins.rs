@@ -21,7 +21,7 @@ const PINS: &[(&str, u64)] = &[
         0x96e60534a24229f1,
     ),
     ("raft-basics-kill-a-store.toml", 0xb45d5038945f8c1f),
-    ("raft-minority-leader-partition.toml", 0x712151f37ac75a3c),
+    ("raft-minority-leader-partition.toml", 0x41687531081e70c2),
     ("raft-quorum-lost-two-stores.toml", 0x0e1ba7fe74c9a731),
     ("raft-region-split.toml", 0x5a9a3f2bc5d409a3),
     ("tikv-rolling-restart.toml", 0x5877e3c82403f359),
@@ -51,11 +51,11 @@ const PINS: &[(&str, u64)] = &[
     ),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
-        0x770552e3b1b08ef5,
+        0x4c32932d825325da,
     ),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml",
-        0xdda12fefac63ff56,
+        0x295856784c9801e4,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss.toml",
@@ -71,11 +71,11 @@ const PINS: &[(&str, u64)] = &[
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner.toml",
-        0x225f3b5f1e36700f,
+        0x12182805316b5880,
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner-fixed.toml",
-        0xdfa1881da306052b,
+        0xb0889e1dc95c5d8c,
     ),
 ];
 
