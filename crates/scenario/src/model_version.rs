@@ -128,6 +128,17 @@
 ///   rebroadcasts while nothing ever arrived from the store. Every run changed: messages are
 ///   handled within a millisecond or two, so transient client errors are rarer, and no message
 ///   of a killed store reaches a survivor after its broadcast (the tikv#14547 race needs one).
+///   Also in 20: a lock is a key's: the ground truth keeps, per region and transaction, the keys
+///   locked, and a split hands each locked key's lock to the region that holds the key now.
+///   Before, a split locked every key of the transaction in the parent's range, those whose
+///   commit had already applied too (in a region merged into the parent since), and that lock
+///   was never released: the new region's resolved ts, and both changefeeds' checkpoints,
+///   stopped for good (explore, the scale-out-in scenario's seed 39). A prewrite locks its
+///   request's keys. No gallery run changed for it; runs that split a region holding such a
+///   transaction's keys do. The owner now logs a changefeed's slowest tables once a minute
+///   while its checkpoint is more than 30 s behind, as TiCDC 7.1's scheduler v3 does
+///   ("schedulerv3: slow table"): the gallery runs whose checkpoint falls that far behind
+///   have new log lines, so their hashes changed.
 pub const MODEL_VERSION: u32 = 20;
 
 /// The Faultline release (the workspace version).

@@ -51,11 +51,11 @@ const PINS: &[(&str, u64)] = &[
     ),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure.toml",
-        0x2181d07aac69ef2f,
+        0x2af4ea5d08bb89dc,
     ),
     (
         "tiflow-9595-changefeed-stuck-after-tikv-failure-fixed.toml",
-        0x6e591c0aff1ef8d7,
+        0xb6e788ee4b4cd655,
     ),
     (
         "tiflow-9344-double-write-after-cdc-network-loss.toml",
@@ -71,11 +71,11 @@ const PINS: &[(&str, u64)] = &[
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner.toml",
-        0x73744334c65556f4,
+        0x7854220e3ddbcad1,
     ),
     (
         "tiflow-4241-kafka-sink-close-blocks-owner-fixed.toml",
-        0xdfe39d0ef70c02c2,
+        0xb6f218dbd11aba60,
     ),
 ];
 

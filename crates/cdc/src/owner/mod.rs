@@ -9,6 +9,7 @@ pub mod owner_loop;
 pub mod owner_schedule;
 pub mod redo;
 pub mod scheduler;
+pub mod slow_tables;
 pub mod status_txn;
 pub mod status_txn_state;
 pub mod watermarks;

@@ -177,6 +177,7 @@ impl Cdc {
         // that reported to this owner (`session.rs`).
         if self.owner_may_advance(i) {
             self.watermarks[i].recompute(self.start_ts);
+            self.log_slow_tables(&mut cx.out, (cx.now, node), cf);
         }
         let cp = self.watermarks[i].checkpoint;
         if self.life.feeds[i].maybe_recover(cp) {

@@ -23,6 +23,8 @@ pub struct FeedWatermarks {
     pub redo_changed_at: SimTime,
     /// Rows the sink acknowledged (MySQL or Kafka), per simulated second.
     pub rows_per_sec: PerSecond,
+    /// When the slow tables were last logged (`crate::owner::slow_tables`).
+    pub slow_tables_logged_at: Option<SimTime>,
 }
 
 impl FeedWatermarks {

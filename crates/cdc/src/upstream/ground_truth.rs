@@ -34,10 +34,13 @@ pub struct Upstream {
     versions: CowVec<Vec<RowVersion>>,
     /// Versions committed so far (a version applied twice counts once).
     pub committed_versions: u64,
-    /// Per region: start ts of each transaction holding locks -> number of its keys locked.
+    /// Per region: start ts of each transaction holding locks -> the keys it has locked there.
+    /// A lock is a key's (TiKV keeps it in CF_LOCK under the key, `src/storage/mvcc/txn.rs`
+    /// `MvccTxn::put_lock`), so a split or merge hands each key's lock to the region now
+    /// holding the key, and only the keys still locked (`crate::upstream::region_split`).
     /// Copy-on-write: a snapshot of the world shares the (mostly empty) tables of regions no
     /// transaction touched since the last one, instead of cloning 256,000 maps at full scale.
-    locks: CowVec<BTreeMap<Ts, u32>>,
+    locks: CowVec<BTreeMap<Ts, Vec<Key>>>,
 }
 
 impl Upstream {
@@ -69,9 +72,15 @@ impl Upstream {
         &self.rows
     }
 
-    /// A prewrite applied: `keys` locks in `region` at `start_ts`.
-    pub fn lock(&mut self, region: u32, start_ts: Ts, keys: u32) {
-        *self.locks[region as usize].entry(start_ts).or_insert(0) += keys;
+    /// A prewrite applied: `keys` are locked in `region` at `start_ts` (a key locked twice by
+    /// the same transaction holds one lock).
+    pub fn lock(&mut self, region: u32, start_ts: Ts, keys: &[Key]) {
+        let held = self.locks[region as usize].entry(start_ts).or_default();
+        for key in keys {
+            if !held.contains(key) {
+                held.push(*key);
+            }
+        }
     }
 
     /// A commit or rollback applied: the transaction's locks in `region` are released.
@@ -84,8 +93,9 @@ impl Upstream {
         self.locks.push(BTreeMap::new());
     }
 
-    /// Takes every lock table entry of `region` (a split moves them to where their keys are).
-    pub fn take_locks(&mut self, region: u32) -> BTreeMap<Ts, u32> {
+    /// Takes every lock table entry of `region`, each with its locked keys (a split or merge
+    /// hands them to the regions holding the keys).
+    pub fn take_locks(&mut self, region: u32) -> BTreeMap<Ts, Vec<Key>> {
         std::mem::take(&mut self.locks[region as usize])
     }
 
@@ -138,9 +148,9 @@ mod tests {
     fn the_oldest_lock_holds_until_its_transaction_commits_or_rolls_back() {
         let mut up = Upstream::new(8, 2);
         assert_eq!(up.oldest_lock(0), None);
-        up.lock(0, Ts(20), 2);
-        up.lock(0, Ts(10), 1);
-        up.lock(1, Ts(5), 1);
+        up.lock(0, Ts(20), &[1, 2]);
+        up.lock(0, Ts(10), &[3]);
+        up.lock(1, Ts(5), &[6]);
         assert_eq!(
             up.oldest_lock(0),
             Some(Ts(10)),

@@ -169,7 +169,7 @@ mod tests {
         w.run_until(secs(5));
         let cdc = &mut w.model.cdc;
         let (key, _) = cdc.ks.region_keys(0);
-        cdc.upstream.lock(0, start, 1);
+        cdc.upstream.lock(0, start, &[key]);
         let orphan = OrphanTxn {
             commit_ts: Ts(start.0 + 10),
             committed,

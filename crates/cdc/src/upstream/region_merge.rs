@@ -75,8 +75,8 @@ impl Cdc {
             );
             return;
         }
-        for (start_ts, count) in self.upstream.take_locks(source) {
-            self.upstream.lock(target, start_ts, count);
+        for (start_ts, keys) in self.upstream.take_locks(source) {
+            self.upstream.lock(target, start_ts, &keys);
         }
         for orphan in self.workload.orphans.values_mut() {
             if let Some(i) = orphan.locked.iter().position(|r| *r == source) {

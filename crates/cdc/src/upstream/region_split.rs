@@ -27,7 +27,6 @@ use crate::cdc::Cdc;
 use crate::endpoint::endpoint_host::end_epoch_subscriptions;
 use crate::keyspace::Key;
 use crate::out::{Cx, Out};
-use crate::ts::Ts;
 use crate::upstream::workload::RegionReq;
 
 impl Cdc {
@@ -41,18 +40,11 @@ impl Cdc {
         at: Option<Key>,
     ) {
         let (first, added, version) = split;
-        let old = self.ks.region_keys(parent);
         self.ks.split(parent, (first, added, version), at);
         for _ in 0..added {
             self.upstream.add_region();
         }
-        self.move_split_locks(parent, old);
-        for orphan in self.workload.orphans.values_mut() {
-            if let Some(i) = orphan.locked.iter().position(|r| *r == parent) {
-                let now = self.ks.regions_of_keys(&keys_in(&orphan.writes, old));
-                orphan.locked.splice(i..=i, now);
-            }
-        }
+        self.move_split_locks(parent);
         if self.enabled() {
             end_epoch_subscriptions(&mut self.endpoints, parent);
             let detail = format!("region_id={parent} regions={first}..={}", first + added - 1);
@@ -60,28 +52,27 @@ impl Cdc {
         }
     }
 
-    /// The locks of `parent`, whose range was `old`, go to the regions now holding their keys.
-    fn move_split_locks(&mut self, parent: u32, old: (Key, Key)) {
-        for (start_ts, count) in self.upstream.take_locks(parent) {
-            let keys = self.locked_keys(start_ts, old);
-            if keys.is_empty() {
-                self.upstream.lock(parent, start_ts, count);
+    /// The locks of `parent` go to the regions now holding their keys: a split only cuts the
+    /// range, each lock stays with its key (TiKV `fsm/apply.rs` `exec_batch_split` writes the
+    /// new regions' states, no data moves; the resolved-ts endpoint re-registers a region
+    /// whose epoch version changed and scans the locks in its new range,
+    /// `components/resolved_ts/src/endpoint.rs` `region_updated`). Only the keys still locked
+    /// move: a key of the transaction whose commit already applied holds no lock. An orphan
+    /// is now locked in the regions its locked keys went to.
+    fn move_split_locks(&mut self, parent: u32) {
+        for (start_ts, keys) in self.upstream.take_locks(parent) {
+            for key in &keys {
+                self.upstream
+                    .lock(self.ks.region_of(*key), start_ts, &[*key]);
             }
-            for key in keys {
-                self.upstream.lock(self.ks.region_of(key), start_ts, 1);
+            let Some(orphan) = self.workload.orphans.get_mut(&start_ts) else {
+                continue;
+            };
+            if let Some(i) = orphan.locked.iter().position(|r| *r == parent) {
+                let now = self.ks.regions_of_keys(&keys);
+                orphan.locked.splice(i..=i, now);
             }
         }
-    }
-
-    /// The keys in `range` of the transaction that started at `start_ts` (open or orphaned).
-    fn locked_keys(&self, start_ts: Ts, range: (Key, Key)) -> Vec<Key> {
-        if let Some(o) = self.workload.orphans.get(&start_ts) {
-            return keys_in(&o.writes, range);
-        }
-        let open = self.workload.open.values();
-        open.filter(|t| t.start_ts == start_ts)
-            .flat_map(|t| keys_in(&t.writes, range))
-            .collect()
     }
 
     /// A store answered EpochNotMatch (or RegionNotFound: the region merged away) to
@@ -144,11 +135,6 @@ fn join_request(have: &mut RegionReq, part: RegionReq) {
     have.op = 0;
 }
 
-/// The keys of `writes` in `[start, end)`.
-fn keys_in(writes: &[(Key, u64)], (start, end): (Key, Key)) -> Vec<Key> {
-    writes
-        .iter()
-        .map(|(k, _)| *k)
-        .filter(|k| (start..end).contains(k))
-        .collect()
-}
+#[cfg(test)]
+#[path = "region_split_tests.rs"]
+mod tests;

@@ -84,13 +84,13 @@ impl Cdc {
         let req = txn.req_mut(r.region).expect("a request per touched region");
         match r.phase {
             Phase::Prewrite if !req.locked && !req.written => {
+                // TiKV locks each mutation of the request (`actions/prewrite.rs`, `prewrite`);
+                // the entry applied at the epoch it was grouped with, so its keys are here.
                 req.locked = true;
-                let keys = txn
-                    .writes
-                    .iter()
-                    .filter(|(key, _)| self.ks.region_of(*key) == r.region)
-                    .count();
-                self.upstream.lock(r.region, start_ts, keys as u32);
+                let keys: Vec<Key> = (req.keys.iter().copied())
+                    .filter(|key| self.ks.region_of(*key) == r.region)
+                    .collect();
+                self.upstream.lock(r.region, start_ts, &keys);
             }
             Phase::Commit if req.locked => {
                 req.locked = false;
