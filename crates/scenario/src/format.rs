@@ -229,18 +229,19 @@ unit_enum_deserialize!(KvClientEvict { OnWorkerExit = "on_worker_exit", AfterJoi
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum UnreachableBroadcast {
-    /// Before tikv#13677 (v6.3 and older): after every failed connection attempt.
-    EveryFailedAttempt,
     /// Buggy (v6.4 to 7.1): once per disconnect.
     OncePerDisconnect,
     /// Fixed (tikv#14574): again after the backoff if the store's messages kept arriving.
     /// The default, as in current TiKV; seed scenarios pick the buggy side explicitly.
     #[default]
     RepeatIfNewMessages,
+    /// Before tikv#13677 (v6.3 and older): after every failed connection attempt. Last, so
+    /// that v1 links, which store a variant by its index, decode as they always did.
+    EveryFailedAttempt,
 }
 
 unit_enum_deserialize!(UnreachableBroadcast {
-    EveryFailedAttempt = "every_failed_attempt",
     OncePerDisconnect = "once_per_disconnect",
     RepeatIfNewMessages = "repeat_if_new_messages",
+    EveryFailedAttempt = "every_failed_attempt",
 });

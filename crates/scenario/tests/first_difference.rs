@@ -90,10 +90,11 @@ unreachable_backoff = "500ms"
 [toggles]
 "tikv.unreachable_broadcast" = "{broadcast}"
 
-# Messages in flight for 20 ms, so some from the killed store land after the first broadcast.
+# Messages in flight for 60 ms, longer than the survivors take to notice the kill (10-50 ms),
+# so some from the killed store land after the first broadcast.
 [network]
-delay_min = "20ms"
-delay_max = "21ms"
+delay_min = "60ms"
+delay_max = "61ms"
 
 [workload]
 writes_per_sec = 20

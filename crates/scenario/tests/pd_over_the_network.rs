@@ -72,8 +72,9 @@ fn a_client_cut_from_pd_commits_nothing_new_and_resumes_after_the_heal() {
         "no start ts and no commit ts without PD: nothing new commits"
     );
     let pd = &r.world.model.cdc.pd_clients;
+    // Only start ts requests fail here: a transaction's prewrite takes milliseconds, so at
+    // the cut none was waiting for its commit ts (one that was would fail that request too).
     assert!(pd.start_ts_failed > 0, "start ts requests time out (3 s)");
-    assert!(pd.tso_requests_failed() > pd.start_ts_failed);
     r.run_until(secs(50));
     assert!(
         committed(&r) > at_cut + 300,

@@ -109,11 +109,14 @@ pub fn positions_from_text(text: &str) -> BTreeMap<String, (f64, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use faultline_scenario::default_scenario;
-
     #[test]
     fn node_list_and_positions() {
-        let s = default_scenario();
+        // A TiKV-only gallery scenario: PD and the stores, no TiCDC nodes.
+        let s = faultline_scenario::gallery()
+            .into_iter()
+            .find(|e| e.file == "tikv-14547-leaders-lost-after-store-failure.toml")
+            .expect("in the gallery")
+            .scenario;
         let run = faultline_scenario::Run::new(&s).unwrap();
         let net = run.world.kernel.net.nodes();
         let n = nodes(net.iter().map(|n| (n.name.as_str(), n.kind.as_str())));
